@@ -1,0 +1,61 @@
+"""The composition root: the one package that imports every service's ``build``; nothing imports it."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+from collections.abc import Callable
+
+import uvicorn
+
+from memgw import consolidator, gateway, obsidian_bridge, sync_worker  # noqa: F401  (namespace roots)
+from memgw.common.runtime import Infra, ServiceParts, open_infra, run_services
+from memgw.common.settings import Settings
+from memgw.consolidator.main import build as build_consolidator
+from memgw.gateway.identity import ensure_admin_key
+from memgw.gateway.main import build as build_gateway
+from memgw.obsidian_bridge.main import build as build_obsidian_bridge
+from memgw.sync_worker.main import build as build_sync_worker
+
+SERVICES: dict[str, Callable[[Infra], ServiceParts]] = {
+    "gateway": build_gateway,
+    "sync-worker": build_sync_worker,
+    "consolidator": build_consolidator,
+    "obsidian-bridge": build_obsidian_bridge,
+}
+
+
+async def _wait_for_signal() -> None:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+
+
+async def run(settings: Settings, names: list[str], on_ready: Callable[[str, str | None], None]) -> None:
+    """Run the named services in this process until Ctrl-C / SIGTERM, then stop them in order."""
+    async with open_infra(settings) as infra:
+        parts = [SERVICES[name](infra) for name in names]
+        admin_key = None
+        if "gateway" in names:
+            admin_key = await ensure_admin_key(infra.pool, settings.data.data_dir, settings.gateway.admin_api_key)
+        async with run_services(infra, parts):
+            app = next((p.app for p in parts if p.app is not None), None)
+            if app is None:
+                on_ready("", None)
+                await _wait_for_signal()
+                return
+            config = uvicorn.Config(
+                app, host=settings.gateway.host, port=settings.gateway.port, log_config=None, access_log=False
+            )
+            server = uvicorn.Server(config)
+            serving = asyncio.create_task(server.serve())
+            while not server.started and not serving.done():  # noqa: ASYNC110  (uvicorn has no started event)
+                await asyncio.sleep(0.05)
+            if server.started:
+                port = server.servers[0].sockets[0].getsockname()[1]
+                on_ready(f"http://{settings.gateway.host}:{port}", admin_key)
+            with contextlib.suppress(asyncio.CancelledError):
+                await serving

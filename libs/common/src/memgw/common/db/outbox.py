@@ -1,0 +1,119 @@
+"""Transactional outbox: an event is written in the same transaction as the change that caused it,
+and a relay publishes it to JetStream after commit.
+
+So no event is published for a write that rolled back, and none is lost while NATS is away: rows
+stay pending and the relay retries. The event id doubles as ``Nats-Msg-Id``, so a row published twice
+(a relay crash between publish and mark) is dropped by JetStream's de-duplication window.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+import asyncpg
+from faststream.nats import NatsBroker
+
+from memgw.common.bus import BusLayout, event_headers
+from memgw.common.db.pool import Conn
+from memgw.common.events import SUBJECT_OF, Event
+from memgw.common.logging import current_correlation_id, get_logger
+
+log = get_logger("memgw.outbox")
+NOTIFY_CHANNEL = "memgw_outbox"
+
+
+async def enqueue(conn: Conn, layout: BusLayout, event: Event) -> None:
+    """Record ``event`` for publication; call inside the transaction of the change it announces."""
+    if event.correlation_id is None and (cid := current_correlation_id()):
+        event = event.model_copy(update={"correlation_id": cid})
+    subject = SUBJECT_OF[type(event)]
+    await conn.execute(
+        "INSERT INTO outbox (subject, stream, msg_id, payload, headers) VALUES ($1, $2, $3, $4, $5)",
+        layout.subject(subject),
+        layout.stream_of(subject).name,
+        event.id,
+        event.model_dump(mode="json"),
+        event_headers(event),
+    )
+    await conn.execute(f"NOTIFY {NOTIFY_CHANNEL}")  # delivered only when the transaction commits
+
+
+class OutboxRelay:
+    """Publishes pending outbox rows in order; several relays may run (rows are locked, skipped)."""
+
+    def __init__(self, pool: asyncpg.Pool, broker: NatsBroker, *, batch: int = 200, poll_s: float = 1.0):
+        self._pool = pool
+        self._broker = broker
+        self._batch = batch
+        self._poll_s = poll_s
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._listener: Conn | None = None
+
+    async def start(self) -> None:
+        listener = await self._pool.acquire()
+        await listener.add_listener(NOTIFY_CHANNEL, self._on_notify)
+        self._listener = listener
+        self._task = asyncio.create_task(self._run(), name="outbox-relay")
+
+    async def stop(self) -> None:
+        if self._task:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        if self._listener is not None:
+            with contextlib.suppress(Exception):
+                await self._listener.remove_listener(NOTIFY_CHANNEL, self._on_notify)
+            await self._pool.release(self._listener)  # type: ignore[arg-type]
+            self._listener = None
+
+    def _on_notify(self, *_: object) -> None:
+        self._wake.set()
+
+    async def _run(self) -> None:
+        failures = 0
+        while True:
+            try:
+                published = await self.publish_pending()
+                failures = 0
+                if published:
+                    continue  # there may be more
+            except Exception as exc:  # NATS away or Postgres hiccup: wait and retry, never lose rows
+                failures += 1
+                log.warning("outbox.publish.failed", error=str(exc), failures=failures)
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=min(30.0, self._poll_s * (2**failures)))
+
+    async def publish_pending(self) -> int:
+        """Publish one batch; return how many rows went out. Rows published before a failure are
+        marked in the same commit, then the failure is raised so the loop backs off."""
+        error: Exception | None = None
+        async with self._pool.acquire() as conn, conn.transaction():
+            rows = await conn.fetch(
+                "SELECT id, subject, stream, payload, headers FROM outbox WHERE published_at IS NULL"
+                " ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED",
+                self._batch,
+            )
+            sent: list[int] = []
+            for row in rows:
+                try:
+                    await self._broker.publish(
+                        row["payload"], row["subject"], headers=row["headers"], stream=row["stream"], timeout=5.0
+                    )
+                except Exception as exc:
+                    error = exc
+                    await conn.execute(
+                        "UPDATE outbox SET attempts = attempts + 1, last_error = $2 WHERE id = $1",
+                        row["id"],
+                        str(exc)[:500],
+                    )
+                    break
+                sent.append(row["id"])
+            if sent:
+                await conn.execute("UPDATE outbox SET published_at = now() WHERE id = ANY($1)", sent)
+            await conn.execute("DELETE FROM outbox WHERE published_at < now() - interval '1 day'")
+        if error is not None:
+            raise error
+        return len(sent)

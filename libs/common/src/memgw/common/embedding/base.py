@@ -1,0 +1,50 @@
+"""One embedder interface. Passages and queries are embedded differently (E5 prefixes), so the
+interface keeps them apart; query vectors are cached because agents repeat their questions."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import Protocol
+
+
+class EmbeddingError(RuntimeError):
+    """The embedder could not produce vectors (endpoint down, bad answer ...)."""
+
+
+class Embedder(Protocol):
+    name: str
+    dim: int
+
+    async def embed_passages(self, texts: Sequence[str]) -> list[list[float]]: ...
+
+    async def embed_query(self, text: str) -> list[float]: ...
+
+    async def close(self) -> None: ...
+
+
+class QueryCache:
+    """A small LRU of query vectors in front of any embedder."""
+
+    def __init__(self, inner: Embedder, size: int = 2048):
+        self.inner = inner
+        self.name = inner.name
+        self.dim = inner.dim
+        self._size = size
+        self._cache: OrderedDict[str, list[float]] = OrderedDict()
+
+    async def embed_passages(self, texts: Sequence[str]) -> list[list[float]]:
+        return await self.inner.embed_passages(texts)
+
+    async def embed_query(self, text: str) -> list[float]:
+        if (hit := self._cache.get(text)) is not None:
+            self._cache.move_to_end(text)
+            return hit
+        vector = await self.inner.embed_query(text)
+        self._cache[text] = vector
+        if len(self._cache) > self._size:
+            self._cache.popitem(last=False)
+        return vector
+
+    async def close(self) -> None:
+        await self.inner.close()

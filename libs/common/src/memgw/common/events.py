@@ -1,0 +1,161 @@
+"""Every event and command on the bus, as typed models.
+
+Each model has a ``type`` literal and a ``schema_version``; a breaking change is a new type, never an
+edit of an existing one. ``Subject`` is the one registry of subject names (relative to the install's
+bus prefix, see ``memgw.common.bus``); ``SUBJECT_OF`` says where each type is published.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+
+class Subject(StrEnum):
+    SYNC_REQUESTED = "sync.requested"
+    SYNC_STAGE = "sync.stage"
+    SESSION_COMMITTED = "session.committed"
+    MEMORY_CHANGED = "memory.changed"
+    MEMORY_FEEDBACK = "memory.feedback"
+    REVIEW_REQUESTED = "review.requested"
+    REVIEW_DECIDED = "review.decided"
+    DEAD_LETTER = "dead"
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _event_id() -> str:
+    return uuid.uuid4().hex
+
+
+class Event(BaseModel):
+    """Frozen base: identity, time and the correlation id that ties logs across services."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+    id: str = Field(default_factory=_event_id)
+    occurred_at: datetime = Field(default_factory=_now)
+    correlation_id: str | None = None
+    schema_version: int = 1
+
+
+class SyncStage(StrEnum):
+    REQUESTED = "Requested"
+    FETCHING = "Fetching"
+    STORED = "Stored"
+    INGESTING = "Ingesting"
+    COMPLETED = "Completed"
+    FAILED = "Failed"
+
+    @property
+    def is_final(self) -> bool:
+        return self in (SyncStage.COMPLETED, SyncStage.FAILED)
+
+
+class SyncCounts(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    items_seen: int = 0
+    items_new: int = 0
+    items_changed: int = 0
+    items_unchanged: int = 0
+    items_deleted: int = 0
+    items_failed: int = 0
+    chunks: int = 0
+    tokens: int = 0
+    cost_usd: float = 0.0
+
+
+class SyncRequested(Event):
+    type: Literal["SyncRequested"] = "SyncRequested"
+    run_id: str
+    source_id: str
+    owner_user_id: str
+    reason: Literal["manual", "auto"] = "manual"
+
+
+class MemorySyncStageChanged(Event):
+    type: Literal["MemorySyncStageChanged"] = "MemorySyncStageChanged"
+    run_id: str
+    connection_id: str = Field(description="The memory source id.")
+    owner_user_id: str
+    workspace_id: str | None = None
+    stage: SyncStage
+    counts: SyncCounts = Field(default_factory=SyncCounts)
+    detail: str | None = None
+    failed_items: list[str] = Field(default_factory=list)
+    more_pending: bool = False
+
+
+class SessionCommitted(Event):
+    type: Literal["SessionCommitted"] = "SessionCommitted"
+    job_id: str
+    session_id: str
+    user_id: str
+    agent_id: str | None = None
+    workspace_id: str | None = None
+    promote: bool = True
+    min_importance: float | None = None
+    target_namespace: str | None = None
+
+
+class MemoryChanged(Event):
+    type: Literal["MemoryChanged"] = "MemoryChanged"
+    memory_id: str
+    user_id: str
+    namespace: str
+    change: Literal["created", "updated", "deleted", "merged", "archived", "status"]
+    version: int
+    status: str | None = None
+
+
+class MemoryFeedbackGiven(Event):
+    type: Literal["MemoryFeedbackGiven"] = "MemoryFeedbackGiven"
+    memory_id: str
+    user_id: str
+    feedback: Literal["incorrect", "duplicate", "outdated", "useful"]
+    comment: str | None = None
+    target_memory_id: str | None = None
+
+
+class ReviewRequested(Event):
+    type: Literal["ReviewRequested"] = "ReviewRequested"
+    review_id: str
+    user_id: str
+    memory_ids: list[str]
+    reason: str
+
+
+class ReviewDecided(Event):
+    type: Literal["ReviewDecided"] = "ReviewDecided"
+    review_id: str
+    decision: Literal["accept_new", "keep_old", "keep_both", "edit"]
+    edited_content: str | None = None
+    decided_by: str
+
+
+AnyEvent = Annotated[
+    SyncRequested
+    | MemorySyncStageChanged
+    | SessionCommitted
+    | MemoryChanged
+    | MemoryFeedbackGiven
+    | ReviewRequested
+    | ReviewDecided,
+    Field(discriminator="type"),
+]
+ANY_EVENT: TypeAdapter[AnyEvent] = TypeAdapter(AnyEvent)
+
+SUBJECT_OF: dict[type[Event], Subject] = {
+    SyncRequested: Subject.SYNC_REQUESTED,
+    MemorySyncStageChanged: Subject.SYNC_STAGE,
+    SessionCommitted: Subject.SESSION_COMMITTED,
+    MemoryChanged: Subject.MEMORY_CHANGED,
+    MemoryFeedbackGiven: Subject.MEMORY_FEEDBACK,
+    ReviewRequested: Subject.REVIEW_REQUESTED,
+    ReviewDecided: Subject.REVIEW_DECIDED,
+}

@@ -1,0 +1,133 @@
+"""One vector-index interface, two implementations (Qdrant Edge in-process, Qdrant server).
+
+A point carries a named dense vector ``dense`` and a BM25 sparse vector ``bm25`` computed from its
+text by ``sparse.encode_document``; both implementations use the same sparse encoder, so a memory
+ranks the same whichever backend holds it. Filters are written once in the small DSL below and
+translated by each backend, so ACL filters are built in one place (``memgw.common.acl``).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+# Payload fields that ACL and status filters use; each gets a payload index.
+KEYWORD_FIELDS = (
+    "memory_id",
+    "user_id",
+    "agent_id",
+    "workspace_id",
+    "session_id",
+    "namespace",
+    "visibility",
+    "status",
+    "memory_type",
+    "tags",
+    "source_id",
+    "flags",
+)
+FLOAT_FIELDS = ("expires_ts", "created_ts")
+
+_POINT_NS = uuid.UUID("5b1c8f0e-7d53-4a55-9d0c-6d656d67770a")
+
+
+def point_id(memory_id: str) -> str:
+    """Qdrant wants UUIDs or integers; memory ids are ours, so map them deterministically."""
+    return str(uuid.uuid5(_POINT_NS, memory_id))
+
+
+@dataclass(frozen=True)
+class Match:
+    key: str
+    value: str | bool | int
+
+
+@dataclass(frozen=True)
+class MatchAny:
+    key: str
+    values: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Range:
+    key: str
+    gt: float | None = None
+    gte: float | None = None
+    lt: float | None = None
+    lte: float | None = None
+
+
+@dataclass(frozen=True)
+class IsEmpty:
+    key: str
+
+
+@dataclass(frozen=True)
+class Where:
+    """must: all hold; should: at least one holds (when any given); must_not: none holds."""
+
+    must: tuple[Condition, ...] = ()
+    should: tuple[Condition, ...] = ()
+    must_not: tuple[Condition, ...] = ()
+
+
+Condition = Match | MatchAny | Range | IsEmpty | Where
+
+
+@dataclass(frozen=True)
+class IndexPoint:
+    memory_id: str
+    dense: Sequence[float]
+    text: str
+    payload: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        return point_id(self.memory_id)
+
+
+@dataclass(frozen=True)
+class IndexHit:
+    memory_id: str
+    score: float
+    payload: dict[str, Any]
+
+
+SearchMode = Literal["hybrid", "dense", "sparse"]
+
+
+class VectorIndex(Protocol):
+    async def ensure(self) -> None:
+        """Create the collection and its payload indexes when missing."""
+
+    async def upsert(self, points: Sequence[IndexPoint]) -> None: ...
+
+    async def delete(self, memory_ids: Sequence[str]) -> None: ...
+
+    async def set_payload(self, memory_ids: Sequence[str], payload: dict[str, Any]) -> None: ...
+
+    async def search(
+        self,
+        *,
+        dense: Sequence[float] | None,
+        text: str | None,
+        where: Where | None,
+        limit: int,
+        mode: SearchMode = "hybrid",
+        weights: tuple[float, float] = (1.0, 1.0),
+        prefetch: int | None = None,
+    ) -> list[IndexHit]:
+        """Dense, BM25 or both fused with RRF; ``weights`` = (dense, bm25)."""
+        ...
+
+    async def count(self, where: Where | None = None) -> int: ...
+
+    async def clear(self) -> None:
+        """Drop every point (reindex starts from here)."""
+
+    async def optimize(self) -> None:
+        """Build the HNSW graph and merge segments; runs off the event loop."""
+
+    async def close(self) -> None: ...

@@ -1,0 +1,165 @@
+"""Qdrant server through ``qdrant-client`` (distributed mode). Tests run it in the client's local
+``:memory:`` mode, which speaks the same client API."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from qdrant_client import AsyncQdrantClient
+from qdrant_client import models as qm
+
+from memgw.common.index import sparse
+from memgw.common.index.base import (
+    FLOAT_FIELDS,
+    KEYWORD_FIELDS,
+    Condition,
+    IndexHit,
+    IndexPoint,
+    IsEmpty,
+    Match,
+    MatchAny,
+    Range,
+    SearchMode,
+    Where,
+    point_id,
+)
+
+
+def _condition(c: Condition) -> Any:
+    if isinstance(c, Match):
+        return qm.FieldCondition(key=c.key, match=qm.MatchValue(value=c.value))
+    if isinstance(c, MatchAny):
+        return qm.FieldCondition(key=c.key, match=qm.MatchAny(any=list(c.values)))
+    if isinstance(c, Range):
+        return qm.FieldCondition(key=c.key, range=qm.Range(gt=c.gt, gte=c.gte, lt=c.lt, lte=c.lte))
+    if isinstance(c, IsEmpty):
+        return qm.IsEmptyCondition(is_empty=qm.PayloadField(key=c.key))
+    return to_qdrant_filter(c)
+
+
+def to_qdrant_filter(where: Where | None) -> qm.Filter | None:
+    if where is None:
+        return None
+    return qm.Filter(
+        must=[_condition(c) for c in where.must] or None,
+        should=[_condition(c) for c in where.should] or None,
+        must_not=[_condition(c) for c in where.must_not] or None,
+    )
+
+
+def _sparse(pair: tuple[list[int], list[float]]) -> qm.SparseVector:
+    return qm.SparseVector(indices=pair[0], values=pair[1])
+
+
+class QdrantServerIndex:
+    def __init__(self, client: AsyncQdrantClient, collection: str, *, dim: int):
+        self._client = client
+        self._collection = collection
+        self._dim = dim
+
+    @classmethod
+    def connect(cls, location: str, collection: str, *, dim: int, api_key: str | None = None) -> QdrantServerIndex:
+        client = (
+            AsyncQdrantClient(location=":memory:")
+            if location == ":memory:"
+            else AsyncQdrantClient(url=location, api_key=api_key)
+        )
+        return cls(client, collection, dim=dim)
+
+    async def ensure(self) -> None:
+        if not await self._client.collection_exists(self._collection):
+            await self._client.create_collection(
+                self._collection,
+                vectors_config={"dense": qm.VectorParams(size=self._dim, distance=qm.Distance.COSINE)},
+                sparse_vectors_config={"bm25": qm.SparseVectorParams(modifier=qm.Modifier.IDF)},
+            )
+        for name in KEYWORD_FIELDS:
+            schema: Any = (
+                qm.KeywordIndexParams(type=qm.KeywordIndexType.KEYWORD, is_tenant=True)
+                if name == "user_id"
+                else qm.PayloadSchemaType.KEYWORD
+            )
+            await self._client.create_payload_index(self._collection, name, field_schema=schema)
+        for name in FLOAT_FIELDS:
+            await self._client.create_payload_index(self._collection, name, field_schema=qm.PayloadSchemaType.FLOAT)
+
+    async def upsert(self, points: Sequence[IndexPoint]) -> None:
+        if not points:
+            return
+        await self._client.upsert(
+            self._collection,
+            points=[
+                qm.PointStruct(
+                    id=p.id,
+                    vector={"dense": list(p.dense), "bm25": _sparse(sparse.encode_document(p.text))},
+                    payload={**p.payload, "memory_id": p.memory_id},
+                )
+                for p in points
+            ],
+        )
+
+    async def delete(self, memory_ids: Sequence[str]) -> None:
+        if memory_ids:
+            ids: list[Any] = [point_id(m) for m in memory_ids]
+            await self._client.delete(self._collection, points_selector=qm.PointIdsList(points=ids))
+
+    async def set_payload(self, memory_ids: Sequence[str], payload: dict[str, Any]) -> None:
+        if memory_ids:
+            ids: list[Any] = [point_id(m) for m in memory_ids]
+            await self._client.set_payload(self._collection, payload=payload, points=ids)
+
+    async def search(
+        self,
+        *,
+        dense: Sequence[float] | None,
+        text: str | None,
+        where: Where | None,
+        limit: int,
+        mode: SearchMode = "hybrid",
+        weights: tuple[float, float] = (1.0, 1.0),
+        prefetch: int | None = None,
+    ) -> list[IndexHit]:
+        flt = to_qdrant_filter(where)
+        sparse_q = _sparse(sparse.encode_query(text)) if text else None
+        dense_q = list(dense) if dense is not None else None
+        if mode == "dense" or (mode == "hybrid" and sparse_q is None):
+            if dense_q is None:
+                return []
+            result = await self._client.query_points(
+                self._collection, query=dense_q, using="dense", query_filter=flt, limit=limit, with_payload=True
+            )
+        elif mode == "sparse" or dense_q is None:
+            if sparse_q is None:
+                return []
+            result = await self._client.query_points(
+                self._collection, query=sparse_q, using="bm25", query_filter=flt, limit=limit, with_payload=True
+            )
+        else:
+            depth = prefetch or max(limit * 4, 40)
+            result = await self._client.query_points(
+                self._collection,
+                prefetch=[
+                    qm.Prefetch(query=dense_q, using="dense", filter=flt, limit=depth),
+                    qm.Prefetch(query=sparse_q, using="bm25", filter=flt, limit=depth),
+                ],
+                query=qm.RrfQuery(rrf=qm.Rrf(k=60, weights=list(weights))),
+                limit=limit,
+                with_payload=True,
+            )
+        return [
+            IndexHit(str((p.payload or {})["memory_id"]), float(p.score), dict(p.payload or {})) for p in result.points
+        ]
+
+    async def count(self, where: Where | None = None) -> int:
+        result = await self._client.count(self._collection, count_filter=to_qdrant_filter(where), exact=True)
+        return result.count
+
+    async def clear(self) -> None:
+        await self._client.delete(self._collection, points_selector=qm.FilterSelector(filter=qm.Filter()))
+
+    async def optimize(self) -> None:
+        """A Qdrant server builds its HNSW graph in its own background optimiser."""
+
+    async def close(self) -> None:
+        await self._client.close()

@@ -1,0 +1,30 @@
+"""BM25 sparse vectors with Qdrant's Multilingual tokenizer (segments Chinese, Japanese ...).
+
+Computed here rather than by the server, so the embedded shard and a Qdrant server hold identical
+vectors; the ``bm25`` vector is declared with the IDF modifier, so the index applies IDF at query time.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from qdrant_edge import Bm25, Bm25Config, SparseVector, TokenizerType
+
+
+@lru_cache(maxsize=1)
+def _model() -> Bm25:
+    return Bm25(Bm25Config(tokenizer=TokenizerType.Multilingual))
+
+
+def encode_document(text: str) -> tuple[list[int], list[float]]:
+    vec = _model().embed_document(text)
+    return list(vec.indices), list(vec.values)
+
+
+def encode_query(text: str) -> tuple[list[int], list[float]]:
+    vec = _model().embed_query(text)
+    return list(vec.indices), list(vec.values)
+
+
+def as_edge(sparse: tuple[list[int], list[float]]) -> SparseVector:
+    return SparseVector(indices=sparse[0], values=sparse[1])

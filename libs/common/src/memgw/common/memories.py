@@ -1,0 +1,204 @@
+"""Storage of memory records: Postgres rows (the truth, with their embeddings) and their index points.
+
+Every write happens in a caller's transaction together with its version row and its outbox event;
+the index is updated after commit (``sync_index``), and ``reindex`` rebuilds it from Postgres alone.
+Who may write what is decided by the callers (gateway, sync-worker, consolidator), not here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import asyncpg
+
+from memgw.common.bus import BusLayout
+from memgw.common.db.outbox import enqueue
+from memgw.common.db.pool import Conn
+from memgw.common.domain import MemoryRecord, content_hash
+from memgw.common.events import MemoryChanged
+from memgw.common.index.base import IndexPoint, VectorIndex
+
+RECORD_COLUMNS = (
+    "id, user_id, agent_id, workspace_id, session_id, namespace, memory_type, content, summary, tags, flags,"
+    " importance, confidence, visibility, source, source_ref, source_id, status, evidence_count, version,"
+    " metadata, created_at, updated_at, expires_at"
+)
+
+
+@dataclass
+class NewMemory:
+    id: str
+    user_id: str
+    namespace: str
+    memory_type: str
+    content: str
+    visibility: str
+    embedding: Sequence[float]
+    embedding_model: str
+    agent_id: str | None = None
+    workspace_id: str | None = None
+    session_id: str | None = None
+    summary: str = ""
+    tags: Sequence[str] = ()
+    importance: float = 0.5
+    confidence: float = 0.8
+    source: str = "manual"
+    source_ref: str | None = None
+    source_id: str | None = None
+    status: str = "active"
+    metadata: dict[str, Any] | None = None
+    expires_at: datetime | None = None
+
+
+def to_record(row: asyncpg.Record) -> MemoryRecord:
+    return MemoryRecord.model_validate(dict(row))
+
+
+def _ts(value: datetime | None) -> float | None:
+    return value.timestamp() if value is not None else None
+
+
+def index_point(row: asyncpg.Record | dict[str, Any]) -> IndexPoint:
+    """What the index knows of a memory: its vectors and exactly the fields filters need."""
+    payload: dict[str, Any] = {
+        "user_id": row["user_id"],
+        "namespace": row["namespace"],
+        "visibility": row["visibility"],
+        "status": row["status"],
+        "memory_type": row["memory_type"],
+        "tags": list(row["tags"]),
+        "flags": list(row["flags"]),
+        "importance": float(row["importance"]),
+        "confidence": float(row["confidence"]),
+        "created_ts": _ts(row["created_at"]),
+    }
+    for optional in ("agent_id", "workspace_id", "session_id", "source_id"):
+        if row[optional]:
+            payload[optional] = row[optional]
+    if row["expires_at"] is not None:
+        payload["expires_ts"] = _ts(row["expires_at"])
+    return IndexPoint(memory_id=row["id"], dense=list(row["embedding"]), text=row["content"], payload=payload)
+
+
+async def _snapshot(conn: Conn, memory_id: str, change: str, actor: str | None) -> None:
+    await conn.execute(
+        "INSERT INTO memory_versions (memory_id, version, snapshot, changed_by, change)"
+        f" SELECT id, version, to_jsonb(m), $2, $3 FROM (SELECT {RECORD_COLUMNS} FROM memories WHERE id = $1) m"
+        " ON CONFLICT DO NOTHING",
+        memory_id,
+        actor,
+        change,
+    )
+
+
+class MemoryStore:
+    def __init__(self, pool: asyncpg.Pool, index: VectorIndex, layout: BusLayout):
+        self.pool = pool
+        self.index = index
+        self.layout = layout
+
+    async def insert(self, conn: Conn, new: NewMemory, *, actor: str | None, announce: bool = True) -> MemoryRecord:
+        """Insert, or overwrite a record with the same id (deterministic chunk ids make re-ingest
+        idempotent). Runs in the caller's transaction."""
+        row = await conn.fetchrow(
+            "INSERT INTO memories (id, user_id, agent_id, workspace_id, session_id, namespace, memory_type,"
+            " content, summary, tags, importance, confidence, visibility, source, source_ref, source_id, status,"
+            " content_hash, metadata, embedding, embedding_model, expires_at)"
+            " VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22)"
+            " ON CONFLICT (id) DO UPDATE SET content = EXCLUDED.content, summary = EXCLUDED.summary,"
+            " tags = EXCLUDED.tags, content_hash = EXCLUDED.content_hash, metadata = EXCLUDED.metadata,"
+            " embedding = EXCLUDED.embedding, embedding_model = EXCLUDED.embedding_model,"
+            " version = memories.version + 1, updated_at = now()"
+            f" RETURNING {RECORD_COLUMNS}, (xmax = 0) AS inserted",
+            new.id,
+            new.user_id,
+            new.agent_id,
+            new.workspace_id,
+            new.session_id,
+            new.namespace,
+            new.memory_type,
+            new.content,
+            new.summary,
+            list(new.tags),
+            new.importance,
+            new.confidence,
+            new.visibility,
+            new.source,
+            new.source_ref,
+            new.source_id,
+            new.status,
+            content_hash(new.content),
+            new.metadata or {},
+            list(new.embedding),
+            new.embedding_model,
+            new.expires_at,
+        )
+        assert row is not None
+        change = "created" if row["inserted"] else "updated"
+        await _snapshot(conn, new.id, change, actor)
+        if announce:
+            await enqueue(
+                conn,
+                self.layout,
+                MemoryChanged(
+                    memory_id=new.id,
+                    user_id=new.user_id,
+                    namespace=new.namespace,
+                    change=change,
+                    version=row["version"],
+                    status=row["status"],
+                ),
+            )
+        return to_record(row)
+
+    async def delete_where_source_item(
+        self, conn: Conn, source_id: str, source_ref: str, keep_ids: Sequence[str] = ()
+    ) -> list[str]:
+        """Delete the chunks of one source item except ``keep_ids``; return the deleted ids."""
+        rows = await conn.fetch(
+            "DELETE FROM memories WHERE source_id = $1 AND source_ref = $2 AND NOT (id = ANY($3)) RETURNING id",
+            source_id,
+            source_ref,
+            list(keep_ids),
+        )
+        return [r["id"] for r in rows]
+
+    async def sync_index(self, upserted: Sequence[str] = (), deleted: Sequence[str] = ()) -> None:
+        """Bring the index in line with Postgres for these ids (call after the commit)."""
+        if deleted:
+            await self.index.delete(deleted)
+        if upserted:
+            rows = await self.pool.fetch(
+                f"SELECT {RECORD_COLUMNS}, embedding FROM memories WHERE id = ANY($1)", list(upserted)
+            )
+            await self.index.upsert([index_point(r) for r in rows])
+            missing = set(upserted) - {r["id"] for r in rows}
+            if missing:  # deleted meanwhile by another writer
+                await self.index.delete(sorted(missing))
+
+    async def iter_rows(self, batch: int = 500) -> AsyncIterator[list[asyncpg.Record]]:
+        last = ""
+        while True:
+            rows = await self.pool.fetch(
+                f"SELECT {RECORD_COLUMNS}, embedding FROM memories WHERE id > $1 ORDER BY id LIMIT $2", last, batch
+            )
+            if not rows:
+                return
+            yield rows
+            last = rows[-1]["id"]
+
+    async def reindex(self, progress: Callable[[int, int], None] | None = None) -> int:
+        """Rebuild the index from Postgres without re-embedding; return the number of points."""
+        total = await self.pool.fetchval("SELECT count(*) FROM memories")
+        await self.index.clear()
+        done = 0
+        async for rows in self.iter_rows():
+            await self.index.upsert([index_point(r) for r in rows])
+            done += len(rows)
+            if progress:
+                progress(done, total)
+        await self.index.optimize()
+        return done

@@ -1,0 +1,35 @@
+"""The one guard for file paths: a path is used only when it resolves inside its root.
+
+Resolution follows symlinks, so a link that points out of the root is refused like ``../``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+
+class PathOutsideRoot(ValueError):
+    pass
+
+
+def resolve_within(root: Path, candidate: Path | str) -> Path:
+    """Return the real path of ``candidate`` (relative to ``root`` unless absolute) if it stays
+    inside ``root``'s real path; raise PathOutsideRoot otherwise."""
+    real_root = root.resolve(strict=True)
+    path = Path(candidate)
+    target = (path if path.is_absolute() else real_root / path).resolve(strict=False)
+    if target != real_root and real_root not in target.parents:
+        raise PathOutsideRoot(f"{candidate} is outside {root}")
+    return target
+
+
+def allowed_root(path: Path, allowed: Iterable[Path]) -> Path:
+    """A folder a source may read: its real path must lie inside one of the allowed roots."""
+    real = path.resolve(strict=True)
+    for root in allowed:
+        try:
+            return resolve_within(root, real)
+        except (PathOutsideRoot, FileNotFoundError):
+            continue
+    raise PathOutsideRoot(f"{path} is not under an allowed folder root (MEMGW_FOLDER_ROOTS)")

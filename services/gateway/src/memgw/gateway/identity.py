@@ -1,0 +1,103 @@
+"""API keys and principals. A key is shown once and stored as its SHA-256; the principal a request
+acts as is resolved from the key alone."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import secrets
+from pathlib import Path
+
+import asyncpg
+
+from memgw.common.acl import readable_workspaces
+from memgw.common.db.pool import Conn
+from memgw.common.domain import Principal, new_id
+
+ADMIN_USER = "admin"
+KEY_PREFIX = "mgw_"
+
+
+def hash_key(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def generate_key() -> str:
+    return KEY_PREFIX + secrets.token_urlsafe(32)
+
+
+async def create_key(
+    conn: Conn,
+    *,
+    user_id: str,
+    agent_id: str | None = None,
+    is_admin: bool = False,
+    label: str = "",
+    secret: str | None = None,
+) -> tuple[str, str]:
+    """Store a new key; return (key id, secret). The secret is never stored."""
+    secret = secret or generate_key()
+    key_id = new_id("key")
+    await conn.execute(
+        "INSERT INTO api_keys (id, key_hash, user_id, agent_id, is_admin, label) VALUES ($1, $2, $3, $4, $5, $6)",
+        key_id,
+        hash_key(secret),
+        user_id,
+        agent_id,
+        is_admin,
+        label,
+    )
+    return key_id, secret
+
+
+async def ensure_admin_key(pool: asyncpg.Pool, data_dir: Path, configured: str | None) -> str:
+    """Provision the admin user and key. A configured key is registered as is; otherwise one is
+    generated on first start and kept (mode 0600) in the data dir, so restarts print the same key."""
+    key_file = data_dir / "admin.key"
+    secret = configured or (key_file.read_text().strip() if key_file.exists() else None)
+    async with pool.acquire() as conn, conn.transaction():
+        await conn.execute("SELECT pg_advisory_xact_lock(hashtext('memgw-admin-key'))")
+        await conn.execute(
+            "INSERT INTO users (id, display_name, is_trusted) VALUES ($1, 'Administrator', true)"
+            " ON CONFLICT DO NOTHING",
+            ADMIN_USER,
+        )
+        if secret and await conn.fetchval("SELECT 1 FROM api_keys WHERE key_hash = $1", hash_key(secret)):
+            return secret
+        _, secret = await create_key(conn, user_id=ADMIN_USER, is_admin=True, label="admin", secret=secret)
+    if not configured:
+        fd = os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(secret + "\n")
+    return secret
+
+
+async def principal_for_key(pool: asyncpg.Pool, secret: str) -> Principal | None:
+    row = await pool.fetchrow(
+        "UPDATE api_keys k SET last_used_at = now() FROM users u"
+        " WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND u.id = k.user_id AND u.status = 'active'"
+        " RETURNING k.id, k.user_id, k.agent_id, k.is_admin, u.is_trusted",
+        hash_key(secret),
+    )
+    if row is None:
+        return None
+    agent_id = row["agent_id"]
+    memberships = await pool.fetch(
+        "SELECT m.workspace_id, ($2::text IS NULL OR EXISTS (SELECT 1 FROM workspace_agents a"
+        "  WHERE a.workspace_id = m.workspace_id AND a.agent_id = $2)) AS allowed"
+        " FROM workspace_members m WHERE m.user_id = $1",
+        row["user_id"],
+        agent_id,
+    )
+    sources = None
+    if agent_id:
+        sources = await pool.fetchval("SELECT memory_sources FROM agents WHERE id = $1", agent_id)
+    return Principal(
+        user_id=row["user_id"],
+        agent_id=agent_id,
+        is_admin=row["is_admin"],
+        is_trusted=row["is_trusted"] or row["is_admin"],
+        key_id=row["id"],
+        workspace_ids=readable_workspaces((m["workspace_id"], m["allowed"]) for m in memberships),
+        memory_sources=tuple(sources) if sources is not None else None,
+    )

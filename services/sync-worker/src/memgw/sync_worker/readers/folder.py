@@ -1,0 +1,84 @@
+"""Folder: Markdown, HTML and text files under a root, by glob; never a byte outside the root."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+from pathlib import Path
+
+from memgw.common.paths import PathOutsideRoot, allowed_root, resolve_within
+from memgw.common.settings import SourceSettings
+from memgw.common.sources import MemorySourceEntry, SourceKind
+from memgw.sync_worker.readers.base import ItemError, SourceContent, SourceError, SourceItem
+from memgw.sync_worker.readers.textconv import decode_text, html_to_text
+
+DEFAULT_GLOB = "**/*.md"
+_HTML = {".html", ".htm"}
+
+
+class FolderReader:
+    kind = SourceKind.FOLDER
+
+    def __init__(self, settings: SourceSettings):
+        self._settings = settings
+
+    def _root(self, source: MemorySourceEntry) -> Path:
+        try:
+            return allowed_root(Path(str(source.fields["path"])), self._settings.folder_roots)
+        except FileNotFoundError as exc:
+            raise SourceError(f"folder {source.fields['path']} does not exist") from exc
+        except PathOutsideRoot as exc:
+            raise SourceError(str(exc)) from exc
+
+    def _list(self, source: MemorySourceEntry) -> list[SourceItem]:
+        root = self._root(source)
+        pattern = str(source.fields.get("glob") or DEFAULT_GLOB)
+        if Path(pattern).is_absolute() or ".." in Path(pattern).parts:
+            raise SourceError(f"glob {pattern!r} must stay inside the folder")
+        items = []
+        for path in sorted(root.glob(pattern)):
+            try:
+                real = resolve_within(root, path)  # a symlink out of the root is skipped
+            except PathOutsideRoot:
+                continue
+            if not real.is_file():
+                continue
+            stat = real.stat()
+            items.append(
+                SourceItem(
+                    id=path.relative_to(root).as_posix(),
+                    title=path.name,
+                    updated_at=datetime.fromtimestamp(stat.st_mtime, UTC),
+                    size=stat.st_size,
+                )
+            )
+        return items
+
+    def _read(self, source: MemorySourceEntry, item_id: str) -> SourceContent:
+        root = self._root(source)
+        try:
+            path = resolve_within(root, item_id)
+        except PathOutsideRoot as exc:
+            raise ItemError(str(exc)) from exc
+        if not path.is_file():
+            raise ItemError(f"{item_id}: no such file")
+        cap = self._settings.folder_max_file_bytes
+        with path.open("rb") as f:
+            data = f.read(cap + 1)
+        if len(data) > cap:
+            raise ItemError(f"{item_id}: larger than {cap} bytes")
+        text = decode_text(data, name=item_id)
+        if path.suffix.lower() in _HTML:
+            text = html_to_text(text)
+        return SourceContent(
+            item_id=item_id,
+            title=path.name,
+            text=text,
+            updated_at=datetime.fromtimestamp(path.stat().st_mtime, UTC),
+        )
+
+    async def list_items(self, source: MemorySourceEntry) -> list[SourceItem]:
+        return await asyncio.to_thread(self._list, source)
+
+    async def read_item(self, source: MemorySourceEntry, item_id: str) -> SourceContent:
+        return await asyncio.to_thread(self._read, source, item_id)

@@ -1,0 +1,35 @@
+"""Bus subscribers of the sync-worker: a durable pull consumer on the SYNC work queue, shared by
+every replica (each request goes to one of them)."""
+
+from __future__ import annotations
+
+from faststream.nats import NatsMessage, NatsRouter
+
+from memgw.common.bus import keep_alive, settle
+from memgw.common.events import Subject, SyncRequested
+from memgw.common.logging import CORRELATION_HEADER, correlation_scope
+from memgw.common.runtime import Infra
+from memgw.sync_worker.service import SyncService
+
+
+def create_router(infra: Infra, service: SyncService) -> NatsRouter:
+    layout = infra.layout
+    router = NatsRouter()
+
+    @router.subscriber(
+        layout.subject(Subject.SYNC_REQUESTED),
+        stream=layout.stream_of(Subject.SYNC_REQUESTED),
+        durable=layout.durable_name("sync-worker", Subject.SYNC_REQUESTED),
+        pull_sub=layout.pull_subscription(Subject.SYNC_REQUESTED),
+        config=layout.consumer_config(),
+        title="sync-worker: SyncRequested",
+        description="Runs one memory-source sync: list, read, chunk, embed, ingest.",
+    )
+    async def on_sync_requested(event: SyncRequested, msg: NatsMessage) -> None:
+        with correlation_scope(event.correlation_id or (msg.headers or {}).get(CORRELATION_HEADER)):
+            async with settle(msg, infra.broker, layout):
+                touch = await keep_alive(msg, every_s=max(1.0, layout.ack_wait_s / 3))
+                delivered = msg.raw_message.metadata.num_delivered or 1
+                await service.handle(event, touch, last_attempt=delivered >= layout.max_deliver)
+
+    return router

@@ -1,0 +1,260 @@
+"""One sync run: list → read → chunk → embed → ingest, announcing each stage.
+
+Stages Requested → Fetching → Stored → Ingesting → Completed | Failed go out as
+MemorySyncStageChanged through the outbox, in the same transaction as the run row they describe.
+Each item is ingested in its own transaction together with its content hash, so a crash loses at
+most the item in hand, and a redelivered request skips what is already in (same hash) and
+overwrites the rest in place (deterministic chunk ids): never a duplicate chunk.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from memgw.common.db.outbox import enqueue
+from memgw.common.db.pool import Conn
+from memgw.common.domain import MemoryType, Visibility, content_hash, source_chunk_id, source_chunk_key
+from memgw.common.events import MemorySyncStageChanged, SyncCounts, SyncRequested, SyncStage
+from memgw.common.logging import get_logger
+from memgw.common.memories import NewMemory
+from memgw.common.namespaces import derive_namespace
+from memgw.common.runtime import Infra
+from memgw.common.sources import MemorySourceEntry, SourceKind
+from memgw.common.text import chunk_text
+from memgw.sync_worker.readers.base import ItemError, SourceContent, SourceError, SourceReader
+
+log = get_logger("memgw.sync")
+Touch = Callable[[], Awaitable[None]]
+PROGRESS_EVERY_S = 0.5
+
+
+class _Run:
+    """The state of one run and how it is announced."""
+
+    def __init__(self, infra: Infra, run_id: str, source: MemorySourceEntry):
+        self.infra = infra
+        self.run_id = run_id
+        self.source = source
+        self.counts = SyncCounts()
+        self.failed: list[str] = []
+        self.more_pending = False
+        self._last_progress = 0.0
+
+    async def stage(self, stage: SyncStage, detail: str | None = None) -> None:
+        async with self.infra.pool.acquire() as conn, conn.transaction():
+            await conn.execute(
+                "UPDATE sync_runs SET stage = $2, counts = $3, detail = $4, more_pending = $5, updated_at = now(),"
+                " finished_at = CASE WHEN $6 THEN now() ELSE NULL END WHERE id = $1",
+                self.run_id,
+                stage.value,
+                self.counts.model_dump(),
+                detail,
+                self.more_pending,
+                stage.is_final,
+            )
+            await enqueue(
+                conn,
+                self.infra.layout,
+                MemorySyncStageChanged(
+                    run_id=self.run_id,
+                    connection_id=self.source.id,
+                    owner_user_id=self.source.owner_user_id,
+                    workspace_id=self.source.workspace_id,
+                    stage=stage,
+                    counts=self.counts.model_copy(),
+                    detail=detail,
+                    failed_items=self.failed[:50],
+                    more_pending=self.more_pending,
+                ),
+            )
+        log.info("sync.stage", run_id=self.run_id, source_id=self.source.id, stage=stage.value, detail=detail)
+
+    async def progress(self, detail: str) -> None:
+        now = time.monotonic()
+        if now - self._last_progress >= PROGRESS_EVERY_S:
+            self._last_progress = now
+            await self.stage(SyncStage.INGESTING, detail)
+
+    def fail_item(self, item_id: str, reason: str) -> None:
+        self.counts.items_failed += 1
+        self.failed.append(f"{item_id}: {reason}")
+        log.warning("sync.item.failed", run_id=self.run_id, item=item_id, reason=reason)
+
+
+class SyncService:
+    def __init__(self, infra: Infra, readers: dict[SourceKind, SourceReader], *, cost_per_1k_tokens: float = 0.0):
+        self.infra = infra
+        self.readers = readers
+        self.cost_per_1k_tokens = cost_per_1k_tokens
+
+    async def _load(self, run_id: str) -> tuple[dict[str, Any], MemorySourceEntry] | None:
+        row = await self.infra.pool.fetchrow(
+            "SELECT r.finished_at, s.* FROM sync_runs r JOIN memory_sources s ON s.id = r.source_id WHERE r.id = $1",
+            run_id,
+        )
+        if row is None:
+            return None
+        data = dict(row)
+        return data, MemorySourceEntry.model_validate(data)
+
+    async def handle(self, request: SyncRequested, touch: Touch, *, last_attempt: bool = True) -> None:
+        loaded = await self._load(request.run_id)
+        if loaded is None:
+            log.info("sync.run.gone", run_id=request.run_id)  # source removed meanwhile
+            return
+        row, source = loaded
+        if row["finished_at"] is not None:
+            log.info("sync.run.already_finished", run_id=request.run_id)  # a redelivery after completion
+            return
+        run = _Run(self.infra, request.run_id, source)
+        reader = self.readers.get(source.kind)
+        if reader is None:
+            await run.stage(SyncStage.FAILED, f"no reader for {source.kind} sources in this worker")
+            return
+        try:
+            await self._sync(run, reader, touch)
+        except SourceError as exc:
+            await run.stage(SyncStage.FAILED, str(exc))
+        except Exception as exc:
+            # Unexpected (a database or embedder hiccup): the bus retries, and the run resumes
+            # where it stopped; only the last attempt marks the run Failed, so it never hangs.
+            if last_attempt:
+                await run.stage(SyncStage.FAILED, f"internal error: {exc}")
+            raise
+
+    async def _sync(self, run: _Run, reader: SourceReader, touch: Touch) -> None:
+        source = run.source
+        await run.stage(SyncStage.FETCHING)
+        items = await reader.list_items(source)
+        if source.sync_depth_days:
+            since = datetime.now(UTC) - timedelta(days=source.sync_depth_days)
+            items = [i for i in items if i.updated_at is None or i.updated_at >= since]
+        run.counts.items_seen = len(items)
+        known = {
+            r["item_id"]: r["content_hash"]
+            for r in await self.infra.pool.fetch(
+                "SELECT item_id, content_hash FROM source_items WHERE source_id = $1", source.id
+            )
+        }
+        fetched: list[tuple[SourceContent, str, bool]] = []
+        for item in items:
+            await touch()
+            try:
+                content = await reader.read_item(source, item.id)
+            except ItemError as exc:
+                run.fail_item(item.id, str(exc))
+                continue
+            digest = content_hash(content.text)
+            if known.get(item.id) == digest:
+                run.counts.items_unchanged += 1
+            else:
+                fetched.append((content, digest, item.id in known))
+        await self._remove_deleted(run, set(known) - {i.id for i in items})
+        await run.stage(SyncStage.STORED, f"{len(fetched)} items to ingest")
+
+        await run.stage(SyncStage.INGESTING)
+        for content, digest, existed in fetched:
+            await touch()
+            if not await self._ingest_item(run, content, digest):
+                run.more_pending = True
+                break
+            if existed:
+                run.counts.items_changed += 1
+            else:
+                run.counts.items_new += 1
+            await run.progress(f"ingested {content.item_id}")
+        detail = "budget reached; more items pending" if run.more_pending else None
+        if run.failed and not detail:
+            detail = f"{len(run.failed)} items failed: " + "; ".join(run.failed[:5])
+        await run.stage(SyncStage.COMPLETED, detail)
+
+    async def _remove_deleted(self, run: _Run, gone: set[str]) -> None:
+        deleted: list[str] = []
+        for item_id in sorted(gone):
+            async with self.infra.pool.acquire() as conn, conn.transaction():
+                deleted += await self.infra.store.delete_where_source_item(
+                    conn, run.source.id, source_chunk_key(run.source.id, item_id)
+                )
+                await conn.execute(
+                    "DELETE FROM source_items WHERE source_id = $1 AND item_id = $2", run.source.id, item_id
+                )
+            run.counts.items_deleted += 1
+        await self.infra.store.sync_index(deleted=deleted)
+
+    def _within_budget(self, run: _Run, tokens: int) -> bool:
+        s = run.source
+        if s.max_tokens_per_sync is not None and run.counts.tokens + tokens > s.max_tokens_per_sync:
+            return False
+        cost = tokens / 1000 * self.cost_per_1k_tokens
+        return not (s.max_cost_per_sync_usd is not None and run.counts.cost_usd + cost > s.max_cost_per_sync_usd)
+
+    async def _ingest_item(self, run: _Run, content: SourceContent, digest: str) -> bool:
+        """Ingest one item; False when the budget leaves no room for it."""
+        source = run.source
+        chunks = chunk_text(content.text, max_chars=self.infra.settings.chunk.chunk_max_chars)
+        tokens = sum(c.tokens for c in chunks)
+        if not self._within_budget(run, tokens):
+            return False
+        vectors = await self.infra.embedder.embed_passages([c.text for c in chunks])
+        key = source_chunk_key(source.id, content.item_id)
+        visibility = Visibility.WORKSPACE_SHARED if source.workspace_id else Visibility.PRIVATE
+        namespace = derive_namespace(
+            memory_type=MemoryType.RESOURCE,
+            visibility=visibility,
+            user_id=source.owner_user_id,
+            agent_id=None,
+            workspace_id=source.workspace_id,
+        )
+        ids = [source_chunk_id(source.id, content.item_id, c.index) for c in chunks]
+        async with self.infra.pool.acquire() as conn, conn.transaction():
+            for chunk, vector, chunk_id in zip(chunks, vectors, ids, strict=True):
+                await self.infra.store.insert(
+                    conn,
+                    NewMemory(
+                        id=chunk_id,
+                        user_id=source.owner_user_id,
+                        workspace_id=source.workspace_id,
+                        namespace=namespace,
+                        memory_type=MemoryType.RESOURCE.value,
+                        content=chunk.text,
+                        visibility=visibility.value,
+                        embedding=vector,
+                        embedding_model=self.infra.embedder.name,
+                        summary=content.title,
+                        tags=["memory_sources", source.kind.value],
+                        source="memory_source",
+                        source_ref=key,
+                        source_id=source.id,
+                        metadata={
+                            "item_id": content.item_id,
+                            "title": content.title,
+                            "chunk_index": chunk.index,
+                            "heading": chunk.heading,
+                            "tokens": chunk.tokens,
+                        },
+                    ),
+                    actor=f"source:{source.id}",
+                    announce=False,
+                )
+            stale = await self.infra.store.delete_where_source_item(conn, source.id, key, keep_ids=ids)
+            await _record_item(conn, source.id, content.item_id, digest, len(chunks))
+        await self.infra.store.sync_index(upserted=ids, deleted=stale)
+        run.counts.chunks += len(chunks)
+        run.counts.tokens += tokens
+        run.counts.cost_usd += tokens / 1000 * self.cost_per_1k_tokens
+        return True
+
+
+async def _record_item(conn: Conn, source_id: str, item_id: str, digest: str, chunks: int) -> None:
+    await conn.execute(
+        "INSERT INTO source_items (source_id, item_id, content_hash, chunk_count) VALUES ($1, $2, $3, $4)"
+        " ON CONFLICT (source_id, item_id) DO UPDATE SET content_hash = EXCLUDED.content_hash,"
+        " chunk_count = EXCLUDED.chunk_count, synced_at = now()",
+        source_id,
+        item_id,
+        digest,
+        chunks,
+    )
