@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import nats.js.api as js_api
 from faststream.nats import JStream, NatsBroker, NatsMessage, PullSub, RetentionPolicy
+from nats.aio.client import Client as NatsClient
 from nats.js.errors import NotFoundError
 
 from memgw.common.events import Event, Subject
@@ -93,9 +94,9 @@ class BusLayout:
         )
 
 
-async def ensure_streams(broker: NatsBroker, layout: BusLayout) -> None:
+async def ensure_streams(nc: NatsClient, layout: BusLayout) -> None:
     """Create or update every stream of the layout; safe to run from several replicas at once."""
-    js = broker.connection.jetstream()
+    js = nc.jetstream()
     for key, (subjects, retention, max_age, dup) in _STREAMS.items():
         config = js_api.StreamConfig(
             name=layout.stream_name(key),
@@ -115,9 +116,9 @@ async def ensure_streams(broker: NatsBroker, layout: BusLayout) -> None:
                 await js.stream_info(config.name or "")
 
 
-async def delete_streams(broker: NatsBroker, layout: BusLayout) -> None:
+async def delete_streams(nc: NatsClient, layout: BusLayout) -> None:
     """Remove the layout's streams (tests clean up their own prefix)."""
-    js = broker.connection.jetstream()
+    js = nc.jetstream()
     for key in _STREAMS:
         try:
             await js.delete_stream(layout.stream_name(key))

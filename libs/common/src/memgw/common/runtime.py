@@ -83,7 +83,7 @@ async def open_infra(settings: Settings) -> AsyncIterator[Infra]:
         broker = NatsBroker(nats_url, logger=None, graceful_timeout=5.0)
         await broker.connect()
         stack.push_async_callback(broker.stop)
-        await ensure_streams(broker, layout)
+        await ensure_streams(broker.connection, layout)
 
         embedder = create_embedder(settings.embedder)
         stack.push_async_callback(embedder.close)

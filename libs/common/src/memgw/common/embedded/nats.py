@@ -24,9 +24,9 @@ def nats_server_binary() -> str:
 
 
 class EmbeddedNats:
-    def __init__(self, data_dir: Path):
+    def __init__(self, data_dir: Path, port: int | None = None):
         self.dir = data_dir / "nats"
-        self.port = 0
+        self.port = port or 0
         self._proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -35,7 +35,7 @@ class EmbeddedNats:
 
     async def start(self) -> str:
         self.dir.mkdir(parents=True, exist_ok=True)
-        self.port = free_port()
+        self.port = self.port or free_port()
         log_file = (self.dir / "nats-server.log").open("ab")
         self._proc = subprocess.Popen(  # noqa: ASYNC220  (a long-lived child, started once; returns at once)
             [nats_server_binary(), "-a", "127.0.0.1", "-p", str(self.port), "-js", "-sd", str(self.dir / "jetstream")],

@@ -10,6 +10,7 @@ as they are.
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -26,14 +27,11 @@ DATABASE = "memgw"
 
 
 def postgres_bindir() -> Path:
-    try:
-        import pgserver
-
-        bindir = Path(pgserver.__file__).parent / "pginstall" / "bin"
+    spec = importlib.util.find_spec("pgserver")  # located, not imported: importing it has side effects
+    if spec is not None and spec.origin is not None:
+        bindir = Path(spec.origin).parent / "pginstall" / "bin"
         if (bindir / "pg_ctl").exists():
             return bindir
-    except ImportError:
-        pass
     pg_config = shutil.which("pg_config")
     if pg_config:
         out = subprocess.run([pg_config, "--bindir"], capture_output=True, text=True, check=False).stdout.strip()

@@ -71,8 +71,8 @@ CREATE TABLE memories (
     summary         text NOT NULL DEFAULT '',
     tags            text[] NOT NULL DEFAULT '{}',
     flags           text[] NOT NULL DEFAULT '{}',   -- e.g. 'incorrect' from feedback: out of default retrieval
-    importance      real NOT NULL DEFAULT 0.5 CHECK (importance BETWEEN 0 AND 1),
-    confidence      real NOT NULL DEFAULT 0.8 CHECK (confidence BETWEEN 0 AND 1),
+    importance      double precision NOT NULL DEFAULT 0.5 CHECK (importance BETWEEN 0 AND 1),
+    confidence      double precision NOT NULL DEFAULT 0.8 CHECK (confidence BETWEEN 0 AND 1),
     visibility      text NOT NULL CHECK (visibility IN ('private', 'agent-only', 'workspace-shared', 'global')),
     source          text NOT NULL DEFAULT 'manual',
     source_ref      text,
