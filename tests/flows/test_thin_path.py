@@ -8,9 +8,7 @@ from tests.conftest import StageWatcher, System
 
 
 async def _remember(system: System, content: str, **extra: object) -> str:
-    response = await system.client.post(
-        "/v1/memory", json={"content": content, **extra}, headers=system.auth()
-    )
+    response = await system.client.post("/v1/memory", json={"content": content, **extra}, headers=system.auth())
     assert response.status_code == 201, response.text
     return str(response.json()["id"])
 
@@ -81,7 +79,8 @@ async def test_a_second_sync_skips_unchanged_files_and_removes_deleted_ones(
     (files_dir / "gone.md").write_text("Deleted before the second sync.")
     source_id = f"resync-{files_dir.name}"
     await system.client.post(
-        "/v1/sources", json={"id": source_id, "kind": "Folder", "fields": {"path": str(files_dir)}},
+        "/v1/sources",
+        json={"id": source_id, "kind": "Folder", "fields": {"path": str(files_dir)}},
         headers=system.auth(),
     )
     first = (await system.client.post(f"/v1/sources/{source_id}/sync", headers=system.auth())).json()["run"]["id"]

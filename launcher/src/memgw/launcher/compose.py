@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import signal
 from collections.abc import Callable
 
 import uvicorn
 
 from memgw import consolidator, gateway, obsidian_bridge, sync_worker  # noqa: F401  (namespace roots)
+from memgw.common.logging import get_logger
 from memgw.common.runtime import Infra, ServiceParts, open_infra, run_services
 from memgw.common.settings import Settings
 from memgw.consolidator.main import build as build_consolidator
@@ -17,6 +19,8 @@ from memgw.gateway.identity import ensure_admin_key
 from memgw.gateway.main import build as build_gateway
 from memgw.obsidian_bridge.main import build as build_obsidian_bridge
 from memgw.sync_worker.main import build as build_sync_worker
+
+log = get_logger("memgw.launcher")
 
 SERVICES: dict[str, Callable[[Infra], ServiceParts]] = {
     "gateway": build_gateway,
@@ -26,12 +30,27 @@ SERVICES: dict[str, Callable[[Infra], ServiceParts]] = {
 }
 
 
+_watchdogs: set[asyncio.Task[None]] = set()
+
+
 async def _wait_for_signal() -> None:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     await stop.wait()
+    _watchdogs.add(asyncio.create_task(_shutdown_watchdog(), name="shutdown-watchdog"))
+
+
+async def _shutdown_watchdog(grace_s: float = 20.0) -> None:
+    """Stopping must never hang: after the grace period, say what is stuck and exit."""
+    await asyncio.sleep(grace_s)
+    stuck = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+    for task in stuck:
+        frames = [f"{f.f_code.co_filename}:{f.f_lineno} {f.f_code.co_name}" for f in task.get_stack()]
+        log.error("shutdown.stuck", task=task.get_name(), stack=frames)
+    log.error("shutdown.forced", after_s=grace_s)
+    os._exit(1)
 
 
 async def run(settings: Settings, names: list[str], on_ready: Callable[[str, str | None], None]) -> None:

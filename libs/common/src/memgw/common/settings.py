@@ -86,7 +86,7 @@ class SourceSettings(BaseSettings):
 class ChunkSettings(BaseSettings):
     model_config = _ENV
     chunk_max_chars: int = Field(default=1200, ge=100)
-    chunk_overlap_chars: int = Field(default=0, ge=0)
+    chunk_max_tokens: int = Field(default=380, ge=32, le=512, description="The default embedder reads 512 at most.")
 
 
 class LogSettings(BaseSettings):

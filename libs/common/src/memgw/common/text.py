@@ -53,6 +53,13 @@ def _joins_previous(ch: str) -> bool:
     )
 
 
+def _is_boundary(text: str, pos: int) -> bool:
+    """May text be cut before position ``pos``?"""
+    if pos <= 0 or pos >= len(text):
+        return True
+    return not _joins_previous(text[pos]) and text[pos - 1] != "\u200d"
+
+
 def _safe_cut(text: str, limit: int) -> int:
     """The best cut position <= limit: a space, else a CJK boundary, else a grapheme boundary."""
     limit = min(limit, len(text))
@@ -62,10 +69,10 @@ def _safe_cut(text: str, limit: int) -> int:
         return space + 1
     for pos in range(limit, max(0, limit // 3), -1):
         before, after = text[pos - 1], text[pos] if pos < len(text) else ""
-        if after and (is_cjk(before) or is_cjk(after)) and not _joins_previous(after):
+        if after and (is_cjk(before) or is_cjk(after)) and _is_boundary(text, pos):
             return pos
     pos = limit  # one enormous "word" (a URL, base64 ...): cut at a grapheme boundary
-    while 0 < pos < len(text) and _joins_previous(text[pos]):
+    while not _is_boundary(text, pos):
         pos -= 1
     return pos if pos > 0 else limit
 
@@ -137,23 +144,30 @@ def _sections(text: str) -> list[tuple[str, list[str]]]:
     return sections
 
 
-def chunk_text(text: str, *, max_chars: int = 1200) -> list[Chunk]:
-    """Split ``text`` into chunks of at most ``max_chars`` characters (headings prefixed, so each
-    chunk stands on its own in a search result)."""
+def chunk_text(text: str, *, max_chars: int = 1200, max_tokens: int = 380) -> list[Chunk]:
+    """Split ``text`` into chunks of at most ``max_chars`` characters and about ``max_tokens``
+    tokens (E5 reads 512 at most; Chinese runs about one token per character, English about one per
+    four), headings prefixed so each chunk stands on its own in a search result."""
     chunks: list[Chunk] = []
     for heading, paragraphs in _sections(text):
         prefix = f"{heading}\n" if heading else ""
         budget = max(max_chars - len(prefix), max_chars // 2)
-        buffer = ""
         units: list[str] = []
         for paragraph in paragraphs:
-            units.extend([paragraph] if len(paragraph) <= budget else _sentences(paragraph, budget))
+            density = estimate_tokens(paragraph) / max(1, len(paragraph))
+            limit = max(40, min(budget, int(max_tokens / max(density, 0.05))))
+            units.extend([paragraph] if len(paragraph) <= limit else _sentences(paragraph, limit))
             units.append("\n\n")
+        buffer, buffer_tokens = "", 0
         for unit in units:
-            if len(buffer) + len(unit) > budget and buffer.strip():
+            unit_tokens = estimate_tokens(unit)
+            too_big = len(buffer) + len(unit) > budget or buffer_tokens + unit_tokens > max_tokens
+            if too_big and buffer.strip():
                 chunks.append(_make(len(chunks), prefix, buffer, heading))
-                buffer = ""
-            buffer = buffer + unit if buffer or unit.strip() else buffer
+                buffer, buffer_tokens = "", 0
+            if buffer or unit.strip():
+                buffer += unit
+                buffer_tokens += unit_tokens
         if buffer.strip():
             chunks.append(_make(len(chunks), prefix, buffer, heading))
     return chunks

@@ -194,7 +194,8 @@ class SyncService:
     async def _ingest_item(self, run: _Run, content: SourceContent, digest: str) -> bool:
         """Ingest one item; False when the budget leaves no room for it."""
         source = run.source
-        chunks = chunk_text(content.text, max_chars=self.infra.settings.chunk.chunk_max_chars)
+        settings = self.infra.settings.chunk
+        chunks = chunk_text(content.text, max_chars=settings.chunk_max_chars, max_tokens=settings.chunk_max_tokens)
         tokens = sum(c.tokens for c in chunks)
         if not self._within_budget(run, tokens):
             return False

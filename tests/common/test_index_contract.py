@@ -1,0 +1,118 @@
+"""The contract both vector-index implementations pass: Qdrant Edge (embedded) and Qdrant server
+through qdrant-client (its local ':memory:' mode speaks the same client API)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from memgw.common.index.base import IndexPoint, IsEmpty, Match, MatchAny, Range, VectorIndex, Where
+from memgw.common.index.edge import EdgeIndex
+from memgw.common.index.qdrant_server import QdrantServerIndex
+
+DIM = 8
+
+
+def _vec(*hot: int) -> list[float]:
+    v = [0.0] * DIM
+    for i in hot:
+        v[i] = 1.0
+    norm = math.sqrt(sum(x * x for x in v)) or 1.0
+    return [x / norm for x in v]
+
+
+POINTS = [
+    IndexPoint("m-tea", _vec(0), "The user drinks green tea every morning", {"user_id": "u1", "status": "active"}),
+    IndexPoint(
+        "m-zh", _vec(1), "用户偏好中文输出，结构化", {"user_id": "u1", "status": "active", "source_id": "notes"}
+    ),
+    IndexPoint("m-other", _vec(0, 2), "Another user also drinks tea", {"user_id": "u2", "status": "active"}),
+    IndexPoint(
+        "m-old", _vec(3), "An archived fact about coffee", {"user_id": "u1", "status": "archived", "expires_ts": 10.0}
+    ),
+]
+
+
+@pytest_asyncio.fixture(params=["edge", "qdrant-client"])
+async def index(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[VectorIndex]:
+    impl: VectorIndex = (
+        EdgeIndex(tmp_path / "shard", dim=DIM)
+        if request.param == "edge"
+        else QdrantServerIndex.connect(":memory:", "memories", dim=DIM)
+    )
+    await impl.ensure()
+    await impl.upsert(POINTS)
+    yield impl
+    await impl.close()
+
+
+def _ids(hits: list) -> list[str]:
+    return [h.memory_id for h in hits]
+
+
+async def test_dense_search_ranks_the_nearest_first(index: VectorIndex) -> None:
+    hits = await index.search(dense=_vec(0), text=None, where=None, limit=2, mode="dense")
+    assert _ids(hits)[0] == "m-tea"
+
+
+async def test_bm25_finds_chinese_words_inside_an_unsegmented_sentence(index: VectorIndex) -> None:
+    hits = await index.search(dense=None, text="中文输出", where=None, limit=3, mode="sparse")
+    assert _ids(hits) == ["m-zh"]
+
+
+async def test_hybrid_fuses_both_and_the_filter_keeps_other_users_out(index: VectorIndex) -> None:
+    where = Where(must=(Match("user_id", "u1"),))
+    hits = await index.search(dense=_vec(0), text="drinks tea", where=where, limit=5, mode="hybrid")
+    assert _ids(hits)[0] == "m-tea"
+    assert "m-other" not in _ids(hits)
+    assert all(h.payload["user_id"] == "u1" for h in hits)
+
+
+async def test_nested_conditions_express_status_expiry_and_source_scope(index: VectorIndex) -> None:
+    where = Where(
+        must=(
+            MatchAny("status", ("active",)),
+            Where(should=(IsEmpty("expires_ts"), Range("expires_ts", gt=100.0))),
+            Where(should=(IsEmpty("source_id"), MatchAny("source_id", ("other-source",)))),
+        )
+    )
+    hits = await index.search(dense=_vec(0), text="tea coffee 中文", where=where, limit=10)
+    assert set(_ids(hits)) == {"m-tea", "m-other"}
+    assert await index.count(where) == 2
+
+
+async def test_payload_updates_and_deletes_are_seen_by_the_next_query(index: VectorIndex) -> None:
+    await index.set_payload(["m-tea"], {"status": "archived"})
+    active = Where(must=(Match("status", "active"),))
+    assert "m-tea" not in _ids(await index.search(dense=_vec(0), text="tea", where=active, limit=5))
+    await index.delete(["m-zh"])
+    assert await index.count() == 3
+    await index.clear()
+    assert await index.count() == 0
+
+
+async def test_upserting_the_same_memory_again_replaces_it(index: VectorIndex) -> None:
+    await index.upsert([IndexPoint("m-tea", _vec(4), "now about hiking", {"user_id": "u1", "status": "active"})])
+    assert await index.count() == len(POINTS)
+    hits = await index.search(dense=None, text="hiking", where=None, limit=1, mode="sparse")
+    assert _ids(hits) == ["m-tea"]
+
+
+async def test_the_embedded_shard_keeps_its_points_across_a_restart(tmp_path: Path) -> None:
+    first = EdgeIndex(tmp_path / "shard", dim=DIM)
+    await first.ensure()
+    await first.upsert(POINTS)
+    await first.optimize()
+    await first.close()
+    again = EdgeIndex(tmp_path / "shard", dim=DIM)
+    await again.ensure()
+    try:
+        assert await again.count() == len(POINTS)
+        hits = await again.search(dense=_vec(1), text="中文", where=Where(must=(Match("user_id", "u1"),)), limit=1)
+        assert _ids(hits) == ["m-zh"]
+    finally:
+        await again.close()

