@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import os
 import signal
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import uvicorn
 
@@ -33,13 +33,25 @@ SERVICES: dict[str, Callable[[Infra], ServiceParts]] = {
 _watchdogs: set[asyncio.Task[None]] = set()
 
 
-async def _wait_for_signal() -> None:
+async def _wait_for_signal(on_stop: Callable[[], None] | None = None) -> None:
+    """Wait for Ctrl-C or SIGTERM; then start the shutdown watchdog and return."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     await stop.wait()
     _watchdogs.add(asyncio.create_task(_shutdown_watchdog(), name="shutdown-watchdog"))
+    if on_stop is not None:
+        on_stop()
+
+
+class _Server(uvicorn.Server):
+    """uvicorn that leaves signals to us: its own handling re-raises SIGTERM after serving, which
+    would end the process before the embedded Postgres and NATS are stopped."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield
 
 
 async def _shutdown_watchdog(grace_s: float = 20.0) -> None:
@@ -69,8 +81,9 @@ async def run(settings: Settings, names: list[str], on_ready: Callable[[str, str
             config = uvicorn.Config(
                 app, host=settings.gateway.host, port=settings.gateway.port, log_config=None, access_log=False
             )
-            server = uvicorn.Server(config)
+            server = _Server(config)
             serving = asyncio.create_task(server.serve())
+            stopper = asyncio.create_task(_wait_for_signal(lambda: setattr(server, "should_exit", True)))
             while not server.started and not serving.done():  # noqa: ASYNC110  (uvicorn has no started event)
                 await asyncio.sleep(0.05)
             if server.started:
@@ -78,3 +91,4 @@ async def run(settings: Settings, names: list[str], on_ready: Callable[[str, str
                 on_ready(f"http://{settings.gateway.host}:{port}", admin_key)
             with contextlib.suppress(asyncio.CancelledError):
                 await serving
+            stopper.cancel()

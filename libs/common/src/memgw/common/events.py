@@ -71,6 +71,8 @@ class SyncCounts(BaseModel):
 
 
 class SyncRequested(Event):
+    """Run one sync of a memory source (a command; the run row exists already)."""
+
     type: Literal["SyncRequested"] = "SyncRequested"
     run_id: str
     source_id: str
@@ -79,6 +81,8 @@ class SyncRequested(Event):
 
 
 class MemorySyncStageChanged(Event):
+    """A sync run moved to a stage, with its counts so far."""
+
     type: Literal["MemorySyncStageChanged"] = "MemorySyncStageChanged"
     run_id: str
     connection_id: str = Field(description="The memory source id.")
@@ -92,6 +96,8 @@ class MemorySyncStageChanged(Event):
 
 
 class SessionCommitted(Event):
+    """A session was committed: consolidate its episodes into long-term memory."""
+
     type: Literal["SessionCommitted"] = "SessionCommitted"
     job_id: str
     session_id: str
@@ -104,6 +110,8 @@ class SessionCommitted(Event):
 
 
 class MemoryChanged(Event):
+    """A memory record was created, changed, merged, archived or deleted."""
+
     type: Literal["MemoryChanged"] = "MemoryChanged"
     memory_id: str
     user_id: str
@@ -114,6 +122,8 @@ class MemoryChanged(Event):
 
 
 class MemoryFeedbackGiven(Event):
+    """A person or agent judged a memory: incorrect, duplicate, outdated or useful."""
+
     type: Literal["MemoryFeedbackGiven"] = "MemoryFeedbackGiven"
     memory_id: str
     user_id: str
@@ -123,6 +133,8 @@ class MemoryFeedbackGiven(Event):
 
 
 class ReviewRequested(Event):
+    """The consolidator found something a person must decide (a contradiction ...)."""
+
     type: Literal["ReviewRequested"] = "ReviewRequested"
     review_id: str
     user_id: str
@@ -131,6 +143,8 @@ class ReviewRequested(Event):
 
 
 class ReviewDecided(Event):
+    """A person decided a review: accept the new, keep the old, keep both, or edit."""
+
     type: Literal["ReviewDecided"] = "ReviewDecided"
     review_id: str
     decision: Literal["accept_new", "keep_old", "keep_both", "edit"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import asyncpg
@@ -133,11 +133,11 @@ async def infra(settings: Settings) -> AsyncIterator[Infra]:
 
 
 @pytest.fixture
-def files_dir(work_dir: Path) -> Iterator[Path]:
+def files_dir(work_dir: Path) -> Path:
     """A fresh folder inside the allowed folder roots, for Folder sources."""
     path = work_dir / f"files-{uuid.uuid4().hex[:8]}"
     path.mkdir()
-    yield path
+    return path
 
 
 def layout_of(settings: Settings) -> BusLayout:
