@@ -19,8 +19,11 @@ async def _start(data_dir: Path, port: int) -> tuple[asyncio.subprocess.Process,
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMGW_")}
     env |= {"MEMGW_DATA_DIR": str(data_dir), "MEMGW_PORT": str(port), "MEMGW_LOG_FORMAT": "json"}
     proc = await asyncio.create_subprocess_exec(
-        str(Path(sys.executable).parent / "memgw"), "up",
-        env=env, stdout=asyncio.subprocess.PIPE, stderr=(data_dir.parent / "up.log").open("ab"),
+        str(Path(sys.executable).parent / "memgw"),
+        "up",
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=(data_dir.parent / "up.log").open("ab"),
     )
     assert proc.stdout is not None
     url = key = ""
