@@ -11,9 +11,7 @@ README = (ROOT / "README.md").read_text()
 
 
 def test_every_setting_is_documented_and_none_that_does_not_exist() -> None:
-    documented = {
-        line.split("`")[1] for line in README.splitlines() if line.startswith("| `MEMGW_")
-    }
+    documented = {line.split("`")[1] for line in README.splitlines() if line.startswith("| `MEMGW_")}
     assert documented == _setting_names()
 
 
