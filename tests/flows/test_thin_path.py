@@ -94,3 +94,19 @@ async def test_a_second_sync_skips_unchanged_files_and_removes_deleted_ones(
     assert final["counts"]["items_deleted"] == 1
     left = await system.infra.pool.fetchval("SELECT count(*) FROM memories WHERE source_id = $1", source_id)
     assert left == 1
+
+
+async def test_reindex_rebuilds_the_index_from_postgres_without_re_embedding(system: System) -> None:
+    memory_id = await _remember(system, "重建索引之后这条记忆仍然可以被找到。")
+    index = system.infra.index
+    await index.clear()
+    assert await index.count() == 0
+    progress: list[tuple[int, int]] = []
+
+    count = await system.infra.store.reindex(lambda done, total: progress.append((done, total)))
+
+    total = await system.infra.pool.fetchval("SELECT count(*) FROM memories")
+    assert count == total == await index.count()
+    assert progress[-1] == (total, total)
+    hits = await _search(system, "重建索引后还能找到吗")
+    assert memory_id in [h["memory"]["id"] for h in hits]
