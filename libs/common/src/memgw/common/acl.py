@@ -113,3 +113,25 @@ def read_sql(p: Principal, params: SqlParams, scope: ReadScope = ReadScope(), al
 def readable_workspaces(memberships: Iterable[tuple[str, bool]]) -> frozenset[str]:
     """From (workspace_id, agent allowed) pairs, the workspaces whose shared memory is readable."""
     return frozenset(ws for ws, allowed in memberships if allowed)
+
+
+def write_denial(
+    p: Principal, *, user_id: str, agent_id: str | None, visibility: str, workspace_id: str | None
+) -> str | None:
+    """Why ``p`` may not create, change or delete a memory with these owners (None = it may).
+
+    private: its user; agent-only: its user through its agent; workspace-shared: the workspace's
+    members through allowed agents; global: trusted writers only. An admin may do all."""
+    if p.is_admin:
+        return None
+    if visibility == Visibility.GLOBAL:
+        return None if p.is_trusted else "only trusted writers may write global memory"
+    if visibility == Visibility.WORKSPACE_SHARED:
+        if workspace_id in p.workspace_ids:
+            return None
+        return f"not a member of workspace {workspace_id} (or this agent is not allowed there)"
+    if user_id != p.user_id:
+        return f"memory of user {user_id} belongs to another user"
+    if visibility == Visibility.AGENT_ONLY and agent_id != p.agent_id:
+        return f"agent-only memory of agent {agent_id} belongs to another agent"
+    return None

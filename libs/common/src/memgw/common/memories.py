@@ -21,6 +21,26 @@ from memgw.common.domain import MemoryRecord, content_hash
 from memgw.common.events import MemoryChanged
 from memgw.common.index.base import IndexPoint, VectorIndex
 
+_UPDATABLE = frozenset(
+    {
+        "content",
+        "summary",
+        "tags",
+        "flags",
+        "importance",
+        "confidence",
+        "memory_type",
+        "status",
+        "metadata",
+        "evidence_count",
+        "expires_at",
+        "embedding",
+        "embedding_model",
+        "source_ref",
+    }
+)
+_CHANGE_KINDS = frozenset({"created", "updated", "deleted", "merged", "archived", "status"})
+
 RECORD_COLUMNS = (
     "id, user_id, agent_id, workspace_id, session_id, namespace, memory_type, content, summary, tags, flags,"
     " importance, confidence, visibility, source, source_ref, source_id, status, evidence_count, version,"
@@ -152,6 +172,71 @@ class MemoryStore:
                     status=row["status"],
                 ),
             )
+        return to_record(row)
+
+    async def update(
+        self,
+        conn: Conn,
+        memory_id: str,
+        changes: dict[str, Any],
+        *,
+        actor: str | None,
+        change: str = "updated",
+    ) -> MemoryRecord:
+        """Apply column changes as a new version (with its snapshot and its MemoryChanged event).
+        ``content`` changes must come with their new ``embedding`` and ``embedding_model``."""
+        unknown = set(changes) - _UPDATABLE
+        if unknown:
+            raise ValueError(f"not updatable: {sorted(unknown)}")
+        if "content" in changes:
+            if "embedding" not in changes:
+                raise ValueError("a content change needs its new embedding")
+            changes = {**changes, "content_hash": content_hash(changes["content"])}
+        sets = ", ".join(f"{name} = ${i}" for i, name in enumerate(changes, start=2))
+        row = await conn.fetchrow(
+            f"UPDATE memories SET {sets}, version = version + 1, updated_at = now() WHERE id = $1"
+            f" RETURNING {RECORD_COLUMNS}",
+            memory_id,
+            *[list(v) if isinstance(v, tuple) else v for v in changes.values()],
+        )
+        if row is None:
+            raise LookupError(memory_id)
+        await _snapshot(conn, memory_id, change, actor)
+        await enqueue(
+            conn,
+            self.layout,
+            MemoryChanged(
+                memory_id=memory_id,
+                user_id=row["user_id"],
+                namespace=row["namespace"],
+                change=change if change in _CHANGE_KINDS else "updated",
+                version=row["version"],
+                status=row["status"],
+            ),
+        )
+        return to_record(row)
+
+    async def delete(self, conn: Conn, memory_id: str, *, actor: str | None) -> MemoryRecord | None:
+        """Delete a memory; its history keeps a final 'deleted' snapshot."""
+        row = await conn.fetchrow(
+            f"UPDATE memories SET version = version + 1 WHERE id = $1 RETURNING {RECORD_COLUMNS}", memory_id
+        )
+        if row is None:
+            return None
+        await _snapshot(conn, memory_id, "deleted", actor)
+        await conn.execute("DELETE FROM memories WHERE id = $1", memory_id)
+        await enqueue(
+            conn,
+            self.layout,
+            MemoryChanged(
+                memory_id=memory_id,
+                user_id=row["user_id"],
+                namespace=row["namespace"],
+                change="deleted",
+                version=row["version"],
+                status=row["status"],
+            ),
+        )
         return to_record(row)
 
     async def delete_where_source_item(

@@ -72,6 +72,8 @@ class GatewaySettings(BaseSettings):
     admin_api_key: str | None = Field(
         default=None, description="Admin API key to provision; unset = generated once and kept in the data dir."
     )
+    session_ttl_s: int = Field(default=7 * 86400, ge=60, description="How long a session and its episodes live.")
+    janitor_interval_s: float = Field(default=300.0, gt=0, description="How often expired episodes are purged.")
 
 
 class SourceSettings(BaseSettings):

@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+from typing import Literal
+
+import asyncpg
+from pydantic import BaseModel, Field
+
+from memgw.common.acl import SqlParams
 from memgw.common.db.pool import Executor
 from memgw.common.domain import Principal
 from memgw.common.logging import current_correlation_id, get_logger
+from memgw.gateway.pagination import Page, decode_cursor, encode_cursor
+from memgw.gateway.schemas import MAX_PAGE
 
 log = get_logger("memgw.gateway.audit")
 
@@ -35,3 +44,59 @@ async def record(
     )
     if decision == "deny":
         log.warning("access.denied", action=action, target=target_id, reason=reason)
+
+
+class AuditEntry(BaseModel):
+    id: int
+    actor_user_id: str | None
+    actor_agent_id: str | None
+    action: str
+    target_type: str
+    target_id: str | None
+    namespace: str | None
+    decision: str
+    reason: str
+    correlation_id: str | None
+    created_at: datetime
+
+
+class AuditQuery(BaseModel):
+    actor: str | None = None
+    action: str | None = None
+    decision: Literal["allow", "deny"] | None = None
+    target: str | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+    cursor: str | None = None
+    limit: int = Field(default=50, ge=1, le=MAX_PAGE)
+
+
+async def entries(pool: asyncpg.Pool, principal: Principal, q: AuditQuery) -> Page[AuditEntry]:
+    """An admin sees every row; anyone else the rows of their own actions."""
+    params = SqlParams()
+    clauses = ["TRUE"]
+    if not principal.is_admin:
+        clauses.append(f"actor_user_id = {params.add(principal.user_id)}")
+    for column, value in (
+        ("actor_user_id", q.actor),
+        ("action", q.action),
+        ("decision", q.decision),
+        ("target_id", q.target),
+    ):
+        if value is not None:
+            clauses.append(f"{column} = {params.add(value)}")
+    if q.since:
+        clauses.append(f"created_at >= {params.add(q.since)}")
+    if q.until:
+        clauses.append(f"created_at < {params.add(q.until)}")
+    if q.cursor:
+        created, key = decode_cursor(q.cursor)
+        clauses.append(f"(created_at, id) < ({params.add(created)}, {params.add(int(key))})")
+    rows = await pool.fetch(
+        f"SELECT * FROM audit_log WHERE {' AND '.join(clauses)} ORDER BY created_at DESC, id DESC"
+        f" LIMIT {params.add(q.limit + 1)}",
+        *params.values,
+    )
+    items = [AuditEntry(**dict(r)) for r in rows[: q.limit]]
+    more = len(rows) > q.limit
+    return Page(items=items, next_cursor=encode_cursor(items[-1].created_at, items[-1].id) if more else None)

@@ -1,19 +1,38 @@
-"""Memory writes and searches on behalf of a principal: ACL checks, audit, storage, index."""
+"""Memory on behalf of a principal: ACL checks, audit, storage, index. REST and MCP both call this.
+
+Reads are filtered in the database (``acl.read_sql``) and in the index (``acl.read_where``); a
+memory the principal may not read answers 404, as if it did not exist, and leaves a deny row.
+"""
 
 from __future__ import annotations
 
-from memgw.common.acl import ReadScope, SqlParams, read_sql, read_where
+from typing import Any
+
+from memgw.common.acl import ReadScope, SqlParams, read_sql, read_where, write_denial
+from memgw.common.db.outbox import enqueue
 from memgw.common.domain import MemoryRecord, MemoryStatus, Principal, Visibility, new_id
-from memgw.common.index.base import MatchAny, Where
+from memgw.common.events import MemoryFeedbackGiven
+from memgw.common.index.base import Match, MatchAny, Where
 from memgw.common.memories import RECORD_COLUMNS, NewMemory, to_record
 from memgw.common.namespaces import derive_namespace
 from memgw.common.runtime import Infra
 from memgw.gateway import audit
-from memgw.gateway.errors import BadRequest, Forbidden
-from memgw.gateway.schemas import MemoryCreate, SearchHit, SearchRequest
+from memgw.gateway.errors import BadRequest, Conflict, Forbidden, NotFound
+from memgw.gateway.pagination import Page, decode_cursor, encode_cursor
+from memgw.gateway.schemas import (
+    FeedbackRequest,
+    MemoryCreate,
+    MemoryListQuery,
+    MemoryPatch,
+    MemoryVersion,
+    SearchHit,
+    SearchRequest,
+)
+
+ALL_STATUSES = tuple(MemoryStatus)
 
 
-async def _deny(infra: Infra, p: Principal, action: str, reason: str, target: str | None = None) -> Forbidden:
+async def deny(infra: Infra, p: Principal, action: str, reason: str, target: str | None = None) -> Forbidden:
     await audit.record(infra.pool, p, action, decision="deny", reason=reason, target_type="memory", target_id=target)
     return Forbidden(reason)
 
@@ -21,21 +40,68 @@ async def _deny(infra: Infra, p: Principal, action: str, reason: str, target: st
 async def check_acts_for(
     infra: Infra, p: Principal, action: str, user_id: str | None, agent_id: str | None, workspace_id: str | None
 ) -> None:
-    """A body may name only the principal's own user and agent, and a workspace it belongs to."""
+    """A body may name only the principal's own user and agent, and a workspace it may read."""
     if user_id and user_id != p.user_id and not p.is_admin:
-        raise await _deny(infra, p, action, f"key of user {p.user_id} may not act for user {user_id}")
-    if agent_id and p.agent_id and agent_id != p.agent_id:
-        raise await _deny(infra, p, action, f"key of agent {p.agent_id} may not act for agent {agent_id}")
+        raise await deny(infra, p, action, f"key of user {p.user_id} may not act for user {user_id}")
+    if agent_id and agent_id != p.agent_id and not p.is_admin:
+        if p.agent_id:
+            raise await deny(infra, p, action, f"key of agent {p.agent_id} may not act for agent {agent_id}")
+        owner = await infra.pool.fetchval("SELECT owner_user_id FROM agents WHERE id = $1", agent_id)
+        if owner != p.user_id:
+            raise await deny(infra, p, action, f"agent {agent_id} is not an agent of user {p.user_id}")
     if workspace_id and workspace_id not in p.workspace_ids and not p.is_admin:
-        raise await _deny(infra, p, action, f"not a member of workspace {workspace_id} (or agent not allowed)")
+        raise await deny(infra, p, action, f"not a member of workspace {workspace_id} (or this agent is not allowed)")
+
+
+def _scope(statuses: tuple[MemoryStatus, ...]) -> ReadScope:
+    return ReadScope(statuses=statuses, include_incorrect=True)
+
+
+def _visible_sql(p: Principal, params: SqlParams, statuses: tuple[MemoryStatus, ...], alias: str = "m") -> str:
+    """Readable, and either active and not marked incorrect, or the principal's own (candidates,
+    reviews and archived memories are shown only to their owner)."""
+    if p.is_admin:
+        return f"{alias}.status = ANY({params.add([s.value for s in statuses])})"
+    base = read_sql(p, params, _scope(statuses), alias)
+    own = params.add(p.user_id)
+    return (
+        f"{base} AND (({alias}.status = 'active' AND NOT ('incorrect' = ANY({alias}.flags)))"
+        f" OR {alias}.user_id = {own})"
+    )
+
+
+async def _load_visible(infra: Infra, p: Principal, memory_id: str, action: str, *, lock: bool = False) -> Any:
+    params = SqlParams()
+    mid = params.add(memory_id)
+    row = await infra.pool.fetchrow(
+        f"SELECT {RECORD_COLUMNS} FROM memories m WHERE m.id = {mid} AND {_visible_sql(p, params, ALL_STATUSES)}",
+        *params.values,
+    )
+    if row is None:
+        exists = await infra.pool.fetchval("SELECT 1 FROM memories WHERE id = $1", memory_id)
+        if exists:
+            await audit.record(
+                infra.pool,
+                p,
+                action,
+                decision="deny",
+                reason="not readable by this key",
+                target_type="memory",
+                target_id=memory_id,
+            )
+        raise NotFound(f"no memory {memory_id!r}")
+    return row
 
 
 async def create(infra: Infra, p: Principal, body: MemoryCreate) -> MemoryRecord:
     await check_acts_for(infra, p, "memory_upsert", body.user_id, body.agent_id, body.workspace_id)
     user_id = body.user_id or p.user_id
     agent_id = body.agent_id or p.agent_id
-    if body.visibility is Visibility.GLOBAL and not p.is_trusted:
-        raise await _deny(infra, p, "memory_upsert", "only trusted writers may write global memory")
+    reason = write_denial(
+        p, user_id=user_id, agent_id=agent_id, visibility=body.visibility.value, workspace_id=body.workspace_id
+    )
+    if reason:
+        raise await deny(infra, p, "memory_upsert", reason)
     try:
         derived = derive_namespace(
             memory_type=body.memory_type,
@@ -47,8 +113,11 @@ async def create(infra: Infra, p: Principal, body: MemoryCreate) -> MemoryRecord
     except ValueError as exc:
         raise BadRequest(str(exc)) from exc
     if body.namespace and body.namespace != derived:
-        raise await _deny(
-            infra, p, "memory_upsert", f"namespace {body.namespace} does not match {body.visibility} memory ({derived})"
+        raise await deny(
+            infra,
+            p,
+            "memory_upsert",
+            f"namespace {body.namespace} is not where {body.visibility} memory goes ({derived})",
         )
     [vector] = await infra.embedder.embed_passages([body.content])
     new = NewMemory(
@@ -70,6 +139,7 @@ async def create(infra: Infra, p: Principal, body: MemoryCreate) -> MemoryRecord
         metadata=body.metadata,
         embedding=vector,
         embedding_model=infra.embedder.name,
+        expires_at=body.expires_at,
     )
     async with infra.pool.acquire() as conn, conn.transaction():
         record = await infra.store.insert(conn, new, actor=p.user_id)
@@ -78,29 +148,212 @@ async def create(infra: Infra, p: Principal, body: MemoryCreate) -> MemoryRecord
     return record
 
 
+async def get(infra: Infra, p: Principal, memory_id: str) -> MemoryRecord:
+    row = await _load_visible(infra, p, memory_id, "memory_get")
+    await audit.record(
+        infra.pool, p, "memory_get", target_type="memory", target_id=memory_id, namespace=row["namespace"]
+    )
+    return to_record(row)
+
+
+def _expected_version(body_version: int | None, if_match: str | None) -> int | None:
+    if if_match is not None:
+        try:
+            return int(if_match.strip().strip('"').removeprefix("W/").strip('"'))
+        except ValueError as exc:
+            raise BadRequest('If-Match must be the memory\'s version, e.g. If-Match: "3"') from exc
+    return body_version
+
+
+async def _writable(infra: Infra, p: Principal, memory_id: str, action: str, expected: int | None) -> Any:
+    row = await _load_visible(infra, p, memory_id, action)
+    reason = write_denial(
+        p,
+        user_id=row["user_id"],
+        agent_id=row["agent_id"],
+        visibility=row["visibility"],
+        workspace_id=row["workspace_id"],
+    )
+    if reason:
+        raise await deny(infra, p, action, reason, memory_id)
+    if expected is not None and expected != row["version"]:
+        raise Conflict(f"memory {memory_id} is at version {row['version']}, not {expected}: read it again and retry")
+    return row
+
+
+async def update(
+    infra: Infra, p: Principal, memory_id: str, patch: MemoryPatch, if_match: str | None = None
+) -> MemoryRecord:
+    expected = _expected_version(patch.version, if_match)
+    row = await _writable(infra, p, memory_id, "memory_update", expected)
+    changes: dict[str, Any] = patch.model_dump(exclude_unset=True, exclude={"version"})
+    if not changes:
+        raise BadRequest("nothing to change: send at least one field")
+    if "status" in changes:
+        changes["status"] = MemoryStatus(changes["status"]).value
+    if "content" in changes and changes["content"] != row["content"]:
+        [changes["embedding"]] = await infra.embedder.embed_passages([changes["content"]])
+        changes["embedding_model"] = infra.embedder.name
+    async with infra.pool.acquire() as conn, conn.transaction():
+        current = await conn.fetchval("SELECT version FROM memories WHERE id = $1 FOR UPDATE", memory_id)
+        if current != row["version"]:  # someone wrote between our read and our lock
+            raise Conflict(f"memory {memory_id} changed meanwhile (now version {current}): read it again and retry")
+        record = await infra.store.update(conn, memory_id, changes, actor=p.user_id)
+        await audit.record(
+            conn, p, "memory_update", target_type="memory", target_id=memory_id, namespace=record.namespace
+        )
+    await infra.store.sync_index(upserted=[memory_id])
+    return record
+
+
+async def delete(infra: Infra, p: Principal, memory_id: str, if_match: str | None = None) -> None:
+    row = await _writable(infra, p, memory_id, "memory_delete", _expected_version(None, if_match))
+    async with infra.pool.acquire() as conn, conn.transaction():
+        current = await conn.fetchval("SELECT version FROM memories WHERE id = $1 FOR UPDATE", memory_id)
+        if current != row["version"]:
+            raise Conflict(f"memory {memory_id} changed meanwhile (now version {current}): read it again and retry")
+        await infra.store.delete(conn, memory_id, actor=p.user_id)
+        await audit.record(
+            conn, p, "memory_delete", target_type="memory", target_id=memory_id, namespace=row["namespace"]
+        )
+    await infra.store.sync_index(deleted=[memory_id])
+
+
+async def history(infra: Infra, p: Principal, memory_id: str) -> list[MemoryVersion]:
+    await _load_visible(infra, p, memory_id, "memory_history")
+    rows = await infra.pool.fetch(
+        "SELECT version, change, changed_by, created_at, snapshot FROM memory_versions"
+        " WHERE memory_id = $1 ORDER BY version DESC",
+        memory_id,
+    )
+    await audit.record(infra.pool, p, "memory_history", target_type="memory", target_id=memory_id)
+    return [MemoryVersion.model_validate(dict(r)) for r in rows]
+
+
+async def list_memories(infra: Infra, p: Principal, q: MemoryListQuery) -> Page[MemoryRecord]:
+    params = SqlParams()
+    statuses = tuple(q.status) if q.status else (MemoryStatus.ACTIVE,)
+    clauses = [_visible_sql(p, params, statuses)]
+    if q.namespace:
+        clauses.append(f"m.namespace = {params.add(q.namespace)}")
+    if q.memory_type:
+        clauses.append(f"m.memory_type = {params.add(q.memory_type)}")
+    if q.tags:
+        clauses.append(f"m.tags @> {params.add(q.tags)}")
+    if q.since:
+        clauses.append(f"m.created_at >= {params.add(q.since)}")
+    if q.until:
+        clauses.append(f"m.created_at < {params.add(q.until)}")
+    if q.cursor:
+        created, key = decode_cursor(q.cursor)
+        clauses.append(f"(m.created_at, m.id) < ({params.add(created)}, {params.add(str(key))})")
+    rows = await infra.pool.fetch(
+        f"SELECT {RECORD_COLUMNS} FROM memories m WHERE {' AND '.join(clauses)}"
+        f" ORDER BY m.created_at DESC, m.id DESC LIMIT {params.add(q.limit + 1)}",
+        *params.values,
+    )
+    items = [to_record(r) for r in rows[: q.limit]]
+    more = len(rows) > q.limit
+    await audit.record(infra.pool, p, "memory_list", target_type="memory", namespace=q.namespace)
+    return Page(items=items, next_cursor=encode_cursor(items[-1].created_at, items[-1].id) if more else None)
+
+
 async def search(infra: Infra, p: Principal, body: SearchRequest) -> list[SearchHit]:
     await check_acts_for(infra, p, "memory_search", body.user_id, body.agent_id, body.workspace_id)
-    scope = ReadScope(statuses=tuple(body.statuses) or (MemoryStatus.ACTIVE,))
-    where = read_where(p, scope)
+    statuses = tuple(body.statuses) or (MemoryStatus.ACTIVE,)
+    where = read_where(p, ReadScope(statuses=statuses))
+    if statuses != (MemoryStatus.ACTIVE,) and not p.is_admin:
+        # Candidates, reviews and archived memories only of the principal's own.
+        where = Where(must=(where,), should=(Match("status", MemoryStatus.ACTIVE.value), Match("user_id", p.user_id)))
     if body.namespaces:
         where = Where(must=(where, MatchAny("namespace", tuple(body.namespaces))))
     vector = await infra.embedder.embed_query(body.query) if body.mode != "sparse" else None
     hits = await infra.index.search(
         dense=vector, text=body.query if body.mode != "dense" else None, where=where, limit=body.limit, mode=body.mode
     )
-    if not hits:
-        await audit.record(infra.pool, p, "memory_search", target_type="query", reason="no hits")
-        return []
-    # The index filter already applied the ACL; Postgres re-checks every hit (truth, not index).
-    params = SqlParams()
-    ids = params.add([h.memory_id for h in hits])
-    rows = await infra.pool.fetch(
-        f"SELECT {RECORD_COLUMNS} FROM memories m WHERE m.id = ANY({ids}) AND {read_sql(p, params, scope)}",
-        *params.values,
-    )
-    by_id = {r["id"]: to_record(r) for r in rows}
-    results = [SearchHit(memory=by_id[h.memory_id], score=h.score) for h in hits if h.memory_id in by_id]
+    results: list[SearchHit] = []
+    if hits:
+        # The index already applied the ACL; Postgres, the truth, re-checks every hit.
+        params = SqlParams()
+        ids = params.add([h.memory_id for h in hits])
+        scope = ReadScope(statuses=statuses)
+        rows = await infra.pool.fetch(
+            f"SELECT {RECORD_COLUMNS} FROM memories m WHERE m.id = ANY({ids}) AND {read_sql(p, params, scope)}"
+            + (
+                ""
+                if p.is_admin or statuses == (MemoryStatus.ACTIVE,)
+                else f" AND (m.status = 'active' OR m.user_id = {params.add(p.user_id)})"
+            ),
+            *params.values,
+        )
+        by_id = {r["id"]: to_record(r) for r in rows}
+        results = [SearchHit(memory=by_id[h.memory_id], score=h.score) for h in hits if h.memory_id in by_id]
+        if results:
+            await infra.pool.execute(
+                "UPDATE memories SET last_retrieved_at = now() WHERE id = ANY($1)", [r.memory.id for r in results]
+            )
     await audit.record(
-        infra.pool, p, "memory_search", target_type="memory", target_id=",".join(r.memory.id for r in results)[:2000]
+        infra.pool,
+        p,
+        "memory_search",
+        target_type="memory",
+        target_id=",".join(r.memory.id for r in results)[:2000] or None,
+        reason=f"{len(results)} hits",
     )
     return results
+
+
+async def feedback(infra: Infra, p: Principal, memory_id: str, body: FeedbackRequest) -> None:
+    await check_acts_for(infra, p, "memory_feedback", body.user_id, None, None)
+    row = await _load_visible(infra, p, memory_id, "memory_feedback")
+    if body.target_memory_id:
+        await _load_visible(infra, p, body.target_memory_id, "memory_feedback")
+    async with infra.pool.acquire() as conn, conn.transaction():
+        await conn.execute(
+            "INSERT INTO memory_feedback (memory_id, user_id, agent_id, feedback, comment, target_memory_id)"
+            " VALUES ($1, $2, $3, $4, $5, $6)",
+            memory_id,
+            p.user_id,
+            p.agent_id,
+            body.feedback,
+            body.comment,
+            body.target_memory_id,
+        )
+        if body.feedback == "incorrect" and "incorrect" not in row["flags"]:
+            # Out of default retrieval at once; the consolidator archives it later.
+            await infra.store.update(
+                conn, memory_id, {"flags": [*row["flags"], "incorrect"]}, actor=p.user_id, change="status"
+            )
+        await enqueue(
+            conn,
+            infra.layout,
+            MemoryFeedbackGiven(
+                memory_id=memory_id,
+                user_id=row["user_id"],
+                feedback=body.feedback,
+                comment=body.comment,
+                target_memory_id=body.target_memory_id,
+            ),
+        )
+        await audit.record(conn, p, "memory_feedback", target_type="memory", target_id=memory_id, reason=body.feedback)
+    await infra.store.sync_index(upserted=[memory_id])
+
+
+def namespaces(p: Principal, session_ids: list[str]) -> list[dict[str, Any]]:
+    """What the principal may read and write, in the seed's shape plus read/write flags."""
+    out: list[dict[str, Any]] = [
+        {"namespace": f"user/{p.user_id}/{kind}", "visibility": "private", "read": True, "write": True}
+        for kind in ("profile", "preferences", "long_term")
+    ]
+    if p.agent_id:
+        out.append({"namespace": f"agent/{p.agent_id}/memory", "visibility": "agent-only", "read": True, "write": True})
+    for ws in sorted(p.workspace_ids):
+        out.append(
+            {"namespace": f"workspace/{ws}/shared", "visibility": "workspace-shared", "read": True, "write": True}
+        )
+    for sid in session_ids:
+        out.append({"namespace": f"session/{sid}/episodic", "visibility": "session", "read": True, "write": True})
+    out.append(
+        {"namespace": "global/public", "visibility": Visibility.GLOBAL.value, "read": True, "write": p.is_trusted}
+    )
+    return out

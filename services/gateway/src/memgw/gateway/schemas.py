@@ -1,17 +1,29 @@
-"""Request and response bodies of /v1 (seed 004 §D)."""
+"""Request and response bodies of /v1 (seed 004 §D), with the limits every request is held to."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from memgw.common.domain import MemoryRecord, MemoryStatus, Visibility
 
 MAX_CONTENT_CHARS = 32_000
 MAX_TAGS = 32
+MAX_TAG_CHARS = 64
 MAX_QUERY_CHARS = 2_000
 MAX_PAGE = 100
+ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.@-]{0,127}$"
+
+Tags = list[str]
+
+
+def _check_tags(tags: list[str]) -> list[str]:
+    for tag in tags:
+        if not tag.strip() or len(tag) > MAX_TAG_CHARS:
+            raise ValueError(f"each tag must be 1 to {MAX_TAG_CHARS} characters")
+    return tags
 
 
 class MemoryCreate(BaseModel):
@@ -33,7 +45,7 @@ class MemoryCreate(BaseModel):
         },
     )
     user_id: str | None = Field(default=None, description="Defaults to the key's user; another user is refused.")
-    agent_id: str | None = None
+    agent_id: str | None = Field(default=None, description="Defaults to the key's agent.")
     workspace_id: str | None = None
     session_id: str | None = None
     namespace: str | None = Field(default=None, description="Derived from type and visibility when absent.")
@@ -47,6 +59,9 @@ class MemoryCreate(BaseModel):
     source: str = Field(default="manual", max_length=64)
     source_ref: str | None = Field(default=None, max_length=500)
     metadata: dict[str, Any] = Field(default_factory=dict)
+    expires_at: datetime | None = None
+
+    _tags = field_validator("tags")(_check_tags)
 
 
 class MemoryCreated(BaseModel):
@@ -55,8 +70,64 @@ class MemoryCreated(BaseModel):
     version: int
 
 
+class MemoryPatch(BaseModel):
+    """Fields to change; an absent field stays. ``version`` (or an If-Match header) makes the write
+    conditional: a stale one gets 409."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [{"summary": "用户偏好中文、结构化、少废话。", "importance": 0.9, "version": 1}]
+        },
+    )
+    content: str | None = Field(default=None, min_length=1, max_length=MAX_CONTENT_CHARS)
+    summary: str | None = Field(default=None, max_length=2_000)
+    tags: list[str] | None = Field(default=None, max_length=MAX_TAGS)
+    importance: float | None = Field(default=None, ge=0, le=1)
+    confidence: float | None = Field(default=None, ge=0, le=1)
+    memory_type: str | None = Field(default=None, min_length=1, max_length=64)
+    status: MemoryStatus | None = None
+    metadata: dict[str, Any] | None = None
+    expires_at: datetime | None = None
+    version: int | None = Field(default=None, ge=1)
+
+    @field_validator("tags")
+    @classmethod
+    def _tags(cls, tags: list[str] | None) -> list[str] | None:
+        return _check_tags(tags) if tags is not None else None
+
+    @field_validator("content", "summary", "importance", "confidence", "memory_type", "status", "metadata")
+    @classmethod
+    def _not_null(cls, value: Any) -> Any:
+        if value is None:
+            raise ValueError("may be left out, not null")
+        return value
+
+
+class MemoryListQuery(BaseModel):
+    namespace: str | None = None
+    memory_type: str | None = None
+    tags: list[str] | None = None
+    status: list[MemoryStatus] | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+    cursor: str | None = None
+    limit: int = Field(default=20, ge=1, le=MAX_PAGE)
+
+
+class MemoryVersion(BaseModel):
+    version: int
+    change: str
+    changed_by: str | None
+    created_at: datetime
+    snapshot: dict[str, Any]
+
+
 class SearchRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"query": "中文输出偏好", "limit": 5}]})
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"query": "中文输出偏好", "limit": 5}, {"query": "project decisions"}]},
+    )
     query: str = Field(min_length=1, max_length=MAX_QUERY_CHARS)
     user_id: str | None = None
     agent_id: str | None = None
@@ -64,7 +135,10 @@ class SearchRequest(BaseModel):
     namespaces: list[str] | None = Field(default=None, max_length=20)
     limit: int = Field(default=10, ge=1, le=MAX_PAGE)
     mode: Literal["hybrid", "dense", "sparse"] = "hybrid"
-    statuses: list[MemoryStatus] = Field(default_factory=lambda: [MemoryStatus.ACTIVE])
+    statuses: list[MemoryStatus] = Field(
+        default_factory=lambda: [MemoryStatus.ACTIVE],
+        description="Candidates, needs_review and archived are returned only from the caller's own memories.",
+    )
 
 
 class SearchHit(BaseModel):
@@ -75,3 +149,20 @@ class SearchHit(BaseModel):
 class SearchResponse(BaseModel):
     results: list[SearchHit]
     total: int
+
+
+class FeedbackRequest(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"feedback": "incorrect", "comment": "这是一次临时偏好，不应长期保留。"}]},
+    )
+    user_id: str | None = None
+    feedback: Literal["incorrect", "duplicate", "outdated", "useful"]
+    comment: str | None = Field(default=None, max_length=2_000)
+    target_memory_id: str | None = Field(default=None, description="The memory this one duplicates or is outdated by.")
+
+
+class FeedbackAccepted(BaseModel):
+    status: Literal["ok"] = "ok"
+    memory_id: str
+    feedback: str

@@ -1,0 +1,33 @@
+"""Opaque keyset cursors: stable under inserts, cheap at any depth."""
+
+from __future__ import annotations
+
+import base64
+import json
+from datetime import datetime
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel
+
+from memgw.gateway.errors import BadRequest
+
+T = TypeVar("T")
+
+
+class Page(BaseModel, Generic[T]):
+    items: list[T]
+    next_cursor: str | None = None
+
+
+def encode_cursor(created_at: datetime, key: Any) -> str:
+    raw = json.dumps([created_at.isoformat(), key]).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str) -> tuple[datetime, Any]:
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+        created, key = json.loads(raw)
+        return datetime.fromisoformat(created), key
+    except (ValueError, TypeError) as exc:
+        raise BadRequest("invalid cursor: pass back the next_cursor of the previous page unchanged") from exc

@@ -1,0 +1,56 @@
+"""The user's profile (seed 004 §B ProfileRecord): stable facts and preferences, evolved by the
+consolidator with evidence; read here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+from memgw.common.domain import Principal
+from memgw.common.namespaces import user_namespace
+from memgw.common.runtime import Infra
+from memgw.gateway import audit
+from memgw.gateway.errors import NotFound
+from memgw.gateway.memory_service import check_acts_for
+
+
+class Profile(BaseModel):
+    user_id: str
+    namespace: str
+    display_name: str
+    stable_facts: list[Any]
+    preferences: dict[str, Any]
+    working_style: list[Any]
+    updated_from_memory_ids: list[str]
+    version: int
+
+
+async def get_profile(infra: Infra, p: Principal, user_id: str) -> Profile:
+    await check_acts_for(infra, p, "memory_get_profile", user_id, None, None)
+    user = await infra.pool.fetchrow("SELECT display_name, preferences FROM users WHERE id = $1", user_id)
+    if user is None:
+        raise NotFound(f"no user {user_id!r}")
+    row = await infra.pool.fetchrow("SELECT * FROM profiles WHERE user_id = $1", user_id)
+    await audit.record(infra.pool, p, "memory_get_profile", target_type="profile", target_id=user_id)
+    if row is None:  # no evolved profile yet: what the user told us at sign-up
+        return Profile(
+            user_id=user_id,
+            namespace=user_namespace(user_id, "profile"),
+            display_name=user["display_name"],
+            stable_facts=[],
+            preferences=user["preferences"],
+            working_style=[],
+            updated_from_memory_ids=[],
+            version=0,
+        )
+    return Profile(
+        user_id=user_id,
+        namespace=user_namespace(user_id, "profile"),
+        display_name=row["display_name"] or user["display_name"],
+        stable_facts=row["stable_facts"],
+        preferences={**user["preferences"], **row["preferences"]},
+        working_style=row["working_style"],
+        updated_from_memory_ids=list(row["updated_from_memory_ids"]),
+        version=row["version"],
+    )

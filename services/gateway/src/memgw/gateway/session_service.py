@@ -1,0 +1,281 @@
+"""Sessions and their episodes: short-lived, never long-term by themselves.
+
+Episodes live in ``session/{id}/episodic`` until their session expires; expired content is never
+returned and is purged by the janitor (audit rows stay). Committing a session hands its episodes to
+the consolidator through SessionCommitted and answers with a job whose state can be read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import asyncpg
+from pydantic import BaseModel, ConfigDict, Field
+
+from memgw.common.db.outbox import enqueue
+from memgw.common.domain import Principal, new_id
+from memgw.common.events import SessionCommitted
+from memgw.common.logging import get_logger
+from memgw.common.namespaces import session_namespace
+from memgw.common.runtime import Infra
+from memgw.gateway import audit
+from memgw.gateway.errors import BadRequest, Conflict, NotFound
+from memgw.gateway.memory_service import check_acts_for, deny
+from memgw.gateway.schemas import ID_PATTERN, MAX_CONTENT_CHARS, MAX_TAGS
+
+log = get_logger("memgw.gateway.sessions")
+
+
+class SessionCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    session_id: str | None = Field(default=None, pattern=ID_PATTERN)
+    agent_id: str | None = None
+    workspace_id: str | None = None
+    ttl_seconds: int | None = Field(default=None, ge=60, le=365 * 86400)
+
+
+class Session(BaseModel):
+    id: str
+    user_id: str
+    agent_id: str | None
+    workspace_id: str | None
+    status: str
+    created_at: datetime
+    expires_at: datetime
+    committed_at: datetime | None = None
+
+
+class EpisodeCreate(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {"session_id": "sess_001", "content": "本轮完成了 namespace 和 ACL 设计。", "tags": ["design"]}
+            ]
+        },
+    )
+    user_id: str | None = None
+    agent_id: str | None = None
+    workspace_id: str | None = None
+    session_id: str = Field(pattern=ID_PATTERN)
+    content: str = Field(min_length=1, max_length=MAX_CONTENT_CHARS)
+    summary: str = Field(default="", max_length=2_000)
+    events: list[dict[str, Any]] = Field(default_factory=list, max_length=200)
+    tags: list[str] = Field(default_factory=list, max_length=MAX_TAGS)
+
+
+class Episode(BaseModel):
+    id: str
+    session_id: str
+    namespace: str
+    content: str
+    summary: str
+    tags: list[str]
+    events: list[dict[str, Any]]
+    created_at: datetime
+    expires_at: datetime
+
+
+class CommitRequest(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [{"promote": True, "min_importance": 0.6, "target_namespace": "user/user_tom/long_term"}]
+        },
+    )
+    user_id: str | None = None
+    agent_id: str | None = None
+    workspace_id: str | None = None
+    promote: bool = True
+    min_importance: float | None = Field(default=None, ge=0, le=1)
+    target_namespace: str | None = None
+
+
+class Job(BaseModel):
+    id: str
+    kind: str
+    state: str
+    subject_id: str | None
+    detail: str | None
+    result: dict[str, Any]
+    created_at: datetime
+    updated_at: datetime
+
+
+_SESSION_COLUMNS = "id, user_id, agent_id, workspace_id, status, created_at, expires_at, committed_at"
+
+
+async def _own_session(infra: Infra, p: Principal, session_id: str, action: str) -> asyncpg.Record:
+    row = await infra.pool.fetchrow(f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE id = $1", session_id)
+    if row is None or row["expires_at"] <= datetime.now(UTC):
+        raise NotFound(f"no open session {session_id!r} (it may have expired)")
+    if not p.is_admin and (
+        row["user_id"] != p.user_id or (row["agent_id"] and p.agent_id and row["agent_id"] != p.agent_id)
+    ):
+        raise await deny(infra, p, action, f"session {session_id} belongs to another user or agent", session_id)
+    return row
+
+
+async def open_session(infra: Infra, p: Principal, body: SessionCreate) -> Session:
+    await check_acts_for(infra, p, "session_create", None, body.agent_id, body.workspace_id)
+    session_id = body.session_id or new_id("sess")
+    ttl = body.ttl_seconds or infra.settings.gateway.session_ttl_s
+    try:
+        row = await infra.pool.fetchrow(
+            "INSERT INTO sessions (id, user_id, agent_id, workspace_id, expires_at) VALUES ($1, $2, $3, $4, $5)"
+            f" RETURNING {_SESSION_COLUMNS}",
+            session_id,
+            p.user_id,
+            body.agent_id or p.agent_id,
+            body.workspace_id,
+            datetime.now(UTC) + timedelta(seconds=ttl),
+        )
+    except asyncpg.UniqueViolationError as exc:
+        raise Conflict(f"session {session_id!r} exists already") from exc
+    await audit.record(infra.pool, p, "session_create", target_type="session", target_id=session_id)
+    assert row is not None
+    return Session(**dict(row))
+
+
+async def get_session(infra: Infra, p: Principal, session_id: str) -> Session:
+    return Session(**dict(await _own_session(infra, p, session_id, "session_get")))
+
+
+async def append_episode(infra: Infra, p: Principal, body: EpisodeCreate) -> Episode:
+    await check_acts_for(infra, p, "memory_append_episode", body.user_id, body.agent_id, body.workspace_id)
+    existing = await infra.pool.fetchval("SELECT 1 FROM sessions WHERE id = $1", body.session_id)
+    if not existing:  # the seed's agents name a session without creating it first
+        await open_session(
+            infra, p, SessionCreate(session_id=body.session_id, agent_id=body.agent_id, workspace_id=body.workspace_id)
+        )
+    session = await _own_session(infra, p, body.session_id, "memory_append_episode")
+    namespace = session_namespace(body.session_id)
+    row = await infra.pool.fetchrow(
+        "INSERT INTO episodes (id, user_id, agent_id, workspace_id, session_id, namespace, content, summary,"
+        " events, tags, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
+        " RETURNING id, session_id, namespace, content, summary, tags, events, created_at, expires_at",
+        new_id("epi"),
+        session["user_id"],
+        session["agent_id"] or p.agent_id,
+        session["workspace_id"],
+        body.session_id,
+        namespace,
+        body.content,
+        body.summary,
+        body.events,
+        body.tags,
+        session["expires_at"],
+    )
+    assert row is not None
+    await audit.record(
+        infra.pool, p, "memory_append_episode", target_type="episode", target_id=row["id"], namespace=namespace
+    )
+    return Episode(**dict(row))
+
+
+async def list_episodes(infra: Infra, p: Principal, session_id: str) -> list[Episode]:
+    await _own_session(infra, p, session_id, "episode_list")
+    rows = await infra.pool.fetch(
+        "SELECT id, session_id, namespace, content, summary, tags, events, created_at, expires_at FROM episodes"
+        " WHERE session_id = $1 AND expires_at > now() ORDER BY created_at, id LIMIT 1000",
+        session_id,
+    )
+    await audit.record(infra.pool, p, "episode_list", target_type="session", target_id=session_id)
+    return [Episode(**dict(r)) for r in rows]
+
+
+async def commit(infra: Infra, p: Principal, session_id: str, body: CommitRequest) -> dict[str, Any]:
+    await check_acts_for(infra, p, "memory_commit_session", body.user_id, body.agent_id, body.workspace_id)
+    session = await _own_session(infra, p, session_id, "memory_commit_session")
+    if body.target_namespace:
+        allowed = {f"user/{session['user_id']}/{k}" for k in ("long_term", "preferences", "profile")}
+        if session["agent_id"]:
+            allowed.add(f"agent/{session['agent_id']}/memory")
+        allowed |= {f"workspace/{ws}/shared" for ws in p.workspace_ids}
+        if p.is_trusted:
+            allowed.add("global/public")
+        if body.target_namespace not in allowed:
+            raise await deny(
+                infra, p, "memory_commit_session", f"may not write into namespace {body.target_namespace}", session_id
+            )
+    episodes = await infra.pool.fetchval(
+        "SELECT count(*) FROM episodes WHERE session_id = $1 AND expires_at > now()", session_id
+    )
+    if episodes == 0:
+        raise BadRequest(f"session {session_id} has no episodes to commit")
+    job_id = new_id("job")
+    async with infra.pool.acquire() as conn, conn.transaction():
+        await conn.execute(
+            "INSERT INTO jobs (id, kind, user_id, subject_id) VALUES ($1, 'consolidate_session', $2, $3)",
+            job_id,
+            session["user_id"],
+            session_id,
+        )
+        await conn.execute("UPDATE sessions SET committed_at = now(), status = 'committed' WHERE id = $1", session_id)
+        await enqueue(
+            conn,
+            infra.layout,
+            SessionCommitted(
+                id=job_id,
+                job_id=job_id,
+                session_id=session_id,
+                user_id=session["user_id"],
+                agent_id=session["agent_id"],
+                workspace_id=session["workspace_id"],
+                promote=body.promote,
+                min_importance=body.min_importance,
+                target_namespace=body.target_namespace,
+            ),
+        )
+        await audit.record(conn, p, "memory_commit_session", target_type="session", target_id=session_id)
+    return {
+        "session_id": session_id,
+        "episodes": episodes,
+        "job_id": job_id,
+        "state": "queued",
+        "job": f"/v1/jobs/{job_id}",
+    }
+
+
+async def get_job(infra: Infra, p: Principal, job_id: str) -> Job:
+    row = await infra.pool.fetchrow(
+        "SELECT id, kind, state, subject_id, detail, result, created_at, updated_at, user_id FROM jobs WHERE id = $1",
+        job_id,
+    )
+    if row is None or not (p.is_admin or row["user_id"] == p.user_id):
+        raise NotFound(f"no job {job_id!r}")
+    return Job(**{k: v for k, v in dict(row).items() if k != "user_id"})
+
+
+async def purge_expired(infra: Infra) -> tuple[int, int]:
+    """Delete expired episodes and mark their sessions expired; audit rows stay. Returns counts."""
+    async with infra.pool.acquire() as conn, conn.transaction():
+        episodes = await conn.fetch("DELETE FROM episodes WHERE expires_at <= now() RETURNING session_id")
+        sessions = await conn.fetch(
+            "UPDATE sessions SET status = 'expired' WHERE expires_at <= now() AND status <> 'expired' RETURNING id"
+        )
+        if episodes or sessions:
+            await audit.record(
+                conn,
+                None,
+                "session_purge",
+                target_type="session",
+                reason=(
+                    f"purged {len(episodes)} expired episodes of {len({r['session_id'] for r in episodes})} sessions"
+                ),
+            )
+    return len(episodes), len(sessions)
+
+
+async def janitor(infra: Infra) -> None:
+    """The background loop behind ``purge_expired``."""
+    while True:
+        try:
+            episodes, sessions = await purge_expired(infra)
+            if episodes or sessions:
+                log.info("sessions.purged", episodes=episodes, sessions=sessions)
+        except Exception as exc:  # a failed round is retried at the next tick
+            log.warning("sessions.purge_failed", error=str(exc))
+        await asyncio.sleep(infra.settings.gateway.janitor_interval_s)
