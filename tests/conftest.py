@@ -11,7 +11,9 @@ from typing import Any
 import httpx
 import nats
 import pytest_asyncio
+import uvicorn
 
+from memgw.common.embedded.process import free_port
 from memgw.common.events import Subject
 from memgw.common.runtime import Infra, run_services
 from memgw.gateway.identity import ensure_admin_key
@@ -27,16 +29,48 @@ class System:
     def auth(self, key: str | None = None) -> dict[str, str]:
         return {"Authorization": f"Bearer {key or self.admin_key}"}
 
+    @property
+    def url(self) -> str:
+        return str(self.client.base_url).rstrip("/")
+
+    async def admin(self, method: str, path: str, **kwargs: Any) -> Any:
+        response = await self.client.request(method, path, headers=self.auth(), **kwargs)
+        assert response.status_code < 300, (path, response.status_code, response.text)
+        return response.json()
+
+    async def user(self, user_id: str, *, trusted: bool = False) -> str:
+        """Create a user and return a key of its own (not bound to an agent)."""
+        await self.admin("POST", "/v1/users", json={"user_id": user_id, "is_trusted": trusted})
+        return str((await self.admin("POST", "/v1/keys", json={"user_id": user_id}))["api_key"])
+
+    async def agent(self, user_id: str, agent_id: str, memory_sources: list[str] | None = None) -> str:
+        """Create an agent of the user and return a key bound to it."""
+        body: dict[str, Any] = {"agent_id": agent_id, "owner_user_id": user_id}
+        if memory_sources is not None:
+            body["memory_sources"] = memory_sources
+        await self.admin("POST", "/v1/agents", json=body)
+        key = await self.admin("POST", "/v1/keys", json={"user_id": user_id, "agent_id": agent_id})
+        return str(key["api_key"])
+
 
 @pytest_asyncio.fixture(scope="session")
 async def system(infra: Infra) -> AsyncIterator[System]:
+    """All four services in this process, the gateway served by uvicorn on a loopback port (real
+    HTTP, so the MCP endpoint's lifespan runs as in production)."""
     parts = [build(infra) for build in SERVICES.values()]
     admin_key = await ensure_admin_key(infra.pool, infra.settings.data.data_dir, None)
     async with run_services(infra, parts):
         app = next(p.app for p in parts if p.app is not None)
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://gateway") as client:
+        port = free_port()
+        server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None, access_log=False))
+        serving = asyncio.create_task(server.serve())
+        while not server.started:
+            assert not serving.done(), "the gateway did not start"
+            await asyncio.sleep(0.02)
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
             yield System(infra, client, admin_key)
+        server.should_exit = True
+        await serving
 
 
 @dataclass

@@ -9,17 +9,21 @@ from fastapi.responses import JSONResponse
 
 from memgw.common.logging import CORRELATION_HEADER, correlation_scope
 from memgw.common.runtime import Infra, ServiceParts
-from memgw.gateway.api import health, memory, sources
+from memgw.gateway import session_service
+from memgw.gateway.api import audit, directory, health, memory, sessions, sources
 from memgw.gateway.errors import error_body, install_error_handlers
+from memgw.gateway.mcp import create_mcp
 
 MAX_BODY_BYTES = 1_000_000
 
 
 def create_app(infra: Infra) -> FastAPI:
+    mcp_app = create_mcp(infra).http_app(path="/mcp")
     app = FastAPI(
         title="Memory Gateway",
         version="0.1.0",
-        description="Shared, isolated long-term memory for AI agents.",
+        description="Shared, isolated long-term memory for AI agents. MCP (streamable HTTP) is served at /mcp.",
+        lifespan=mcp_app.lifespan,
     )
     app.state.infra = infra
     install_error_handlers(app)
@@ -34,10 +38,11 @@ def create_app(infra: Infra) -> FastAPI:
             response.headers[CORRELATION_HEADER] = cid
             return response
 
-    for module in (health, memory, sources):
+    for module in (health, memory, sessions, directory, audit, sources):
         app.include_router(module.router)
+    app.mount("/", mcp_app)  # last: FastAPI's own routes match first
     return app
 
 
 def build(infra: Infra) -> ServiceParts:
-    return ServiceParts(name="gateway", app=create_app(infra))
+    return ServiceParts(name="gateway", app=create_app(infra), background=[lambda: session_service.janitor(infra)])

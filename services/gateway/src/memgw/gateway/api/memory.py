@@ -1,12 +1,29 @@
 from __future__ import annotations
 
-from fastapi import APIRouter, status
+from datetime import datetime
+from typing import Annotated
 
+from fastapi import APIRouter, Header, Query, Response, status
+
+from memgw.common.domain import MemoryRecord, MemoryStatus
 from memgw.gateway import memory_service
 from memgw.gateway.deps import InfraDep, PrincipalDep
-from memgw.gateway.schemas import MemoryCreate, MemoryCreated, SearchRequest, SearchResponse
+from memgw.gateway.pagination import Page
+from memgw.gateway.schemas import (
+    MAX_PAGE,
+    FeedbackAccepted,
+    FeedbackRequest,
+    MemoryCreate,
+    MemoryCreated,
+    MemoryListQuery,
+    MemoryPatch,
+    MemoryVersion,
+    SearchRequest,
+    SearchResponse,
+)
 
 router = APIRouter(prefix="/v1/memory", tags=["memory"])
+IfMatch = Annotated[str | None, Header(description="The version you read; a stale one gets 409.")]
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=MemoryCreated)
@@ -16,8 +33,73 @@ async def create_memory(body: MemoryCreate, infra: InfraDep, principal: Principa
     return MemoryCreated(id=record.id, namespace=record.namespace, version=record.version)
 
 
+@router.get("", response_model=Page[MemoryRecord])
+async def list_memories(
+    infra: InfraDep,
+    principal: PrincipalDep,
+    namespace: str | None = None,
+    memory_type: str | None = None,
+    tags: Annotated[list[str] | None, Query(description="All of these tags.")] = None,
+    status_: Annotated[list[MemoryStatus] | None, Query(alias="status")] = None,
+    since: datetime | None = None,
+    until: datetime | None = None,
+    cursor: str | None = None,
+    limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 20,
+) -> Page[MemoryRecord]:
+    """Memories the key may read, newest first, a page at a time (pass `next_cursor` back)."""
+    query = MemoryListQuery(
+        namespace=namespace,
+        memory_type=memory_type,
+        tags=tags,
+        status=status_,
+        since=since,
+        until=until,
+        cursor=cursor,
+        limit=limit,
+    )
+    return await memory_service.list_memories(infra, principal, query)
+
+
 @router.post("/search", response_model=SearchResponse)
 async def search_memory(body: SearchRequest, infra: InfraDep, principal: PrincipalDep) -> SearchResponse:
     """Hybrid search over what the key's principal may read."""
     hits = await memory_service.search(infra, principal, body)
     return SearchResponse(results=hits, total=len(hits))
+
+
+@router.get("/{memory_id}", response_model=MemoryRecord)
+async def get_memory(memory_id: str, infra: InfraDep, principal: PrincipalDep, response: Response) -> MemoryRecord:
+    record = await memory_service.get(infra, principal, memory_id)
+    response.headers["ETag"] = f'"{record.version}"'
+    return record
+
+
+@router.patch("/{memory_id}", response_model=MemoryRecord)
+async def update_memory(
+    memory_id: str, body: MemoryPatch, infra: InfraDep, principal: PrincipalDep, if_match: IfMatch = None
+) -> MemoryRecord:
+    """Change fields as a new version; send `version` or `If-Match` to refuse a stale write (409)."""
+    return await memory_service.update(infra, principal, memory_id, body, if_match)
+
+
+@router.delete("/{memory_id}")
+async def delete_memory(
+    memory_id: str, infra: InfraDep, principal: PrincipalDep, if_match: IfMatch = None
+) -> dict[str, object]:
+    await memory_service.delete(infra, principal, memory_id, if_match)
+    return {"deleted": True, "id": memory_id}
+
+
+@router.get("/{memory_id}/history", response_model=list[MemoryVersion])
+async def memory_history(memory_id: str, infra: InfraDep, principal: PrincipalDep) -> list[MemoryVersion]:
+    """Every version, newest first."""
+    return await memory_service.history(infra, principal, memory_id)
+
+
+@router.post("/{memory_id}/feedback", response_model=FeedbackAccepted)
+async def memory_feedback(
+    memory_id: str, body: FeedbackRequest, infra: InfraDep, principal: PrincipalDep
+) -> FeedbackAccepted:
+    """`incorrect` takes the memory out of default retrieval at once; every kind reaches the consolidator."""
+    await memory_service.feedback(infra, principal, memory_id, body)
+    return FeedbackAccepted(memory_id=memory_id, feedback=body.feedback)

@@ -1,0 +1,46 @@
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Response, status
+
+from memgw.gateway import session_service as sessions
+from memgw.gateway.deps import InfraDep, PrincipalDep
+
+router = APIRouter(prefix="/v1", tags=["sessions"])
+
+
+@router.post("/sessions", status_code=status.HTTP_201_CREATED, response_model=sessions.Session)
+async def open_session(body: sessions.SessionCreate, infra: InfraDep, principal: PrincipalDep) -> sessions.Session:
+    return await sessions.open_session(infra, principal, body)
+
+
+@router.get("/sessions/{session_id}", response_model=sessions.Session)
+async def get_session(session_id: str, infra: InfraDep, principal: PrincipalDep) -> sessions.Session:
+    return await sessions.get_session(infra, principal, session_id)
+
+
+@router.get("/sessions/{session_id}/episodes", response_model=list[sessions.Episode])
+async def list_episodes(session_id: str, infra: InfraDep, principal: PrincipalDep) -> list[sessions.Episode]:
+    return await sessions.list_episodes(infra, principal, session_id)
+
+
+@router.post("/episodes", status_code=status.HTTP_201_CREATED, response_model=sessions.Episode)
+async def append_episode(body: sessions.EpisodeCreate, infra: InfraDep, principal: PrincipalDep) -> sessions.Episode:
+    """Write to `session/{id}/episodic`; the session is opened on first use. Never long-term by itself."""
+    return await sessions.append_episode(infra, principal, body)
+
+
+@router.post("/sessions/{session_id}/commit", status_code=status.HTTP_202_ACCEPTED)
+async def commit_session(
+    session_id: str, body: sessions.CommitRequest, infra: InfraDep, principal: PrincipalDep, response: Response
+) -> dict[str, Any]:
+    """Hand the session's episodes to the consolidator; follow the job at `/v1/jobs/{job_id}`."""
+    answer = await sessions.commit(infra, principal, session_id, body)
+    response.headers["Location"] = answer["job"]
+    return answer
+
+
+@router.get("/jobs/{job_id}", response_model=sessions.Job)
+async def get_job(job_id: str, infra: InfraDep, principal: PrincipalDep) -> sessions.Job:
+    return await sessions.get_job(infra, principal, job_id)
