@@ -67,6 +67,7 @@ class MemoryRecord(BaseModel):
     content: str
     summary: str = ""
     tags: list[str] = []
+    flags: list[str] = []  # e.g. "incorrect": out of default retrieval
     importance: float = 0.5
     confidence: float = 0.8
     visibility: Visibility

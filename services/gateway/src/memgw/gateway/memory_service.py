@@ -70,6 +70,15 @@ def _visible_sql(p: Principal, params: SqlParams, statuses: tuple[MemoryStatus, 
     )
 
 
+def _listing_sql(p: Principal, params: SqlParams, statuses: tuple[MemoryStatus, ...]) -> str:
+    """What lists and searches return: readable, in the asked statuses, not marked incorrect; and
+    statuses other than active only from the principal's own memories."""
+    clause = read_sql(p, params, ReadScope(statuses=statuses))
+    if statuses != (MemoryStatus.ACTIVE,) and not p.is_admin:
+        clause += f" AND (m.status = 'active' OR m.user_id = {params.add(p.user_id)})"
+    return clause
+
+
 async def _load_visible(infra: Infra, p: Principal, memory_id: str, action: str, *, lock: bool = False) -> Any:
     params = SqlParams()
     mid = params.add(memory_id)
@@ -233,7 +242,7 @@ async def history(infra: Infra, p: Principal, memory_id: str) -> list[MemoryVers
 async def list_memories(infra: Infra, p: Principal, q: MemoryListQuery) -> Page[MemoryRecord]:
     params = SqlParams()
     statuses = tuple(q.status) if q.status else (MemoryStatus.ACTIVE,)
-    clauses = [_visible_sql(p, params, statuses)]
+    clauses = [_listing_sql(p, params, statuses)]
     if q.namespace:
         clauses.append(f"m.namespace = {params.add(q.namespace)}")
     if q.memory_type:

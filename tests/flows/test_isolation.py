@@ -1,0 +1,264 @@
+"""The isolation matrix of seed 004 §C, both ways (what must be visible is, what must not be is not),
+for get, list, search, update, delete, history, audit and every MCP tool."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+import pytest_asyncio
+from fastmcp import Client
+from fastmcp.client.transports import StreamableHttpTransport
+from fastmcp.exceptions import ToolError
+
+from tests.conftest import System
+
+PRINCIPALS = ("alice", "a1", "a2", "bob", "b1", "carol")
+MEMORIES = ("alice_private", "a1_agent", "ws_shared", "global", "bob_private")
+
+# Who reads what (seed 004 §C): private = same user; agent-only = same user and agent;
+# workspace-shared = member through an allowed agent (or no agent); global = everyone.
+READS: dict[str, set[str]] = {
+    "alice": {"alice_private", "ws_shared", "global"},
+    "a1": {"alice_private", "a1_agent", "ws_shared", "global"},
+    "a2": {"alice_private", "global"},
+    "bob": {"bob_private", "ws_shared", "global"},
+    "b1": {"bob_private", "ws_shared", "global"},
+    "carol": {"global"},
+}
+# Who may change or delete what: global only by trusted writers, the rest as it is read.
+WRITES: dict[str, set[str]] = {name: reads - {"global"} for name, reads in READS.items()}
+
+
+@dataclass
+class World:
+    system: System
+    tag: str
+    keys: dict[str, str]
+    users: dict[str, str]
+    memories: dict[str, str]
+    workspace: str
+    suffix: str
+
+    def headers(self, who: str) -> dict[str, str]:
+        return self.system.auth(self.keys[who])
+
+    def names(self, ids: set[str]) -> set[str]:
+        by_id = {v: k for k, v in self.memories.items()}
+        return {by_id[i] for i in ids if i in by_id}
+
+
+async def _world(system: System) -> World:
+    s = uuid.uuid4().hex[:6]
+    users = {"alice": f"alice_{s}", "bob": f"bob_{s}", "carol": f"carol_{s}"}
+    keys = {name: await system.user(uid) for name, uid in users.items()}
+    keys["a1"] = await system.agent(users["alice"], f"a1_{s}")
+    keys["a2"] = await system.agent(users["alice"], f"a2_{s}")
+    keys["b1"] = await system.agent(users["bob"], f"b1_{s}")
+    workspace = f"ws_{s}"
+    created = await system.client.post(
+        "/v1/workspaces",
+        json={
+            "workspace_id": workspace,
+            "member_user_ids": [users["bob"]],
+            "allowed_agent_ids": [f"a1_{s}", f"b1_{s}"],
+        },
+        headers=system.auth(keys["alice"]),
+    )
+    assert created.status_code == 201, created.text
+    tag = f"iso{s}"
+    world = World(system, tag, keys, users, {}, workspace, s)
+    specs: dict[str, tuple[str | None, dict[str, Any]]] = {
+        "alice_private": ("alice", {"visibility": "private"}),
+        "a1_agent": ("a1", {"visibility": "agent-only"}),
+        "ws_shared": ("a1", {"visibility": "workspace-shared", "workspace_id": workspace}),
+        "global": (None, {"visibility": "global"}),
+        "bob_private": ("bob", {"visibility": "private"}),
+    }
+    for name, (who, extra) in specs.items():
+        headers = world.headers(who) if who else system.auth()
+        body = {"content": f"{tag} secret fact {name} 秘密 {tag}", "tags": [tag], **extra}
+        response = await system.client.post("/v1/memory", json=body, headers=headers)
+        assert response.status_code == 201, response.text
+        world.memories[name] = response.json()["id"]
+    return world
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="session")
+async def world(system: System) -> World:
+    return await _world(system)
+
+
+@pytest.mark.parametrize("who", PRINCIPALS)
+async def test_get_shows_exactly_what_the_principal_may_read(world: World, who: str) -> None:
+    visible = set()
+    for name, memory_id in world.memories.items():
+        response = await world.system.client.get(f"/v1/memory/{memory_id}", headers=world.headers(who))
+        assert response.status_code in (200, 404), response.text
+        if response.status_code == 200:
+            visible.add(name)
+    assert visible == READS[who]
+
+
+@pytest.mark.parametrize("who", PRINCIPALS)
+async def test_search_finds_exactly_what_the_principal_may_read(world: World, who: str) -> None:
+    response = await world.system.client.post(
+        "/v1/memory/search", json={"query": f"{world.tag} secret fact 秘密", "limit": 50}, headers=world.headers(who)
+    )
+    assert response.status_code == 200
+    assert world.names({h["memory"]["id"] for h in response.json()["results"]}) == READS[who]
+
+
+@pytest.mark.parametrize("who", PRINCIPALS)
+async def test_list_and_history_show_exactly_what_the_principal_may_read(world: World, who: str) -> None:
+    listed = await world.system.client.get(
+        "/v1/memory", params={"tags": [world.tag], "limit": 50}, headers=world.headers(who)
+    )
+    assert world.names({m["id"] for m in listed.json()["items"]}) == READS[who]
+    with_history = {
+        name
+        for name, memory_id in world.memories.items()
+        if (await world.system.client.get(f"/v1/memory/{memory_id}/history", headers=world.headers(who))).status_code
+        == 200
+    }
+    assert with_history == READS[who]
+
+
+@pytest.mark.parametrize("who", PRINCIPALS)
+async def test_updates_succeed_exactly_where_the_principal_may_write(world: World, who: str) -> None:
+    changed = set()
+    for name, memory_id in world.memories.items():
+        response = await world.system.client.patch(
+            f"/v1/memory/{memory_id}", json={"importance": 0.7}, headers=world.headers(who)
+        )
+        assert response.status_code in (200, 403, 404), response.text
+        if response.status_code == 200:
+            changed.add(name)
+        elif name in READS[who]:
+            assert response.status_code == 403  # visible but not writable: refused, not hidden
+    assert changed == WRITES[who]
+
+
+async def test_deletes_succeed_only_for_writers_and_refusals_are_audited(system: System) -> None:
+    world = await _world(system)  # deleting needs a world of its own
+    for who in ("carol", "a2", "bob"):
+        for name, memory_id in world.memories.items():
+            if name in WRITES[who]:
+                continue
+            response = await system.client.delete(f"/v1/memory/{memory_id}", headers=world.headers(who))
+            assert response.status_code in (403, 404)
+    denials = await system.admin("GET", "/v1/audit", params={"actor": world.users["carol"], "decision": "deny"})
+    assert {row["action"] for row in denials["items"]} == {"memory_delete"}
+    for name in ("alice_private", "ws_shared", "bob_private"):
+        owner = {"alice_private": "alice", "ws_shared": "b1", "bob_private": "bob"}[name]
+        response = await system.client.delete(f"/v1/memory/{world.memories[name]}", headers=world.headers(owner))
+        assert response.status_code == 200, response.text
+        gone = await system.client.get(f"/v1/memory/{world.memories[name]}", headers=world.headers(owner))
+        assert gone.status_code == 404
+
+
+@pytest.mark.parametrize("who", ["alice", "bob", "carol", "a1"])
+async def test_audit_shows_users_only_their_own_actions(world: World, who: str) -> None:
+    rows = (await world.system.client.get("/v1/audit", params={"limit": 100}, headers=world.headers(who))).json()
+    user = world.users.get(who) or world.users["alice"]
+    assert rows["items"]
+    assert {row["actor_user_id"] for row in rows["items"]} == {user}
+
+
+async def test_naming_another_user_agent_or_workspace_is_refused_and_audited(world: World) -> None:
+    client, alice = world.system.client, world.headers("alice")
+    attempts = [
+        ("/v1/memory", {"content": "x", "user_id": world.users["bob"]}),
+        ("/v1/memory", {"content": "x", "agent_id": f"b1_{world.suffix}"}),
+        ("/v1/memory/search", {"query": "x", "user_id": world.users["bob"]}),
+        ("/v1/memory", {"content": "x", "visibility": "workspace-shared", "workspace_id": "ws_nobody"}),
+        ("/v1/memory", {"content": "x", "visibility": "global"}),
+        ("/v1/memory", {"content": "x", "namespace": f"user/{world.users['bob']}/long_term"}),
+    ]
+    for path, body in attempts:
+        response = await client.post(path, json=body, headers=alice)
+        assert response.status_code == 403, (body, response.text)
+        assert response.json()["error"] == "forbidden"
+    denials = await world.system.admin(
+        "GET", "/v1/audit", params={"actor": world.users["alice"], "decision": "deny", "limit": 100}
+    )
+    assert len(denials["items"]) >= len(attempts)
+    assert all(row["reason"] for row in denials["items"])
+
+
+async def test_an_agent_bound_key_may_not_mint_keys_or_change_its_scope(world: World) -> None:
+    client = world.system.client
+    minted = await client.post("/v1/keys", json={}, headers=world.headers("a1"))
+    assert minted.status_code == 403
+    widened = await client.patch(
+        f"/v1/agents/a1_{world.suffix}", json={"memory_sources": None}, headers=world.headers("a1")
+    )
+    assert widened.status_code == 403
+
+
+async def test_a_revoked_key_is_refused(system: System) -> None:
+    key = await system.user(f"revoke_{uuid.uuid4().hex[:6]}")
+    keys = (await system.client.get("/v1/keys", headers=system.auth(key))).json()
+    assert len(keys) == 1
+    assert (await system.client.delete(f"/v1/keys/{keys[0]['id']}", headers=system.auth(key))).status_code == 200
+    response = await system.client.post("/v1/memory/search", json={"query": "x"}, headers=system.auth(key))
+    assert response.status_code == 401
+    assert response.json()["error"] == "unauthorized"
+
+
+# -- MCP: the same matrix through every tool -----------------------------------------------------------------
+
+
+def _mcp(world: World, who: str) -> Client:
+    return Client(StreamableHttpTransport(f"{world.system.url}/mcp", headers=world.headers(who)))
+
+
+@pytest.mark.parametrize("who", PRINCIPALS)
+async def test_mcp_search_and_delete_follow_the_same_matrix(world: World, who: str) -> None:
+    async with _mcp(world, who) as mcp:
+        found = await mcp.call_tool("memory_search", {"query": f"{world.tag} secret fact 秘密", "limit": 50})
+        ids = {hit["memory"]["id"] for hit in found.structured_content["results"]}
+        assert world.names(ids) == READS[who]
+        for name in set(MEMORIES) - WRITES[who]:
+            with pytest.raises(ToolError):
+                await mcp.call_tool("memory_delete", {"memory_id": world.memories[name]})
+        for name in set(MEMORIES) - READS[who]:
+            with pytest.raises(ToolError, match="not_found"):
+                await mcp.call_tool("memory_feedback", {"memory_id": world.memories[name], "feedback": "useful"})
+
+
+async def test_mcp_tools_refuse_other_users_and_unknown_keys(world: World) -> None:
+    bob = world.users["bob"]
+    async with _mcp(world, "alice") as mcp:
+        with pytest.raises(ToolError, match="forbidden"):
+            await mcp.call_tool("memory_upsert", {"content": "x", "user_id": bob})
+        with pytest.raises(ToolError, match="forbidden"):
+            await mcp.call_tool("memory_get_profile", {"user_id": bob})
+        with pytest.raises(ToolError, match="forbidden"):
+            await mcp.call_tool("memory_search", {"query": "x", "user_id": bob})
+        own = await mcp.call_tool(
+            "memory_append_episode", {"session_id": f"s_{world.tag}", "content": "我们讨论了 ACL"}
+        )
+        assert own.structured_content["namespace"] == f"session/s_{world.tag}/episodic"
+        namespaces = (await mcp.call_tool("memory_list_namespaces", {})).structured_content["result"]
+        assert {n["namespace"] for n in namespaces} >= {
+            f"user/{world.users['alice']}/long_term",
+            f"workspace/{world.workspace}/shared",
+        }
+        assert not any(bob in n["namespace"] for n in namespaces)
+        created = await mcp.call_tool("memory_upsert", {"content": f"{world.tag} via mcp", "tags": [world.tag]})
+        assert created.structured_content["namespace"] == f"user/{world.users['alice']}/long_term"
+        profile = await mcp.call_tool("memory_get_profile", {})
+        assert profile.structured_content["user_id"] == world.users["alice"]
+    async with _mcp(world, "bob") as mcp:
+        with pytest.raises(ToolError, match="forbidden"):
+            await mcp.call_tool("memory_append_episode", {"session_id": f"s_{world.tag}", "content": "intrude"})
+        with pytest.raises(ToolError, match="forbidden"):
+            await mcp.call_tool("memory_commit_session", {"session_id": f"s_{world.tag}"})
+    async with Client(
+        StreamableHttpTransport(f"{world.system.url}/mcp", headers={"Authorization": "Bearer nope"})
+    ) as mcp:
+        with pytest.raises(ToolError, match="unauthorized"):
+            await mcp.call_tool("memory_list_namespaces", {})

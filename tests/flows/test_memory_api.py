@@ -1,0 +1,168 @@
+"""The memory lifecycle over REST: versions, history, optimistic concurrency, listing, feedback,
+errors and limits."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from tests.conftest import System
+
+
+@pytest.fixture
+async def key(system: System) -> str:
+    return await system.user(f"life_{uuid.uuid4().hex[:8]}")
+
+
+async def test_every_change_is_a_new_version_kept_in_history(system: System, key: str) -> None:
+    h = system.auth(key)
+    created = (await system.client.post("/v1/memory", json={"content": "住在北京"}, headers=h)).json()
+    mid = created["id"]
+    first = await system.client.patch(f"/v1/memory/{mid}", json={"importance": 0.9, "version": 1}, headers=h)
+    assert first.json()["version"] == 2
+    second = await system.client.patch(
+        f"/v1/memory/{mid}", json={"content": "搬到上海了"}, headers={**h, "If-Match": '"2"'}
+    )
+    assert second.status_code == 200
+    assert second.json()["version"] == 3
+    history = (await system.client.get(f"/v1/memory/{mid}/history", headers=h)).json()
+    assert [v["version"] for v in history] == [3, 2, 1]
+    assert history[-1]["snapshot"]["content"] == "住在北京"
+    assert history[0]["snapshot"]["content"] == "搬到上海了"
+    found = await system.client.post("/v1/memory/search", json={"query": "上海"}, headers=h)
+    assert found.json()["results"][0]["memory"]["id"] == mid  # the new content was re-embedded and re-indexed
+
+
+async def test_a_stale_write_gets_409_and_changes_nothing(system: System, key: str) -> None:
+    h = system.auth(key)
+    mid = (await system.client.post("/v1/memory", json={"content": "prefers tea"}, headers=h)).json()["id"]
+    await system.client.patch(f"/v1/memory/{mid}", json={"summary": "tea", "version": 1}, headers=h)
+    stale = await system.client.patch(f"/v1/memory/{mid}", json={"summary": "coffee", "version": 1}, headers=h)
+    assert stale.status_code == 409
+    assert stale.json()["error"] == "conflict"
+    assert "version 2" in stale.json()["detail"]
+    stale_delete = await system.client.delete(f"/v1/memory/{mid}", headers={**h, "If-Match": '"1"'})
+    assert stale_delete.status_code == 409
+    current = (await system.client.get(f"/v1/memory/{mid}", headers=h)).json()
+    assert current["summary"] == "tea"
+
+
+async def test_a_delete_is_audited_and_the_memory_is_gone_everywhere(system: System, key: str) -> None:
+    h = system.auth(key)
+    mid = (await system.client.post("/v1/memory", json={"content": "短暂的记忆 ephemeral"}, headers=h)).json()["id"]
+    assert (await system.client.delete(f"/v1/memory/{mid}", headers=h)).json() == {"deleted": True, "id": mid}
+    assert (await system.client.get(f"/v1/memory/{mid}", headers=h)).status_code == 404
+    found = await system.client.post("/v1/memory/search", json={"query": "短暂的记忆 ephemeral"}, headers=h)
+    assert mid not in [r["memory"]["id"] for r in found.json()["results"]]
+    audit = (await system.client.get("/v1/audit", params={"action": "memory_delete", "target": mid}, headers=h)).json()
+    assert len(audit["items"]) == 1
+
+
+async def test_listing_filters_and_pages_with_a_cursor(system: System, key: str) -> None:
+    h = system.auth(key)
+    tag = f"page{uuid.uuid4().hex[:6]}"
+    ids = []
+    for n in range(7):
+        body = {"content": f"note {n}", "tags": [tag, "even" if n % 2 == 0 else "odd"], "memory_type": "note"}
+        ids.append((await system.client.post("/v1/memory", json=body, headers=h)).json()["id"])
+    seen, cursor = [], None
+    while True:
+        params = {"tags": [tag], "limit": 3, **({"cursor": cursor} if cursor else {})}
+        page = (await system.client.get("/v1/memory", params=params, headers=h)).json()
+        seen += [m["id"] for m in page["items"]]
+        cursor = page["next_cursor"]
+        if not cursor:
+            break
+    assert seen == list(reversed(ids))  # newest first, each exactly once
+    evens = (await system.client.get("/v1/memory", params={"tags": [tag, "even"]}, headers=h)).json()
+    assert len(evens["items"]) == 4
+    bad = await system.client.get("/v1/memory", params={"cursor": "not-a-cursor"}, headers=h)
+    assert bad.status_code == 400
+
+
+async def test_incorrect_feedback_takes_a_memory_out_of_default_retrieval_at_once(system: System, key: str) -> None:
+    h = system.auth(key)
+    mid = (await system.client.post("/v1/memory", json={"content": "用户喜欢深夜开会"}, headers=h)).json()["id"]
+    before = await system.client.post("/v1/memory/search", json={"query": "深夜开会"}, headers=h)
+    assert before.json()["results"][0]["memory"]["id"] == mid
+    answer = await system.client.post(
+        f"/v1/memory/{mid}/feedback", json={"feedback": "incorrect", "comment": "这是一次临时偏好"}, headers=h
+    )
+    assert answer.json() == {"status": "ok", "memory_id": mid, "feedback": "incorrect"}
+    after = await system.client.post("/v1/memory/search", json={"query": "深夜开会"}, headers=h)
+    assert mid not in [r["memory"]["id"] for r in after.json()["results"]]
+    listed = await system.client.get("/v1/memory", params={"limit": 100}, headers=h)
+    assert mid not in [m["id"] for m in listed.json()["items"]]
+    still_own = await system.client.get(f"/v1/memory/{mid}", headers=h)  # the owner can still look at it
+    assert still_own.json()["flags"] == ["incorrect"]
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "field"),
+    [
+        ({"content": ""}, 422, "content"),
+        ({"content": "x" * 32_001}, 422, "content"),
+        ({"content": "x", "tags": [f"t{n}" for n in range(33)]}, 422, "tags"),
+        ({"content": "x", "tags": ["y" * 65]}, 422, "tags"),
+        ({"content": "x", "importance": 1.5}, 422, "importance"),
+        ({"content": "x", "visibility": "public"}, 422, "visibility"),
+        ({"content": "x", "surprise": 1}, 422, "surprise"),
+        ({"content": "x", "visibility": "agent-only"}, 400, None),
+    ],
+)
+async def test_bad_writes_are_refused_with_a_clear_4xx(
+    system: System, key: str, body: dict, status: int, field: str | None
+) -> None:
+    response = await system.client.post("/v1/memory", json=body, headers=system.auth(key))
+    assert response.status_code == status, response.text
+    answer = response.json()
+    assert set(answer) == {"error", "detail"}
+    if field:
+        assert any(problem["field"] == field for problem in answer["detail"])
+
+
+async def test_limits_on_query_page_size_and_body_size(system: System, key: str) -> None:
+    h = system.auth(key)
+    assert (await system.client.post("/v1/memory/search", json={"query": "q" * 2001}, headers=h)).status_code == 422
+    assert (
+        await system.client.post("/v1/memory/search", json={"query": "q", "limit": 101}, headers=h)
+    ).status_code == 422
+    assert (await system.client.get("/v1/memory", params={"limit": 1000}, headers=h)).status_code == 422
+    huge = await system.client.post(
+        "/v1/memory",
+        content=b'{"content": "' + b"x" * 1_100_000 + b'"}',
+        headers={**h, "content-type": "application/json"},
+    )
+    assert huge.status_code == 413
+    assert huge.json()["error"] == "payload_too_large"
+
+
+async def test_requests_without_a_key_get_401_with_a_hint(system: System) -> None:
+    response = await system.client.post("/v1/memory/search", json={"query": "x"})
+    assert response.status_code == 401
+    assert "Authorization: Bearer" in response.json()["detail"]
+    assert response.headers["www-authenticate"] == "Bearer"
+
+
+async def test_the_openapi_document_describes_every_route_with_examples(system: System) -> None:
+    spec = (await system.client.get("/openapi.json")).json()
+    paths = spec["paths"]
+    for path in (
+        "/v1/memory",
+        "/v1/memory/search",
+        "/v1/memory/{memory_id}",
+        "/v1/memory/{memory_id}/history",
+        "/v1/memory/{memory_id}/feedback",
+        "/v1/episodes",
+        "/v1/sessions/{session_id}/commit",
+        "/v1/users/{user_id}/profile",
+        "/v1/namespaces",
+        "/v1/audit",
+        "/v1/keys",
+        "/v1/workspaces",
+    ):
+        assert path in paths, path
+    schemas = spec["components"]["schemas"]
+    assert schemas["MemoryCreate"]["examples"]
+    assert schemas["SearchRequest"]["examples"]
