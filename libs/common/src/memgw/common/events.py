@@ -10,7 +10,7 @@ from __future__ import annotations
 import uuid
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
@@ -24,6 +24,9 @@ class Subject(StrEnum):
     REVIEW_REQUESTED = "review.requested"
     REVIEW_DECIDED = "review.decided"
     DEAD_LETTER = "dead"
+    # Request-reply on core NATS (no stream): the gateway asks a sync-worker to read a source.
+    SOURCE_LIST_ITEMS = "source.items.list"
+    SOURCE_READ_ITEM = "source.items.read"
 
 
 def _now() -> datetime:
@@ -150,6 +153,22 @@ class ReviewDecided(Event):
     decision: Literal["accept_new", "keep_old", "keep_both", "edit"]
     edited_content: str | None = None
     decided_by: str
+
+
+class SourceItemsRequested(BaseModel):
+    """Ask a sync-worker to list a source's items (or read one, with ``item_id``) right now."""
+
+    model_config = ConfigDict(frozen=True)
+    source_id: str
+    item_id: str | None = None
+    correlation_id: str | None = None
+
+
+class SourceItemsAnswer(BaseModel):
+    ok: bool
+    error: str | None = None
+    items: list[dict[str, Any]] = Field(default_factory=list)
+    content: dict[str, Any] | None = None
 
 
 AnyEvent = Annotated[

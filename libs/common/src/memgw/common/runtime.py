@@ -56,6 +56,7 @@ class ServiceParts:
     router: NatsRouter | None = None
     app: Any = None  # an ASGI app (the gateway's FastAPI)
     background: list[BackgroundTask] = field(default_factory=list)
+    cleanup: list[Callable[[], Coroutine[Any, Any, None]]] = field(default_factory=list)
 
 
 @contextlib.asynccontextmanager
@@ -127,3 +128,7 @@ async def run_services(infra: Infra, parts: list[ServiceParts]) -> AsyncIterator
                 await task
         await relay.stop()
         await infra.broker.stop()
+        for part in parts:
+            for close in part.cleanup:
+                with contextlib.suppress(Exception):
+                    await close()

@@ -83,6 +83,35 @@ class SourceSettings(BaseSettings):
         description="Folders that Folder sources may read (JSON list); a source outside them is refused.",
     )
     folder_max_file_bytes: int = Field(default=10 * 1024 * 1024, ge=1)
+    outbound_allow: list[str] = Field(
+        default_factory=list,
+        description="JSON list of hosts, host:port pairs or CIDRs that network readers may reach although private.",
+    )
+    outbound_timeout_s: float = Field(default=30.0, gt=0)
+    feed_max_bytes: int = Field(default=5 * 1024 * 1024, ge=1)
+    page_max_bytes: int = Field(default=5 * 1024 * 1024, ge=1)
+    github_api_url: str = "https://api.github.com"
+    github_token: str | None = Field(default=None, description="Used when a GithubRepo source has no token.")
+    composio_api_url: str = "https://backend.composio.dev"
+    composio_api_key: str | None = None
+    twitter_api_url: str = "https://api.twitter.com"
+    twitter_bearer_token: str | None = Field(default=None, description="Without it TwitterQuery syncs fail.")
+    autofetch_tick_s: float = Field(default=1200.0, gt=0, description="How often due sources are looked for.")
+    autofetch_cadence_s: dict[str, int] = Field(
+        default_factory=lambda: {
+            "Folder": 1200,
+            "Conversation": 1200,
+            "RssFeed": 3600,
+            "GithubRepo": 3600,
+            "WebPage": 86400,
+            "Composio": 3600,
+            "TwitterQuery": 0,
+        },
+        description="Seconds between automatic syncs per kind (JSON object); 0 = manual only.",
+    )
+    sync_cost_per_1k_tokens_usd: float = Field(
+        default=0.0, ge=0, description="What embedding 1,000 tokens costs (0 for the bundled model)."
+    )
 
 
 class ChunkSettings(BaseSettings):

@@ -1,19 +1,58 @@
-"""The sync-worker: readers per source kind, the sync pipeline, its bus subscriber."""
+"""The sync-worker: one reader per source kind, the sync pipeline, its bus subscribers and the
+auto-fetch schedule."""
 
 from __future__ import annotations
 
+from faststream.nats import NatsRouter
+
+from memgw.common.composio import ComposioClient
+from memgw.common.net import GuardedFetcher
 from memgw.common.runtime import Infra, ServiceParts
 from memgw.common.sources import SourceKind
+from memgw.sync_worker.autofetch import AutoFetch
 from memgw.sync_worker.readers.base import SourceReader
+from memgw.sync_worker.readers.composio import ComposioReader
+from memgw.sync_worker.readers.conversation import ConversationReader
 from memgw.sync_worker.readers.folder import FolderReader
-from memgw.sync_worker.router import create_router
+from memgw.sync_worker.readers.github import GithubReader
+from memgw.sync_worker.readers.rss import RssReader
+from memgw.sync_worker.readers.twitter import TwitterReader
+from memgw.sync_worker.readers.webpage import WebPageReader
+from memgw.sync_worker.router import create_router, create_rpc_router
 from memgw.sync_worker.service import SyncService
 
 
-def readers_for(infra: Infra) -> dict[SourceKind, SourceReader]:
-    return {SourceKind.FOLDER: FolderReader(infra.settings.sources)}
+def readers_for(infra: Infra, fetcher: GuardedFetcher) -> dict[SourceKind, SourceReader]:
+    """The dispatcher: every kind's reader. Network readers share the one outbound guard."""
+    s = infra.settings.sources
+    return {
+        SourceKind.FOLDER: FolderReader(s),
+        SourceKind.GITHUB_REPO: GithubReader(s, fetcher),
+        SourceKind.RSS_FEED: RssReader(s, fetcher),
+        SourceKind.WEB_PAGE: WebPageReader(s, fetcher),
+        SourceKind.CONVERSATION: ConversationReader(infra.pool),
+        SourceKind.COMPOSIO: ComposioReader(ComposioClient(fetcher, s.composio_api_url, s.composio_api_key)),
+        SourceKind.TWITTER_QUERY: TwitterReader(s, fetcher),
+    }
+
+
+def _routers(*routers: NatsRouter) -> NatsRouter:
+    combined = NatsRouter()
+    for router in routers:
+        combined.include_router(router)
+    return combined
 
 
 def build(infra: Infra) -> ServiceParts:
-    service = SyncService(infra, readers_for(infra))
-    return ServiceParts(name="sync-worker", router=create_router(infra, service))
+    s = infra.settings.sources
+    fetcher = GuardedFetcher(
+        allow=s.outbound_allow, max_bytes=max(s.feed_max_bytes, s.page_max_bytes), timeout_s=s.outbound_timeout_s
+    )
+    service = SyncService(infra, readers_for(infra, fetcher), cost_per_1k_tokens=s.sync_cost_per_1k_tokens_usd)
+    autofetch = AutoFetch(infra)
+    return ServiceParts(
+        name="sync-worker",
+        router=_routers(create_router(infra, service), create_rpc_router(infra, service)),
+        background=[autofetch.run],
+        cleanup=[fetcher.close],
+    )

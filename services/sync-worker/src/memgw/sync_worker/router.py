@@ -6,7 +6,7 @@ from __future__ import annotations
 from faststream.nats import NatsMessage, NatsRouter
 
 from memgw.common.bus import keep_alive, settle
-from memgw.common.events import Subject, SyncRequested
+from memgw.common.events import SourceItemsAnswer, SourceItemsRequested, Subject, SyncRequested
 from memgw.common.logging import CORRELATION_HEADER, correlation_scope
 from memgw.common.runtime import Infra
 from memgw.sync_worker.service import SyncService
@@ -31,5 +31,23 @@ def create_router(infra: Infra, service: SyncService) -> NatsRouter:
                 touch = await keep_alive(msg, every_s=max(1.0, layout.ack_wait_s / 3))
                 delivered = msg.raw_message.metadata.num_delivered or 1
                 await service.handle(event, touch, last_attempt=delivered >= layout.max_deliver)
+
+    return router
+
+
+def create_rpc_router(infra: Infra, service: SyncService) -> NatsRouter:
+    """Request-reply on core NATS, queue group ``sync-worker``: one replica answers each request."""
+    layout = infra.layout
+    router = NatsRouter()
+
+    @router.subscriber(layout.subject(Subject.SOURCE_LIST_ITEMS), queue="sync-worker", title="list a source's items")
+    async def on_list_items(request: SourceItemsRequested) -> SourceItemsAnswer:
+        with correlation_scope(request.correlation_id):
+            return await service.preview(request)
+
+    @router.subscriber(layout.subject(Subject.SOURCE_READ_ITEM), queue="sync-worker", title="read one item")
+    async def on_read_item(request: SourceItemsRequested) -> SourceItemsAnswer:
+        with correlation_scope(request.correlation_id):
+            return await service.preview(request)
 
     return router

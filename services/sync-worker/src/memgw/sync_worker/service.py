@@ -9,6 +9,7 @@ overwrites the rest in place (deterministic chunk ids): never a duplicate chunk.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
@@ -17,7 +18,14 @@ from typing import Any
 from memgw.common.db.outbox import enqueue
 from memgw.common.db.pool import Conn
 from memgw.common.domain import MemoryType, Visibility, content_hash, source_chunk_id, source_chunk_key
-from memgw.common.events import MemorySyncStageChanged, SyncCounts, SyncRequested, SyncStage
+from memgw.common.events import (
+    MemorySyncStageChanged,
+    SourceItemsAnswer,
+    SourceItemsRequested,
+    SyncCounts,
+    SyncRequested,
+    SyncStage,
+)
 from memgw.common.logging import get_logger
 from memgw.common.memories import NewMemory
 from memgw.common.namespaces import derive_namespace
@@ -89,6 +97,24 @@ class SyncService:
         self.infra = infra
         self.readers = readers
         self.cost_per_1k_tokens = cost_per_1k_tokens
+
+    async def preview(self, request: SourceItemsRequested) -> SourceItemsAnswer:
+        """List a source's items, or read one, for a person looking (no run, nothing stored)."""
+        row = await self.infra.pool.fetchrow("SELECT * FROM memory_sources WHERE id = $1", request.source_id)
+        if row is None:
+            return SourceItemsAnswer(ok=False, error=f"no source {request.source_id!r}")
+        source = MemorySourceEntry.model_validate(dict(row))
+        reader = self.readers.get(source.kind)
+        if reader is None:
+            return SourceItemsAnswer(ok=False, error=f"no reader for {source.kind} sources")
+        try:
+            items = await reader.list_items(source)
+            if request.item_id is None:
+                return SourceItemsAnswer(ok=True, items=[dataclasses.asdict(i) for i in items])
+            content = await reader.read_item(source, request.item_id)
+            return SourceItemsAnswer(ok=True, content=dataclasses.asdict(content))
+        except (SourceError, ItemError) as exc:
+            return SourceItemsAnswer(ok=False, error=str(exc))
 
     async def _load(self, run_id: str) -> tuple[dict[str, Any], MemorySourceEntry] | None:
         row = await self.infra.pool.fetchrow(

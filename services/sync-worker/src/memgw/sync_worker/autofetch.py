@@ -1,0 +1,90 @@
+"""Auto-fetch: enabled sources are synced again on a cadence per kind (0 = manual only).
+
+Every tick each replica looks for due sources (no run in flight, the last one started longer ago
+than the cadence). Starting a run inserts the run row under the one-run-per-source unique index,
+so when several replicas find the same due source only one of them starts it; the request also
+carries a ``Nats-Msg-Id`` of the source and time slot, so JetStream drops any duplicate. "Due" is
+read from the database, so a restart does not fire again syncs that just ran.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from memgw.common.db.outbox import enqueue
+from memgw.common.domain import new_id
+from memgw.common.events import MemorySyncStageChanged, SyncRequested, SyncStage
+from memgw.common.logging import get_logger
+from memgw.common.runtime import Infra
+
+log = get_logger("memgw.autofetch")
+
+
+class AutoFetch:
+    def __init__(self, infra: Infra):
+        self.infra = infra
+
+    async def run(self) -> None:
+        while True:
+            try:
+                started = await self.tick()
+                if started:
+                    log.info("autofetch.started", sources=started)
+            except Exception as exc:  # a failed tick is retried at the next one
+                log.warning("autofetch.tick_failed", error=str(exc))
+            await asyncio.sleep(self.infra.settings.sources.autofetch_tick_s)
+
+    async def tick(self) -> list[str]:
+        """Start a run for every due source; return their ids."""
+        cadences = {k: v for k, v in self.infra.settings.sources.autofetch_cadence_s.items() if v > 0}
+        if not cadences:
+            return []
+        due = await self.infra.pool.fetch(
+            "SELECT s.id, s.kind, s.owner_user_id, s.workspace_id FROM memory_sources s"
+            " WHERE s.enabled AND s.kind = ANY($1::text[])"
+            " AND NOT EXISTS (SELECT 1 FROM sync_runs r WHERE r.source_id = s.id AND r.finished_at IS NULL)"
+            " AND NOT EXISTS (SELECT 1 FROM sync_runs r WHERE r.source_id = s.id"
+            "   AND r.created_at > now() - make_interval(secs => ($2::jsonb ->> s.kind)::double precision))",
+            list(cadences),
+            cadences,
+        )
+        started = []
+        for source in due:
+            slot = int(time.time() // cadences[source["kind"]])
+            run_id = new_id("run")
+            async with self.infra.pool.acquire() as conn, conn.transaction():
+                inserted = await conn.fetchval(
+                    "INSERT INTO sync_runs (id, source_id, reason, stage) VALUES ($1, $2, 'auto', $3)"
+                    " ON CONFLICT (source_id) WHERE finished_at IS NULL DO NOTHING RETURNING id",
+                    run_id,
+                    source["id"],
+                    SyncStage.REQUESTED.value,
+                )
+                if inserted is None:
+                    continue  # another replica (or a person) started it a moment ago
+                await enqueue(
+                    conn,
+                    self.infra.layout,
+                    SyncRequested(
+                        id=f"auto-{source['id']}-{slot}",
+                        run_id=run_id,
+                        source_id=source["id"],
+                        owner_user_id=source["owner_user_id"],
+                        reason="auto",
+                    ),
+                )
+                await enqueue(
+                    conn,
+                    self.infra.layout,
+                    MemorySyncStageChanged(
+                        run_id=run_id,
+                        connection_id=source["id"],
+                        owner_user_id=source["owner_user_id"],
+                        workspace_id=source["workspace_id"],
+                        stage=SyncStage.REQUESTED,
+                        detail="auto-fetch",
+                    ),
+                )
+            started.append(source["id"])
+        return started
