@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import unicodedata
 from dataclasses import dataclass
+from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
@@ -92,3 +93,70 @@ def validate_source(entry: MemorySourceEntry) -> None:
         problems.append("max_cost_per_sync_usd must be finite and >= 0")
     if problems:
         raise SourceValidationError("; ".join(problems))
+
+
+class Freshness(StrEnum):
+    ACTIVE = "Active"
+    RECENT = "Recent"
+    IDLE = "Idle"
+
+
+def freshness(last_chunk_at: datetime | None, now: datetime) -> Freshness:
+    """Active ≤ 30 s, Recent ≤ 5 min, else Idle; a timestamp in the future (a remote clock ahead
+    of ours) reads Active. Computed on aware datetimes, so nothing can overflow."""
+    if last_chunk_at is None:
+        return Freshness.IDLE
+    age = (now - last_chunk_at).total_seconds()
+    if age <= 30:
+        return Freshness.ACTIVE
+    if age <= 300:
+        return Freshness.RECENT
+    return Freshness.IDLE
+
+
+# OpenHuman's config.toml: [[memory_sources]] tables with the kind's fields flat beside the common ones.
+_COMMON_KEYS = ("id", "kind", "label", "enabled", *BUDGET_FIELDS)
+
+
+def from_openhuman(table: dict[str, Any], owner_user_id: str) -> MemorySourceEntry:
+    """One [[memory_sources]] table as an entry (validate it before use)."""
+    known = {k: table[k] for k in _COMMON_KEYS if k in table and k != "kind"}
+    kind = str(table.get("kind", ""))
+    try:
+        source_kind = SourceKind(kind)
+    except ValueError as exc:
+        raise SourceValidationError(f"unknown kind {kind!r}; one of {', '.join(k.value for k in SourceKind)}") from exc
+    fields = {k: v for k, v in table.items() if k not in _COMMON_KEYS}
+    return MemorySourceEntry(**known, kind=source_kind, owner_user_id=owner_user_id, fields=fields)
+
+
+_TOML_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    out = []
+    for ch in str(value):
+        out.append(_TOML_ESCAPES.get(ch) or (ch if ord(ch) >= 0x20 and ch != "\x7f" else f"\\u{ord(ch):04x}"))
+    return '"' + "".join(out) + '"'
+
+
+def to_openhuman(entries: list[MemorySourceEntry]) -> str:
+    """The entries as OpenHuman's [[memory_sources]] tables."""
+    blocks = []
+    for e in entries:
+        pairs: list[tuple[str, Any]] = [
+            ("id", e.id),
+            ("kind", e.kind.value),
+            ("label", e.label),
+            ("enabled", e.enabled),
+        ]
+        pairs += sorted(e.fields.items())
+        pairs += [(k, getattr(e, k)) for k in BUDGET_FIELDS if getattr(e, k) is not None]
+        blocks.append("[[memory_sources]]\n" + "".join(f"{k} = {_toml_value(v)}\n" for k, v in pairs))
+    return "\n".join(blocks)

@@ -74,3 +74,8 @@ def install_error_handlers(app: FastAPI) -> None:
 
     app.add_exception_handler(ApiError, on_api_error)
     app.add_exception_handler(RequestValidationError, on_validation)
+
+
+class Unavailable(ApiError):
+    status_code = 503
+    code = "unavailable"

@@ -7,11 +7,14 @@ from collections.abc import Awaitable, Callable
 from fastapi import FastAPI, Request, Response
 from fastapi.responses import JSONResponse
 
+from memgw.common.composio import ComposioClient
 from memgw.common.logging import CORRELATION_HEADER, correlation_scope
+from memgw.common.net import GuardedFetcher
 from memgw.common.runtime import Infra, ServiceParts
 from memgw.gateway import session_service
 from memgw.gateway.api import audit, directory, health, memory, sessions, sources
 from memgw.gateway.errors import error_body, install_error_handlers
+from memgw.gateway.events import StageRelay
 from memgw.gateway.mcp import create_mcp
 
 MAX_BODY_BYTES = 1_000_000
@@ -26,6 +29,11 @@ def create_app(infra: Infra) -> FastAPI:
         lifespan=mcp_app.lifespan,
     )
     app.state.infra = infra
+    settings = infra.settings.sources
+    fetcher = GuardedFetcher(allow=settings.outbound_allow, timeout_s=settings.outbound_timeout_s)
+    app.state.fetcher = fetcher
+    app.state.composio = ComposioClient(fetcher, settings.composio_api_url, settings.composio_api_key)
+    app.state.stage_relay = StageRelay(infra)
     install_error_handlers(app)
 
     @app.middleware("http")
@@ -45,4 +53,7 @@ def create_app(infra: Infra) -> FastAPI:
 
 
 def build(infra: Infra) -> ServiceParts:
-    return ServiceParts(name="gateway", app=create_app(infra), background=[lambda: session_service.janitor(infra)])
+    app = create_app(infra)
+    return ServiceParts(
+        name="gateway", app=app, background=[lambda: session_service.janitor(infra)], cleanup=[app.state.fetcher.close]
+    )

@@ -2,19 +2,44 @@
 
 from __future__ import annotations
 
+import tomllib
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import asyncpg
+from pydantic import BaseModel, ValidationError
 
+from memgw.common.composio import ComposioClient, ComposioError, Connection
 from memgw.common.db.outbox import enqueue
 from memgw.common.domain import Principal, new_id
-from memgw.common.events import MemorySyncStageChanged, SyncRequested, SyncStage
+from memgw.common.events import (
+    MemorySyncStageChanged,
+    SourceItemsAnswer,
+    SourceItemsRequested,
+    Subject,
+    SyncRequested,
+    SyncStage,
+)
+from memgw.common.logging import current_correlation_id, get_logger
+from memgw.common.net import OutboundRefused
 from memgw.common.paths import PathOutsideRoot, allowed_root
 from memgw.common.runtime import Infra
-from memgw.common.sources import MemorySourceEntry, SourceKind, SourceValidationError, validate_source
+from memgw.common.sources import (
+    BUDGET_FIELDS,
+    Freshness,
+    MemorySourceEntry,
+    SourceKind,
+    SourceValidationError,
+    freshness,
+    from_openhuman,
+    to_openhuman,
+    validate_source,
+)
 from memgw.gateway import audit
-from memgw.gateway.errors import BadRequest, Conflict, Forbidden, NotFound
+from memgw.gateway.errors import ApiError, BadRequest, Conflict, Forbidden, NotFound, Unavailable
+
+log = get_logger("memgw.gateway.sources")
 
 SOURCE_COLUMNS = (
     "id, kind, label, enabled, owner_user_id, workspace_id, fields, max_tokens_per_sync, max_cost_per_sync_usd,"
@@ -67,6 +92,121 @@ async def add(infra: Infra, p: Principal, entry: MemorySourceEntry) -> MemorySou
         raise Conflict(f"a source with id {entry.id!r} exists already") from exc
     assert row is not None
     return _entry(row)
+
+
+def _visible_sources_sql(p: Principal) -> tuple[str, list[object]]:
+    if p.is_admin:
+        return "TRUE", []
+    return "(owner_user_id = $1 OR workspace_id = ANY($2::text[]))", [p.user_id, sorted(p.workspace_ids)]
+
+
+async def list_sources(infra: Infra, p: Principal) -> list[MemorySourceEntry]:
+    where, args = _visible_sources_sql(p)
+    rows = await infra.pool.fetch(f"SELECT {SOURCE_COLUMNS} FROM memory_sources WHERE {where} ORDER BY id", *args)
+    return [_entry(r) for r in rows]
+
+
+def _may_manage(p: Principal, entry: MemorySourceEntry) -> bool:
+    return (
+        p.is_admin
+        or entry.owner_user_id == p.user_id
+        or (entry.workspace_id is not None and entry.workspace_id in p.workspace_ids and not p.agent_id)
+    )
+
+
+async def update(
+    infra: Infra, p: Principal, source_id: str, patch: dict[str, Any], expected_version: int | None = None
+) -> MemorySourceEntry:
+    """Patch semantics: an absent field stays, an explicit null clears it; id and kind never change.
+    The row is locked while merged, so concurrent patches apply one after the other, none lost."""
+    for frozen in ("id", "kind", "owner_user_id"):
+        if frozen in patch:
+            raise BadRequest(f"{frozen} cannot change; remove the source and add a new one")
+    async with infra.pool.acquire() as conn, conn.transaction():
+        row = await conn.fetchrow(f"SELECT {SOURCE_COLUMNS} FROM memory_sources WHERE id = $1 FOR UPDATE", source_id)
+        if row is None or not _may_manage(p, current := _entry(row)):
+            if row is not None:
+                await audit.record(
+                    conn,
+                    p,
+                    "source_update",
+                    decision="deny",
+                    reason="not the owner",
+                    target_type="source",
+                    target_id=source_id,
+                )
+            raise NotFound(f"no source {source_id!r}")
+        if expected_version is not None and expected_version != current.version:
+            raise Conflict(f"source {source_id} is at version {current.version}, not {expected_version}")
+        merged = current.model_dump()
+        for key, value in patch.items():
+            if key == "fields":
+                fields = dict(current.fields)
+                for name, field_value in (value or {}).items():
+                    if field_value is None:
+                        fields.pop(name, None)
+                    else:
+                        fields[name] = field_value
+                merged["fields"] = fields
+            else:
+                merged[key] = value
+        entry = MemorySourceEntry.model_validate(merged)
+        try:
+            validate_source(entry)
+            if entry.kind is SourceKind.FOLDER:
+                allowed_root(Path(str(entry.fields["path"])), infra.settings.sources.folder_roots)
+        except (SourceValidationError, PathOutsideRoot, FileNotFoundError) as exc:
+            raise BadRequest(str(exc)) from exc
+        row = await conn.fetchrow(
+            "UPDATE memory_sources SET label = $2, enabled = $3, workspace_id = $4, fields = $5,"
+            " max_tokens_per_sync = $6, max_cost_per_sync_usd = $7, sync_depth_days = $8, version = version + 1,"
+            f" updated_at = now() WHERE id = $1 RETURNING {SOURCE_COLUMNS}",
+            source_id,
+            entry.label,
+            entry.enabled,
+            entry.workspace_id,
+            entry.fields,
+            entry.max_tokens_per_sync,
+            entry.max_cost_per_sync_usd,
+            entry.sync_depth_days,
+        )
+        await audit.record(
+            conn, p, "source_update", target_type="source", target_id=source_id, reason=",".join(sorted(patch))
+        )
+    assert row is not None
+    return _entry(row)
+
+
+async def remove(infra: Infra, p: Principal, source_id: str) -> int:
+    """Remove a source and every chunk it brought in; return how many chunks went."""
+    entry = await get(infra, p, source_id)
+    if not _may_manage(p, entry):
+        raise Forbidden(f"only the owner may remove source {source_id}")
+    async with infra.pool.acquire() as conn, conn.transaction():
+        chunks = [
+            r["id"] for r in await conn.fetch("DELETE FROM memories WHERE source_id = $1 RETURNING id", source_id)
+        ]
+        await conn.execute("DELETE FROM memory_sources WHERE id = $1", source_id)
+        await audit.record(
+            conn, p, "source_remove", target_type="source", target_id=source_id, reason=f"{len(chunks)} chunks removed"
+        )
+    await infra.store.sync_index(deleted=chunks)
+    return len(chunks)
+
+
+async def preview(infra: Infra, p: Principal, source_id: str, item_id: str | None = None) -> SourceItemsAnswer:
+    """Ask a sync-worker to list the source's items (or read one) now, over NATS request-reply."""
+    await get(infra, p, source_id)
+    subject = Subject.SOURCE_READ_ITEM if item_id else Subject.SOURCE_LIST_ITEMS
+    request = SourceItemsRequested(source_id=source_id, item_id=item_id, correlation_id=current_correlation_id())
+    try:
+        reply = await infra.broker.request(request, infra.layout.subject(subject), timeout=60.0)
+    except TimeoutError as exc:
+        raise Unavailable("no sync-worker answered within 60 s; is one running?") from exc
+    answer = SourceItemsAnswer.model_validate_json(reply.body)
+    if not answer.ok:
+        raise BadRequest(answer.error or "the source could not be read")
+    return answer
 
 
 async def get(infra: Infra, p: Principal, source_id: str) -> MemorySourceEntry:
@@ -143,3 +283,152 @@ async def get_run(infra: Infra, p: Principal, source_id: str, run_id: str) -> di
     if row is None:
         raise NotFound(f"no run {run_id!r} for source {source_id!r}")
     return dict(row)
+
+
+class SourceStatus(BaseModel):
+    source_id: str
+    kind: str
+    label: str
+    enabled: bool
+    synced_items: int = 0
+    synced_chunks: int = 0
+    pending_items: int = 0
+    last_chunk_at: datetime | None = None
+    freshness: Freshness = Freshness.IDLE
+    sync_stage: str | None = None
+    sync_detail: str | None = None
+    run_id: str | None = None
+    error: str | None = None
+
+
+async def _status_of(infra: Infra, entry: MemorySourceEntry, now: datetime) -> SourceStatus:
+    chunks = await infra.pool.fetchrow(
+        "SELECT count(*) AS n, max(updated_at) AS last FROM memories WHERE source_id = $1", entry.id
+    )
+    items = await infra.pool.fetchval("SELECT count(*) FROM source_items WHERE source_id = $1", entry.id)
+    in_flight = await infra.pool.fetchrow(
+        "SELECT id, stage, detail FROM sync_runs WHERE source_id = $1 AND finished_at IS NULL", entry.id
+    )
+    last_done = await infra.pool.fetchrow(
+        "SELECT counts FROM sync_runs WHERE source_id = $1 AND finished_at IS NOT NULL"
+        " ORDER BY finished_at DESC LIMIT 1",
+        entry.id,
+    )
+    pending = 0
+    if last_done is not None:  # what the last run saw but could not take in (a budget, a failure)
+        seen = int(last_done["counts"].get("items_seen", 0))
+        pending = max(0, seen - items - int(last_done["counts"].get("items_failed", 0)))
+    assert chunks is not None
+    return SourceStatus(
+        source_id=entry.id,
+        kind=entry.kind.value,
+        label=entry.label,
+        enabled=entry.enabled,
+        synced_items=items,
+        synced_chunks=chunks["n"],
+        pending_items=pending,
+        last_chunk_at=chunks["last"],
+        freshness=freshness(chunks["last"], now),
+        sync_stage=in_flight["stage"] if in_flight else None,
+        sync_detail=in_flight["detail"] if in_flight else None,
+        run_id=in_flight["id"] if in_flight else None,
+    )
+
+
+async def status_list(infra: Infra, p: Principal) -> list[SourceStatus]:
+    """Every visible source's status; one that cannot be computed reads as an Idle zero row."""
+    now = datetime.now(UTC)
+    out = []
+    for entry in await list_sources(infra, p):
+        try:
+            out.append(await _status_of(infra, entry, now))
+        except Exception as exc:
+            log.warning("sources.status_failed", source_id=entry.id, error=str(exc))
+            out.append(
+                SourceStatus(
+                    source_id=entry.id, kind=entry.kind.value, label=entry.label, enabled=entry.enabled, error=str(exc)
+                )
+            )
+    return out
+
+
+async def import_openhuman(infra: Infra, p: Principal, text: str) -> dict[str, Any]:
+    """Bring [[memory_sources]] of OpenHuman's config.toml in: new ids are added, the caller's own
+    existing ones updated; each entry that cannot be taken is reported with its reason."""
+    try:
+        tables = tomllib.loads(text).get("memory_sources", [])
+    except tomllib.TOMLDecodeError as exc:
+        raise BadRequest(f"not valid TOML: {exc}") from exc
+    if not isinstance(tables, list):
+        raise BadRequest("memory_sources must be an array of tables ([[memory_sources]])")
+    added, updated, errors = [], [], []
+    for n, table in enumerate(tables):
+        label = str(table.get("id", f"#{n}")) if isinstance(table, dict) else f"#{n}"
+        try:
+            entry = from_openhuman(table, p.user_id)
+            exists = await infra.pool.fetchval("SELECT 1 FROM memory_sources WHERE id = $1", entry.id)
+            if exists:
+                patch = entry.model_dump(include={"label", "enabled", "fields", *BUDGET_FIELDS})
+                await update(infra, p, entry.id, patch)
+                updated.append(entry.id)
+            else:
+                await add(infra, p, entry)
+                added.append(entry.id)
+        except (SourceValidationError, ApiError, ValidationError, TypeError) as exc:
+            errors.append({"id": label, "error": getattr(exc, "detail", None) or str(exc)})
+    return {"added": added, "updated": updated, "errors": errors}
+
+
+async def export_openhuman(infra: Infra, p: Principal) -> str:
+    return to_openhuman(await list_sources(infra, p))
+
+
+def composio_source_id(toolkit: str, connection_id: str) -> str:
+    return f"composio-{toolkit}-{connection_id}".replace(":", "-")[:128]
+
+
+async def upsert_composio(infra: Infra, p: Principal, client: ComposioClient, connection: Connection) -> bool:
+    """Make sure a Composio connection is a source; return True when it was added now."""
+    source_id = composio_source_id(connection.toolkit, connection.id)
+    if await infra.pool.fetchval("SELECT 1 FROM memory_sources WHERE id = $1", source_id):
+        return False
+    entry = MemorySourceEntry(
+        id=source_id,
+        kind=SourceKind.COMPOSIO,
+        label=f"{connection.toolkit} ({connection.id})",
+        owner_user_id=p.user_id,
+        fields={"toolkit": connection.toolkit, "connection_id": connection.id},
+    )
+    try:
+        await add(infra, p, entry)
+    except Conflict:
+        return False  # a concurrent reconcile added it
+    return True
+
+
+async def connect_composio(infra: Infra, p: Principal, client: ComposioClient, connection_id: str) -> MemorySourceEntry:
+    """A new Composio connection appears as a source at once."""
+    try:
+        connection = await client.connection(connection_id)
+    except (ComposioError, OutboundRefused) as exc:
+        raise BadRequest(f"Composio connection {connection_id}: {exc}") from exc
+    if connection.user_id not in (None, p.user_id) and not p.is_admin:
+        raise Forbidden(f"Composio connection {connection_id} belongs to another user")
+    await upsert_composio(infra, p, client, connection)
+    return await get(infra, p, composio_source_id(connection.toolkit, connection.id))
+
+
+async def reconcile_composio(infra: Infra, p: Principal, client: ComposioClient) -> list[str]:
+    """On listing: connections made before the hook existed become sources too."""
+    if not client.configured or p.agent_id:
+        return []
+    try:
+        connections = await client.connections(p.user_id)
+    except (ComposioError, OutboundRefused) as exc:
+        log.warning("composio.reconcile_failed", error=str(exc))
+        return []
+    added = []
+    for connection in connections:
+        if connection.status.upper() in ("ACTIVE", "") and await upsert_composio(infra, p, client, connection):
+            added.append(connection.id)
+    return added

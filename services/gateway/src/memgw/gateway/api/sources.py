@@ -1,15 +1,22 @@
 from __future__ import annotations
 
-from typing import Any
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Response, status
+from fastapi import APIRouter, Body, Header, Request, Response, WebSocket, WebSocketDisconnect, status
+from fastapi.responses import PlainTextResponse, StreamingResponse
 from pydantic import BaseModel, Field
 
 from memgw.common.sources import MemorySourceEntry, SourceKind
 from memgw.gateway import sources_service
-from memgw.gateway.deps import InfraDep, PrincipalDep
+from memgw.gateway.deps import InfraDep, PrincipalDep, get_infra
+from memgw.gateway.errors import Unauthorized
+from memgw.gateway.identity import principal_for_key
 
-router = APIRouter(prefix="/v1/sources", tags=["sources"])
+router = APIRouter(prefix="/v1", tags=["sources"])
+HEARTBEAT_S = 15.0
 
 
 class SourceCreate(BaseModel):
@@ -29,27 +36,136 @@ class SourceCreate(BaseModel):
     sync_depth_days: int | None = None
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, response_model=MemorySourceEntry)
+class ComposioConnect(BaseModel):
+    connection_id: str = Field(min_length=1, max_length=200)
+
+
+@router.get("/sources", response_model=list[MemorySourceEntry])
+async def list_sources(request: Request, infra: InfraDep, principal: PrincipalDep) -> list[MemorySourceEntry]:
+    """Sources the key may see; Composio connections made elsewhere are reconciled in first."""
+    await sources_service.reconcile_composio(infra, principal, request.app.state.composio)
+    return await sources_service.list_sources(infra, principal)
+
+
+@router.post("/sources", status_code=status.HTTP_201_CREATED, response_model=MemorySourceEntry)
 async def add_source(body: SourceCreate, infra: InfraDep, principal: PrincipalDep) -> MemorySourceEntry:
-    entry = MemorySourceEntry.model_validate(
-        {**body.model_dump(), "owner_user_id": body.owner_user_id or principal.user_id}
-    )
+    owner = body.owner_user_id or principal.user_id
+    entry = MemorySourceEntry.model_validate({**body.model_dump(), "owner_user_id": owner})
     return await sources_service.add(infra, principal, entry)
 
 
-@router.get("/{source_id}", response_model=MemorySourceEntry)
+@router.get("/sources/status", response_model=list[sources_service.SourceStatus])
+async def status_list(infra: InfraDep, principal: PrincipalDep) -> list[sources_service.SourceStatus]:
+    """Per source: synced and pending counts, freshness, and the stage of a run in flight."""
+    return await sources_service.status_list(infra, principal)
+
+
+@router.get("/sources/export", response_class=PlainTextResponse)
+async def export_sources(infra: InfraDep, principal: PrincipalDep) -> str:
+    """The sources as OpenHuman's config.toml `[[memory_sources]]` tables."""
+    return await sources_service.export_openhuman(infra, principal)
+
+
+@router.post("/sources/import")
+async def import_sources(
+    infra: InfraDep, principal: PrincipalDep, toml: Annotated[str, Body(media_type="text/plain")]
+) -> dict[str, Any]:
+    """Bring OpenHuman's `[[memory_sources]]` in (send the TOML as text/plain)."""
+    return await sources_service.import_openhuman(infra, principal, toml)
+
+
+@router.post("/sources/composio", status_code=status.HTTP_201_CREATED, response_model=MemorySourceEntry)
+async def connect_composio(
+    body: ComposioConnect, request: Request, infra: InfraDep, principal: PrincipalDep
+) -> MemorySourceEntry:
+    """A new Composio connection becomes a source at once."""
+    return await sources_service.connect_composio(infra, principal, request.app.state.composio, body.connection_id)
+
+
+@router.get("/sources/{source_id}", response_model=MemorySourceEntry)
 async def get_source(source_id: str, infra: InfraDep, principal: PrincipalDep) -> MemorySourceEntry:
     return await sources_service.get(infra, principal, source_id)
 
 
-@router.post("/{source_id}/sync", status_code=status.HTTP_202_ACCEPTED)
+@router.patch("/sources/{source_id}", response_model=MemorySourceEntry)
+async def update_source(
+    source_id: str,
+    patch: Annotated[dict[str, Any], Body(examples=[{"enabled": False, "fields": {"glob": "**/*.txt"}}])],
+    infra: InfraDep,
+    principal: PrincipalDep,
+    if_match: Annotated[str | None, Header()] = None,
+) -> MemorySourceEntry:
+    """An absent field stays, an explicit null clears it; `id` and `kind` cannot change."""
+    expected = int(if_match.strip('"')) if if_match and if_match.strip('"').isdigit() else None
+    return await sources_service.update(infra, principal, source_id, patch, expected)
+
+
+@router.delete("/sources/{source_id}")
+async def remove_source(source_id: str, infra: InfraDep, principal: PrincipalDep) -> dict[str, Any]:
+    chunks = await sources_service.remove(infra, principal, source_id)
+    return {"removed": True, "id": source_id, "chunks_removed": chunks}
+
+
+@router.get("/sources/{source_id}/items")
+async def list_items(source_id: str, infra: InfraDep, principal: PrincipalDep) -> list[dict[str, Any]]:
+    """What the source's reader sees now (asked of a sync-worker; nothing is stored)."""
+    return (await sources_service.preview(infra, principal, source_id)).items
+
+
+@router.get("/sources/{source_id}/items/{item_id:path}")
+async def read_item(source_id: str, item_id: str, infra: InfraDep, principal: PrincipalDep) -> dict[str, Any]:
+    answer = await sources_service.preview(infra, principal, source_id, item_id)
+    return answer.content or {}
+
+
+@router.post("/sources/{source_id}/sync", status_code=status.HTTP_202_ACCEPTED)
 async def sync_source(source_id: str, infra: InfraDep, principal: PrincipalDep, response: Response) -> dict[str, Any]:
-    """Queue a sync and answer at once with its run; a run already in flight is returned instead."""
+    """Queue a sync and answer at once with its run; a run already in flight is returned instead.
+    Follow it on `/v1/events` (SSE) or `/v1/events/ws`."""
     run, created = await sources_service.request_sync(infra, principal, source_id)
     response.headers["Location"] = f"/v1/sources/{source_id}/runs/{run['id']}"
     return {"run": run, "created": created}
 
 
-@router.get("/{source_id}/runs/{run_id}")
+@router.get("/sources/{source_id}/runs/{run_id}")
 async def get_run(source_id: str, run_id: str, infra: InfraDep, principal: PrincipalDep) -> dict[str, Any]:
     return await sources_service.get_run(infra, principal, source_id, run_id)
+
+
+@router.get("/events", response_class=StreamingResponse)
+async def stage_events(request: Request, principal: PrincipalDep, source_id: str | None = None) -> StreamingResponse:
+    """Server-sent events: every MemorySyncStageChanged the key may see (optionally of one source)."""
+    relay = request.app.state.stage_relay
+
+    async def stream() -> AsyncIterator[str]:
+        async with relay.listen(principal, source_id) as queue:
+            yield ": connected\n\n"
+            while not await request.is_disconnected():
+                try:
+                    event = await asyncio.wait_for(queue.get(), HEARTBEAT_S)
+                except TimeoutError:
+                    yield ": ping\n\n"
+                    continue
+                yield f"event: {event.type}\nid: {event.id}\ndata: {event.model_dump_json()}\n\n"
+
+    return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
+
+
+@router.websocket("/events/ws")
+async def stage_events_ws(websocket: WebSocket, source_id: str | None = None) -> None:
+    """The same events over a WebSocket; the key comes as a header or, for browsers, `?api_key=`."""
+    infra = get_infra(websocket)  # type: ignore[arg-type]
+    auth = websocket.headers.get("authorization", "")
+    secret = auth[7:].strip() if auth.lower().startswith("bearer ") else websocket.query_params.get("api_key", "")
+    principal = await principal_for_key(infra.pool, secret) if secret else None
+    if principal is None:
+        await websocket.close(code=4401, reason=str(Unauthorized("unknown or missing API key")))
+        return
+    await websocket.accept()
+    async with websocket.app.state.stage_relay.listen(principal, source_id) as queue:
+        try:
+            while True:
+                event = await queue.get()
+                await websocket.send_text(json.dumps(event.model_dump(mode="json"), ensure_ascii=False))
+        except WebSocketDisconnect:
+            return
