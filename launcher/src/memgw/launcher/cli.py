@@ -18,8 +18,10 @@ from memgw.common.logging import configure_logging
 from memgw.common.runtime import open_infra
 from memgw.common.settings import Settings
 from memgw.launcher import compose
+from memgw.launcher.sources_cli import sources_app
 
 app = typer.Typer(help="Memory Gateway: shared, isolated long-term memory for AI agents.", no_args_is_help=True)
+app.add_typer(sources_app, name="sources")
 console = Console(stderr=True)
 ASYNCAPI_PATH = Path("deploy/asyncapi.json")
 

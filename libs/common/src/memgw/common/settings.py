@@ -120,6 +120,14 @@ class ChunkSettings(BaseSettings):
     chunk_max_tokens: int = Field(default=380, ge=32, le=512, description="The default embedder reads 512 at most.")
 
 
+class ClientSettings(BaseSettings):
+    """What the CLI's client commands (``memgw sources ...``) talk to."""
+
+    model_config = _ENV
+    url: str = Field(default="http://127.0.0.1:8080", description="Gateway URL for CLI client commands.")
+    api_key: str | None = Field(default=None, description="API key for CLI client commands; else the admin key file.")
+
+
 class LogSettings(BaseSettings):
     model_config = _ENV
     log_level: str = "INFO"
@@ -139,3 +147,4 @@ class Settings(BaseSettings):
     chunk: ChunkSettings = Field(default_factory=ChunkSettings)
     sources: SourceSettings = Field(default_factory=SourceSettings)
     log: LogSettings = Field(default_factory=LogSettings)
+    client: ClientSettings = Field(default_factory=ClientSettings)

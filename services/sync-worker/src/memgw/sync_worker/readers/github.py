@@ -25,7 +25,10 @@ MAX_PAGES = 10
 
 
 def _when(value: str | None) -> datetime | None:
-    return datetime.fromisoformat(value.replace("Z", "+00:00")) if value else None
+    try:
+        return datetime.fromisoformat(value.replace("Z", "+00:00")) if value else None
+    except ValueError:
+        return None  # an odd date never costs an item
 
 
 class GithubReader:

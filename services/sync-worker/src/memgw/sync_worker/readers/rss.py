@@ -51,11 +51,14 @@ class RssReader:
         if len(answer.content) > self._settings.feed_max_bytes:
             raise SourceError(f"the feed is over {self._settings.feed_max_bytes} bytes")
         feed = feedparser.parse(answer.content)
-        if feed.bozo and not feed.entries:
+        entries = [e for e in feed.entries if e.get("title") or e.get("summary") or e.get("content")]
+        if feed.bozo and not entries:
             raise SourceError(f"malformed feed: {feed.get('bozo_exception', 'unreadable')}")
+        if not feed.version and not entries:
+            raise SourceError("not an RSS or Atom feed")
         limit = int(source.fields.get("max_items") or DEFAULT_MAX_ITEMS)
         contents = []
-        for entry in feed.entries[:limit]:
+        for entry in entries[:limit]:
             body = entry.get("content", [{}])[0].get("value") if entry.get("content") else entry.get("summary", "")
             title = str(entry.get("title", "")).strip()
             text = "\n\n".join(
