@@ -6,6 +6,7 @@ import asyncio
 import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -25,6 +26,7 @@ class System:
     infra: Infra
     client: httpx.AsyncClient
     admin_key: str
+    app: Any = None
 
     def auth(self, key: str | None = None) -> dict[str, str]:
         return {"Authorization": f"Bearer {key or self.admin_key}"}
@@ -42,6 +44,18 @@ class System:
         """Create a user and return a key of its own (not bound to an agent)."""
         await self.admin("POST", "/v1/users", json={"user_id": user_id, "is_trusted": trusted})
         return str((await self.admin("POST", "/v1/keys", json={"user_id": user_id}))["api_key"])
+
+    async def folder_source(self, key: str, source_id: str, path: Path, **extra: Any) -> dict[str, Any]:
+        body = {"id": source_id, "kind": "Folder", "fields": {"path": str(path)}, **extra}
+        response = await self.client.post("/v1/sources", json=body, headers=self.auth(key))
+        assert response.status_code == 201, response.text
+        return dict(response.json())
+
+    async def sync(self, key: str, source_id: str, watcher: StageWatcher) -> dict[str, Any]:
+        """Request a sync and wait for its final stage event."""
+        answer = await self.client.post(f"/v1/sources/{source_id}/sync", headers=self.auth(key))
+        assert answer.status_code == 202, answer.text
+        return await watcher.wait_final(answer.json()["run"]["id"])
 
     async def agent(self, user_id: str, agent_id: str, memory_sources: list[str] | None = None) -> str:
         """Create an agent of the user and return a key bound to it."""
@@ -68,7 +82,7 @@ async def system(infra: Infra) -> AsyncIterator[System]:
             assert not serving.done(), "the gateway did not start"
             await asyncio.sleep(0.02)
         async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
-            yield System(infra, client, admin_key)
+            yield System(infra, client, admin_key, app)
         server.should_exit = True
         await serving
 

@@ -29,16 +29,18 @@ async def _slow(_: object) -> Response:
 
 
 def _app(other: str) -> Starlette:
-    return Starlette(routes=[
-        Route("/ok", lambda _: PlainTextResponse("hello 世界")),
-        Route("/hop", lambda _: RedirectResponse("/ok")),
-        Route("/to-other", lambda _: RedirectResponse(f"{other}/ok")),
-        Route("/to-metadata", lambda _: RedirectResponse("http://169.254.169.254/latest/meta-data/")),
-        Route("/loop", lambda _: RedirectResponse("/loop")),
-        Route("/huge", _huge),
-        Route("/declared-huge", lambda _: Response(b"x", headers={"content-length": str(50 * 1024 * 1024)})),
-        Route("/slow", _slow),
-    ])
+    return Starlette(
+        routes=[
+            Route("/ok", lambda _: PlainTextResponse("hello 世界")),
+            Route("/hop", lambda _: RedirectResponse("/ok")),
+            Route("/to-other", lambda _: RedirectResponse(f"{other}/ok")),
+            Route("/to-metadata", lambda _: RedirectResponse("http://169.254.169.254/latest/meta-data/")),
+            Route("/loop", lambda _: RedirectResponse("/loop")),
+            Route("/huge", _huge),
+            Route("/declared-huge", lambda _: Response(b"x", headers={"content-length": str(50 * 1024 * 1024)})),
+            Route("/slow", _slow),
+        ]
+    )
 
 
 @pytest.fixture

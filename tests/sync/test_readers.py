@@ -97,26 +97,58 @@ def _github_app(state: dict[str, int]) -> Starlette:
     def commits(request: Request) -> Response:
         page = int(request.query_params.get("page", "1"))
         assert request.headers["authorization"] == "Bearer tok"
-        body = [{"sha": f"{page}abc{n}", "commit": {"message": f"fix {page}.{n}\n\nbody",
-                                                     "author": {"name": "Ann", "date": f"2026-01-0{page}T00:00:00Z"}}}
-                for n in range(2)]
-        headers = {"link": f'<{request.base_url}repos/o/r/commits?per_page=100&page=2>; rel="next"'} if page == 1 else {}
+        body = [
+            {
+                "sha": f"{page}abc{n}",
+                "commit": {
+                    "message": f"fix {page}.{n}\n\nbody",
+                    "author": {"name": "Ann", "date": f"2026-01-0{page}T00:00:00Z"},
+                },
+            }
+            for n in range(2)
+        ]
+        headers = (
+            {"link": f'<{request.base_url}repos/o/r/commits?per_page=100&page=2>; rel="next"'} if page == 1 else {}
+        )
         return JSONResponse(body, headers=headers)
 
     def issues(_: Request) -> Response:
         state["issue_calls"] += 1
         if state["issue_calls"] == 1:  # rate limited once, resetting in a second
-            return JSONResponse({"message": "rate limit"}, status_code=403, headers={
-                "x-ratelimit-remaining": "0", "x-ratelimit-reset": str(int(time.time()) + 1)})
-        return JSONResponse([
-            {"number": 1, "title": "Bug", "body": "它坏了", "state": "open", "user": {"login": "bo"},
-             "updated_at": "2026-02-01T00:00:00Z"},
-            {"number": 2, "title": "Fix", "body": "fixes #1", "state": "closed", "user": {"login": "cy"},
-             "pull_request": {}, "updated_at": "2026-02-02T00:00:00Z"},
-        ])
+            return JSONResponse(
+                {"message": "rate limit"},
+                status_code=403,
+                headers={"x-ratelimit-remaining": "0", "x-ratelimit-reset": str(int(time.time()) + 1)},
+            )
+        return JSONResponse(
+            [
+                {
+                    "number": 1,
+                    "title": "Bug",
+                    "body": "它坏了",
+                    "state": "open",
+                    "user": {"login": "bo"},
+                    "updated_at": "2026-02-01T00:00:00Z",
+                },
+                {
+                    "number": 2,
+                    "title": "Fix",
+                    "body": "fixes #1",
+                    "state": "closed",
+                    "user": {"login": "cy"},
+                    "pull_request": {},
+                    "updated_at": "2026-02-02T00:00:00Z",
+                },
+            ]
+        )
 
-    return Starlette(routes=[Route("/repos/o/r/commits", commits), Route("/repos/o/r/issues", issues),
-                             Route("/repos/o/missing/commits", lambda _: JSONResponse({}, status_code=404))])
+    return Starlette(
+        routes=[
+            Route("/repos/o/r/commits", commits),
+            Route("/repos/o/r/issues", issues),
+            Route("/repos/o/missing/commits", lambda _: JSONResponse({}, status_code=404)),
+        ]
+    )
 
 
 async def test_github_reads_commits_issues_and_prs_across_pages_and_a_rate_limit() -> None:
@@ -155,12 +187,14 @@ ATOM = """<?xml version="1.0" encoding="utf-8"?><feed xmlns="http://www.w3.org/2
 
 @pytest.fixture
 async def feeds() -> AsyncIterator[str]:
-    app = Starlette(routes=[
-        Route("/rss", lambda _: Response(RSS, media_type="application/rss+xml")),
-        Route("/atom", lambda _: Response(ATOM, media_type="application/atom+xml")),
-        Route("/broken", lambda _: Response("<rss><channel><<<item>>>&&& not xml at all", media_type="text/xml")),
-        Route("/big", lambda _: Response("<rss>" + "x" * 4096 + "</rss>", media_type="text/xml")),
-    ])
+    app = Starlette(
+        routes=[
+            Route("/rss", lambda _: Response(RSS, media_type="application/rss+xml")),
+            Route("/atom", lambda _: Response(ATOM, media_type="application/atom+xml")),
+            Route("/broken", lambda _: Response("<rss><channel><<<item>>>&&& not xml at all", media_type="text/xml")),
+            Route("/big", lambda _: Response("<rss>" + "x" * 4096 + "</rss>", media_type="text/xml")),
+        ]
+    )
     async with serve(app) as url:
         yield url
 
@@ -225,15 +259,42 @@ def composio_app(calls: list[str]) -> Starlette:
         body = await request.json()
         calls.append(f"{request.path_params['tool']}:{body['connected_account_id']}")
         assert request.headers["x-api-key"] == "ck"
-        return JSONResponse({"successful": True, "data": {"messages": [
-            {"messageId": "m1", "subject": "Invoice", "messageText": "请在周五前付款", "messageTimestamp": "1767225600"},
-            {"messageId": "m2", "subject": "Hello", "messageText": "Lunch?", "messageTimestamp": "1767312000"},
-        ]}})
+        return JSONResponse(
+            {
+                "successful": True,
+                "data": {
+                    "messages": [
+                        {
+                            "messageId": "m1",
+                            "subject": "Invoice",
+                            "messageText": "请在周五前付款",
+                            "messageTimestamp": "1767225600",
+                        },
+                        {
+                            "messageId": "m2",
+                            "subject": "Hello",
+                            "messageText": "Lunch?",
+                            "messageTimestamp": "1767312000",
+                        },
+                    ]
+                },
+            }
+        )
 
     def accounts(request: Request) -> Response:
-        return JSONResponse({"items": [
-            {"id": "ca_old", "toolkit": {"slug": "gmail"}, "status": "ACTIVE", "user_id": request.query_params["user_ids"]},
-        ], "next_cursor": None})
+        return JSONResponse(
+            {
+                "items": [
+                    {
+                        "id": "ca_old",
+                        "toolkit": {"slug": "gmail"},
+                        "status": "ACTIVE",
+                        "user_id": request.query_params["user_ids"],
+                    },
+                ],
+                "next_cursor": None,
+            }
+        )
 
     def account(request: Request) -> Response:
         cid = request.path_params["cid"]
@@ -241,11 +302,13 @@ def composio_app(calls: list[str]) -> Starlette:
             return JSONResponse({"error": "not found"}, status_code=404)
         return JSONResponse({"id": cid, "toolkit": {"slug": "gmail"}, "status": "ACTIVE", "user_id": None})
 
-    return Starlette(routes=[
-        Route("/api/v3/tools/execute/{tool}", execute, methods=["POST"]),
-        Route("/api/v3/connected_accounts", accounts),
-        Route("/api/v3/connected_accounts/{cid}", account),
-    ])
+    return Starlette(
+        routes=[
+            Route("/api/v3/tools/execute/{tool}", execute, methods=["POST"]),
+            Route("/api/v3/connected_accounts", accounts),
+            Route("/api/v3/connected_accounts/{cid}", account),
+        ]
+    )
 
 
 async def test_composio_reads_a_connection_through_its_toolkit_tool() -> None:
@@ -283,5 +346,3 @@ async def test_twitter_fails_clearly_until_configured_then_reads_recent_search()
         assert [i.id for i in await reader.list_items(source)] == ["tweet:9"]
         assert (await reader.read_item(source, "tweet:9")).text == "记忆网关 is out"
         await fetcher.close()
-
-
