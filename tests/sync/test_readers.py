@@ -175,7 +175,8 @@ async def test_github_reads_commits_issues_and_prs_across_pages_and_a_rate_limit
 # -- RSS / Atom ----------------------------------------------------------------------------------------------
 
 RSS = """<?xml version="1.0"?><rss version="2.0"><channel><title>Blog</title>
-<item><guid>p1</guid><title>First 第一</title><description>&lt;p&gt;Hello &lt;b&gt;world&lt;/b&gt;&lt;/p&gt;</description>
+<item><guid>p1</guid><title>First 第一</title>
+<description>&lt;p&gt;Hello &lt;b&gt;world&lt;/b&gt;&lt;/p&gt;</description>
 <pubDate>Mon, 02 Mar 2026 10:00:00 GMT</pubDate><link>https://blog.example/p1</link></item>
 <item><guid>p2</guid><title>Second</title><description>Two</description></item>
 <item><guid>p3</guid><title>Third</title><description>Three</description></item>
