@@ -76,7 +76,11 @@ async def system(infra: Infra) -> AsyncIterator[System]:
     async with run_services(infra, parts):
         app = next(p.app for p in parts if p.app is not None)
         port = free_port()
-        server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None, access_log=False))
+        server = uvicorn.Server(
+            uvicorn.Config(
+                app, host="127.0.0.1", port=port, log_config=None, access_log=False, timeout_graceful_shutdown=3
+            )
+        )
         serving = asyncio.create_task(server.serve())
         while not server.started:
             assert not serving.done(), "the gateway did not start"

@@ -4,87 +4,33 @@ duplicate chunk: JetStream redelivers the unacked request, deterministic chunk i
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import signal
 import subprocess
-import sys
-import uuid
-from collections.abc import AsyncIterator
 from pathlib import Path
 
-import nats
 import pytest
-import pytest_asyncio
-from nats.aio.msg import Msg
 
-from memgw.common.bus import delete_streams
 from memgw.common.domain import Principal
-from memgw.common.events import Subject
 from memgw.common.index.base import Match, Where
 from memgw.common.index.edge import EdgeIndex
-from memgw.common.runtime import Infra, open_infra, run_services
-from memgw.common.settings import Settings
+from memgw.common.runtime import Infra
 from memgw.common.sources import MemorySourceEntry, SourceKind
-from memgw.common.testing.fixtures import layout_of, make_settings
 from memgw.common.text import chunk_text
 from memgw.gateway import sources_service
 from memgw.gateway.identity import ensure_admin_key
 from tests.conftest import StageWatcher
+from tests.workers import start_worker
 
 FILES = 40
 PARAGRAPH = "The gateway keeps every memory in Postgres and indexes it in Qdrant. 记忆先写入数据库，再建立索引。 "
 
 
-def _worker(settings: Settings, log: Path) -> subprocess.Popen[bytes]:
-    env = {
-        **os.environ,
-        "MEMGW_DATABASE_URL": settings.postgres.database_url or "",
-        "MEMGW_NATS_URL": settings.nats.nats_url or "",
-        "MEMGW_BUS_PREFIX": settings.nats.bus_prefix,
-        "MEMGW_BUS_ACK_WAIT_S": "2",
-        "MEMGW_DATA_DIR": str(settings.data.data_dir / "worker"),
-        "MEMGW_FOLDER_ROOTS": f'["{settings.sources.folder_roots[0]}"]',
-        "MEMGW_LOG_FORMAT": "json",
-    }
-    memgw = Path(sys.executable).parent / "memgw"
-    return subprocess.Popen(
-        [str(memgw), "serve", "sync-worker"], env=env, stdout=log.open("ab"), stderr=subprocess.STDOUT
-    )
-
-
-@pytest_asyncio.fixture
-async def crash_infra(work_dir: Path, database_url: str, nats_url: str) -> AsyncIterator[Infra]:
-    prefix = "c" + uuid.uuid4().hex[:8]
-    settings = make_settings(
-        data_dir=work_dir / f"crash-{prefix}", database_url=database_url, nats_url=nats_url, prefix=prefix
-    )
-    async with open_infra(settings) as infra, run_services(infra, []):  # relay only: no worker in this process
-        yield infra
-    nc = await nats.connect(nats_url)
-    await delete_streams(nc, layout_of(settings))
-    await nc.close()
-
-
-@pytest_asyncio.fixture
-async def watcher(crash_infra: Infra) -> AsyncIterator[StageWatcher]:
-    watcher = StageWatcher()
-    nc = await nats.connect(crash_infra.nats_url)
-
-    async def on_msg(msg: Msg) -> None:
-        watcher.events.append(json.loads(msg.data))
-        watcher.changed.set()
-
-    await nc.subscribe(crash_infra.layout.subject(Subject.SYNC_STAGE), cb=on_msg)
-    yield watcher
-    await nc.close()
-
-
 @pytest.mark.slow
 async def test_a_killed_worker_is_replaced_and_the_sync_completes_without_duplicates(
-    crash_infra: Infra, watcher: StageWatcher, files_dir: Path, work_dir: Path
+    bus_infra: Infra, bus_watcher: StageWatcher, files_dir: Path, work_dir: Path
 ) -> None:
-    infra = crash_infra
+    infra, watcher = bus_infra, bus_watcher
     for n in range(FILES):
         (files_dir / f"note-{n:03}.md").write_text(f"# Note {n}\n\n" + PARAGRAPH * 5)
     limits = infra.settings.chunk
@@ -101,7 +47,7 @@ async def test_a_killed_worker_is_replaced_and_the_sync_completes_without_duplic
         MemorySourceEntry(id=source_id, kind=SourceKind.FOLDER, owner_user_id="admin", fields={"path": str(files_dir)}),
     )
     log = work_dir / f"{source_id}.log"
-    first = _worker(infra.settings, log)
+    first = start_worker(infra.settings, log)
     try:
         run, _ = await sources_service.request_sync(infra, admin, source_id)
         run_id = run["id"]
@@ -124,7 +70,7 @@ async def test_a_killed_worker_is_replaced_and_the_sync_completes_without_duplic
     partial = await infra.pool.fetchval("SELECT count(*) FROM memories WHERE source_id = $1", source_id)
     assert 0 < partial < expected_chunks
 
-    second = _worker(infra.settings, log)
+    second = start_worker(infra.settings, log)
     try:
         final = await watcher.wait_final(run_id, timeout=120)
     finally:

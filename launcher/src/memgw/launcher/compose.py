@@ -79,7 +79,12 @@ async def run(settings: Settings, names: list[str], on_ready: Callable[[str, str
                 await _wait_for_signal()
                 return
             config = uvicorn.Config(
-                app, host=settings.gateway.host, port=settings.gateway.port, log_config=None, access_log=False
+                app,
+                host=settings.gateway.host,
+                port=settings.gateway.port,
+                log_config=None,
+                access_log=False,
+                timeout_graceful_shutdown=5,  # open event streams must not hold a shutdown
             )
             server = _Server(config)
             serving = asyncio.create_task(server.serve())
