@@ -6,13 +6,14 @@ from __future__ import annotations
 import asyncio
 import json
 import uuid
+from datetime import UTC, datetime
 from typing import Any
 
 import nats
 import pytest
 
 from memgw.common.events import Subject
-from memgw.gateway.session_service import purge_expired
+from memgw.consolidator.maintenance import Maintenance
 from tests.conftest import System
 
 
@@ -57,12 +58,13 @@ async def test_expired_episodes_are_not_retrievable_and_are_purged_with_audit_ke
     await pool.execute("UPDATE episodes SET expires_at = now() - interval '1 second' WHERE session_id = $1", sid)
 
     assert (await system.client.get(f"/v1/sessions/{sid}/episodes", headers=h)).status_code == 404
-    purged, _ = await purge_expired(system.infra)
+    plan = await Maintenance(system.infra).run(datetime.now(UTC))
 
-    assert purged >= 1
+    assert plan.purged_episodes >= 1
     assert await pool.fetchval("SELECT count(*) FROM episodes WHERE session_id = $1", sid) == 0
     assert await pool.fetchval("SELECT status FROM sessions WHERE id = $1", sid) == "expired"
     kept = await pool.fetchval("SELECT count(*) FROM audit_log WHERE target_id = $1", episode["id"])
+    assert await pool.fetchval("SELECT count(*) FROM audit_log WHERE action = 'purge_episodes'") >= 1
     assert kept == 1
 
 

@@ -73,7 +73,6 @@ class GatewaySettings(BaseSettings):
         default=None, description="Admin API key to provision; unset = generated once and kept in the data dir."
     )
     session_ttl_s: int = Field(default=7 * 86400, ge=60, description="How long a session and its episodes live.")
-    janitor_interval_s: float = Field(default=300.0, gt=0, description="How often expired episodes are purged.")
 
 
 class SourceSettings(BaseSettings):
@@ -120,6 +119,27 @@ class ChunkSettings(BaseSettings):
     chunk_max_tokens: int = Field(default=380, ge=32, le=512, description="The default embedder reads 512 at most.")
 
 
+class ConsolidationSettings(BaseSettings):
+    model_config = _ENV
+    llm_base_url: str | None = Field(
+        default=None, description="OpenAI-compatible chat endpoint for extraction; unset = deterministic rules."
+    )
+    llm_model: str = "gpt-4o-mini"
+    llm_api_key: str | None = None
+    llm_timeout_s: float = Field(default=30.0, gt=0)
+    promote_min_importance: float = Field(default=0.5, ge=0, le=1)
+    promote_min_confidence: float = Field(default=0.6, ge=0, le=1)
+    near_duplicate_similarity: float = Field(default=0.95, gt=0, le=1)
+    conflict_similarity: float = Field(default=0.85, gt=0, le=1)
+    candidate_ttl_days: float = Field(default=7, gt=0)
+    decay_half_life_days: float = Field(default=30, gt=0)
+    decay_floor: float = Field(default=0.05, ge=0, le=1)
+    archive_retention_days: float = Field(default=90, gt=0)
+    maintenance_interval_s: float = Field(default=3600, gt=0)
+    profile_min_evidence: int = Field(default=3, ge=1)
+    profile_min_sessions: int = Field(default=2, ge=1)
+
+
 class ClientSettings(BaseSettings):
     """What the CLI's client commands (``memgw sources ...``) talk to."""
 
@@ -148,3 +168,4 @@ class Settings(BaseSettings):
     sources: SourceSettings = Field(default_factory=SourceSettings)
     log: LogSettings = Field(default_factory=LogSettings)
     client: ClientSettings = Field(default_factory=ClientSettings)
+    consolidation: ConsolidationSettings = Field(default_factory=ConsolidationSettings)

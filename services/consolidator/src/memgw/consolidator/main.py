@@ -1,11 +1,44 @@
-"""The consolidator (the EverMemOS role): session episodes into long-term memory, dedup, merge,
-conflicts to review, decay, profile evolution. Its bus subscribers are added with that work; until
-then the service contributes nothing to a process, and nothing in the API depends on it."""
+"""The consolidator (the EverMemOS role): session episodes into long-term memory, dedup and merge,
+contradictions to human review, feedback, decay and pruning, profile evolution."""
 
 from __future__ import annotations
 
+import asyncio
+from datetime import UTC, datetime
+
+from memgw.common.logging import get_logger
 from memgw.common.runtime import Infra, ServiceParts
+from memgw.consolidator.extract import LlmExtractor
+from memgw.consolidator.maintenance import Maintenance
+from memgw.consolidator.router import create_router
+from memgw.consolidator.service import Consolidator
+
+log = get_logger("memgw.consolidator")
 
 
 def build(infra: Infra) -> ServiceParts:
-    return ServiceParts(name="consolidator")
+    settings = infra.settings.consolidation
+    llm = LlmExtractor(settings) if settings.llm_base_url else None
+    maintenance = Maintenance(infra)
+
+    async def schedule() -> None:
+        while True:
+            try:
+                plan = await maintenance.run(datetime.now(UTC))
+                log.info(
+                    "maintenance.done",
+                    decayed=len(plan.decayed),
+                    archived=len(plan.archived),
+                    deleted=len(plan.deleted),
+                    purged_episodes=plan.purged_episodes,
+                )
+            except Exception as exc:  # the next round retries
+                log.warning("maintenance.failed", error=str(exc))
+            await asyncio.sleep(settings.maintenance_interval_s)
+
+    return ServiceParts(
+        name="consolidator",
+        router=create_router(infra, Consolidator(infra, llm)),
+        background=[schedule],
+        cleanup=[llm.close] if llm else [],
+    )

@@ -11,7 +11,6 @@ from memgw.common.composio import ComposioClient
 from memgw.common.logging import CORRELATION_HEADER, correlation_scope
 from memgw.common.net import GuardedFetcher
 from memgw.common.runtime import Infra, ServiceParts
-from memgw.gateway import session_service
 from memgw.gateway.api import audit, directory, health, memory, sessions, sources
 from memgw.gateway.errors import error_body, install_error_handlers
 from memgw.gateway.events import StageRelay
@@ -54,6 +53,4 @@ def create_app(infra: Infra) -> FastAPI:
 
 def build(infra: Infra) -> ServiceParts:
     app = create_app(infra)
-    return ServiceParts(
-        name="gateway", app=app, background=[lambda: session_service.janitor(infra)], cleanup=[app.state.fetcher.close]
-    )
+    return ServiceParts(name="gateway", app=app, cleanup=[app.state.fetcher.close])

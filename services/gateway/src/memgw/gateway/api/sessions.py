@@ -44,3 +44,22 @@ async def commit_session(
 @router.get("/jobs/{job_id}", response_model=sessions.Job)
 async def get_job(job_id: str, infra: InfraDep, principal: PrincipalDep) -> sessions.Job:
     return await sessions.get_job(infra, principal, job_id)
+
+
+@router.get("/reviews", response_model=list[sessions.Review], tags=["reviews"])
+async def list_reviews(infra: InfraDep, principal: PrincipalDep, status: str | None = "open") -> list[sessions.Review]:
+    """Contradictions the consolidator would not decide alone, waiting for a person."""
+    return await sessions.list_reviews(infra, principal, status)
+
+
+@router.post(
+    "/reviews/{review_id}/decision",
+    status_code=status.HTTP_202_ACCEPTED,
+    response_model=sessions.Review,
+    tags=["reviews"],
+)
+async def decide_review(
+    review_id: str, body: sessions.ReviewDecision, infra: InfraDep, principal: PrincipalDep
+) -> sessions.Review:
+    """accept_new, keep_old, keep_both, or edit (with edited_content); applied by the consolidator."""
+    return await sessions.decide_review(infra, principal, review_id, body)

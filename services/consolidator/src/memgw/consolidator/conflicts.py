@@ -1,0 +1,109 @@
+"""Does a new statement contradict an old one on the same subject? Two signs, Chinese and English:
+
+- a changed value of the same attribute ("住在北京" / "搬到上海了", "lives in Paris" / "moved to Rome");
+- the same topic with the opposite polarity ("prefers tea" / "no longer drinks tea").
+
+Only memories the index already found close in meaning are compared, so a shared topic word plus a
+flipped negation is a strong sign, not a guess over the whole store.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+_NEGATION = re.compile(
+    r"(不再|不喜欢|不想|不要|不用|不是|没有|从不|别|戒了|\bno longer\b|\bnot\b|\bnever\b|n't\b|\bstopped\b|\bquit\b|"
+    r"\bgave up\b|\bno more\b)",
+    re.IGNORECASE,
+)
+_ATTRIBUTES: list[tuple[str, re.Pattern[str]]] = [
+    (
+        "residence",
+        re.compile(
+            r"(?:住在|搬到了?|搬去|定居在?|\blives? in\b|\bmoved to\b|\brelocated to\b)\s*([A-Za-z\u4e00-\u9fff]+)",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "workplace",
+        re.compile(
+            r"(?:在|入职|加入了?|\bworks? (?:at|for)\b|\bjoined\b)\s*([A-Za-z\u4e00-\u9fff]+?)(?:工作|上班|\b)",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "name",
+        re.compile(r"(?:我叫|名字是|名叫|\bmy name is\b|\bis called\b)\s*([A-Za-z\u4e00-\u9fff]+)", re.IGNORECASE),
+    ),
+]
+# Words that carry the predicate, not the topic: sharing them says nothing about the subject.
+_PREDICATES = {
+    "user",
+    "users",
+    "the",
+    "and",
+    "for",
+    "with",
+    "prefer",
+    "prefers",
+    "preferred",
+    "like",
+    "likes",
+    "love",
+    "loves",
+    "drink",
+    "drinks",
+    "drinking",
+    "use",
+    "uses",
+    "want",
+    "wants",
+    "longer",
+    "does",
+    "not",
+    "never",
+    "anymore",
+    "every",
+    "day",
+    "morning",
+    "now",
+    "still",
+    "stopped",
+    "quit",
+    "more",
+    "any",
+}
+_CJK_NOISE = set("用户我他她的了在是不再没有喜欢偏好想要")
+_WORD = re.compile(r"[A-Za-z]{3,}|[\u4e00-\u9fff]+")
+
+
+def _topic(text: str) -> set[str]:
+    tokens: set[str] = set()
+    for word in _WORD.findall(text.lower()):
+        if word.isascii():
+            if word not in _PREDICATES:
+                tokens.add(word.rstrip("s") if len(word) > 4 else word)
+        else:
+            chars = [c for c in word if c not in _CJK_NOISE]
+            tokens |= {a + b for a, b in itertools.pairwise(chars)}
+            tokens |= set(chars) if len(chars) == 1 else set()
+    return tokens
+
+
+def _value(pattern: re.Pattern[str], text: str) -> str | None:
+    found = pattern.search(text)
+    return found.group(1).lower().rstrip("了的啦呢") if found else None
+
+
+def contradiction(old: str, new: str) -> str | None:
+    """Why ``new`` contradicts ``old`` (None when it does not)."""
+    for attribute, pattern in _ATTRIBUTES:
+        before, after = _value(pattern, old), _value(pattern, new)
+        if before and after and before != after and not (before in after or after in before):
+            return f"{attribute} changed: {before} → {after}"
+    if bool(_NEGATION.search(old)) != bool(_NEGATION.search(new)):
+        shared = _topic(old) & _topic(new)
+        if shared:
+            return f"opposite statements about {', '.join(sorted(shared)[:3])}"
+    return None

@@ -1,0 +1,226 @@
+"""Candidate memories from session episodes: deterministic rules for Chinese and English by default,
+an OpenAI-compatible chat endpoint with a structured-output prompt when one is configured.
+
+A bad LLM answer (an error, malformed or truncated JSON, too slow) falls back to the rules: the
+episode is never lost. Secrets (tokens, keys, passwords) never become memories on either path.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from memgw.common.logging import get_logger
+from memgw.common.settings import ConsolidationSettings
+
+log = get_logger("memgw.consolidator.extract")
+
+_SECRET_PATTERNS = [
+    re.compile(p, re.IGNORECASE)
+    for p in (
+        r"\bsk-[A-Za-z0-9_-]{16,}",  # OpenAI-style keys
+        r"\bgh[pousr]_[A-Za-z0-9]{20,}",  # GitHub tokens
+        r"\bAKIA[0-9A-Z]{16}\b",  # AWS access keys
+        r"\bxox[abpr]-[A-Za-z0-9-]{10,}",  # Slack tokens
+        r"\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}",  # JWTs
+        r"-----BEGIN [A-Z ]*PRIVATE KEY-----",
+        r"(password|passwd|pwd|secret|api[_ -]?key|token|密码|口令|密钥)\s*[:=：是为]\s*\S+",
+        r"\bmgw_[A-Za-z0-9_-]{20,}",  # our own API keys
+    )
+]
+
+
+def contains_secret(text: str) -> bool:
+    return any(p.search(text) for p in _SECRET_PATTERNS)
+
+
+def redact(text: str) -> str:
+    for pattern in _SECRET_PATTERNS:
+        text = pattern.sub("[redacted]", text)
+    return text
+
+
+@dataclass
+class Candidate:
+    content: str
+    memory_type: str
+    importance: float
+    confidence: float
+    tags: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Extraction:
+    candidates: list[Candidate]
+    summary: str
+    method: str  # "rules" or "llm"
+
+
+# (memory type, importance, confidence, patterns): the first rule that matches a sentence wins.
+_RULES: list[tuple[str, float, float, re.Pattern[str]]] = [
+    (
+        "failure",
+        0.75,
+        0.8,
+        re.compile(
+            r"(教训|踩坑|失败|报错|不要再|下次要|lesson|learned|failed|broke|mistake|never again|root cause)", re.I
+        ),
+    ),
+    (
+        "decision",
+        0.8,
+        0.85,
+        re.compile(r"(决定|确定|选择了|采用|定下|we decided|decided to|we chose|agreed to|will use|going with)", re.I),
+    ),
+    (
+        "preference",
+        0.7,
+        0.8,
+        re.compile(
+            r"(偏好|喜欢|不喜欢|讨厌|习惯|希望|想要|不要|爱喝|不再|prefers?|likes?|loves?|hates?|dislikes?|"
+            r"would rather|favou?rite|no longer|doesn't like|does not like)",
+            re.I,
+        ),
+    ),
+    (
+        "fact",
+        0.65,
+        0.75,
+        re.compile(
+            r"(住在|搬到|来自|工作于|在.+工作|我是|我的名字|生日|名叫|lives? in|moved to|works? (at|for)|"
+            r"my name is|born in|is from|is a |is an )",
+            re.I,
+        ),
+    ),
+    (
+        "experience",
+        0.55,
+        0.7,
+        re.compile(
+            r"(完成了|实现了|学会|发现|经验|总结|finished|implemented|learned that|found that|discovered)", re.I
+        ),
+    ),
+]
+_SENTENCE = re.compile(r"(?<=[。！？!?；;\n])|(?<=\.)\s+")
+_TAGS = {
+    "failure": "lesson",
+    "decision": "decision",
+    "preference": "preference",
+    "fact": "fact",
+    "experience": "experience",
+}
+
+
+def rule_extract(episodes: list[str]) -> Extraction:
+    candidates: list[Candidate] = []
+    for episode in episodes:
+        for raw in _SENTENCE.split(episode):
+            sentence = raw.strip().strip("-•* ")
+            if len(sentence) < 4 or contains_secret(sentence):
+                continue
+            for memory_type, importance, confidence, pattern in _RULES:
+                if pattern.search(sentence):
+                    candidates.append(Candidate(sentence, memory_type, importance, confidence, [_TAGS[memory_type]]))
+                    break
+    return Extraction(candidates=candidates, summary=summarize(episodes), method="rules")
+
+
+def summarize(episodes: list[str], limit: int = 300) -> str:
+    """The first sentence of each episode, secrets redacted, within ``limit`` characters."""
+    firsts = [redact(_SENTENCE.split(e.strip(), maxsplit=1)[0].strip()) for e in episodes if e.strip()]
+    summary = " ".join(firsts)
+    return summary if len(summary) <= limit else summary[: limit - 1] + "…"
+
+
+_SCHEMA = {
+    "name": "memories",
+    "schema": {
+        "type": "object",
+        "properties": {
+            "summary": {"type": "string"},
+            "memories": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "content": {"type": "string"},
+                        "memory_type": {"enum": ["fact", "preference", "decision", "experience", "failure"]},
+                        "importance": {"type": "number"},
+                        "confidence": {"type": "number"},
+                        "tags": {"type": "array", "items": {"type": "string"}},
+                    },
+                    "required": ["content", "memory_type", "importance", "confidence"],
+                },
+            },
+        },
+        "required": ["summary", "memories"],
+    },
+}
+_PROMPT = (
+    "Extract durable memories from this agent session: facts, preferences, decisions, experiences and lessons from "
+    "failures. One self-contained sentence each, in the language of the session. Never include secrets, tokens, "
+    "keys or passwords. Score importance and confidence from 0 to 1. Answer with JSON only."
+)
+
+
+class LlmExtractor:
+    def __init__(self, settings: ConsolidationSettings, transport: httpx.AsyncBaseTransport | None = None):
+        assert settings.llm_base_url
+        headers = {"Authorization": f"Bearer {settings.llm_api_key}"} if settings.llm_api_key else {}
+        self._client = httpx.AsyncClient(
+            base_url=settings.llm_base_url.rstrip("/") + "/",
+            timeout=settings.llm_timeout_s,
+            headers=headers,
+            transport=transport,
+        )
+        self._model = settings.llm_model
+
+    async def close(self) -> None:
+        await self._client.aclose()
+
+    async def extract(self, episodes: list[str]) -> Extraction:
+        """The LLM's extraction, or the rules' when the answer cannot be used."""
+        try:
+            return self._parse(await self._ask(episodes))
+        except (httpx.HTTPError, ValueError, KeyError, TypeError) as exc:
+            log.warning("extract.llm_fallback", error=str(exc)[:300])
+            return rule_extract(episodes)
+
+    async def _ask(self, episodes: list[str]) -> Any:
+        body = {
+            "model": self._model,
+            "messages": [
+                {"role": "system", "content": _PROMPT},
+                {"role": "user", "content": "\n\n".join(f"- {redact(e)}" for e in episodes)},
+            ],
+            "response_format": {"type": "json_schema", "json_schema": _SCHEMA},
+            "temperature": 0,
+        }
+        response = await self._client.post("chat/completions", json=body)
+        response.raise_for_status()
+        choice = response.json()["choices"][0]
+        if choice.get("finish_reason") == "length":
+            raise ValueError("the answer was truncated")
+        return json.loads(choice["message"]["content"])
+
+    @staticmethod
+    def _parse(answer: Any) -> Extraction:
+        candidates = []
+        for item in answer["memories"]:
+            content = str(item["content"]).strip()
+            if not content or contains_secret(content):
+                continue
+            candidates.append(
+                Candidate(
+                    content=content,
+                    memory_type=str(item["memory_type"]),
+                    importance=min(1.0, max(0.0, float(item["importance"]))),
+                    confidence=min(1.0, max(0.0, float(item["confidence"]))),
+                    tags=[str(t) for t in item.get("tags", [])][:8],
+                )
+            )
+        return Extraction(candidates=candidates, summary=redact(str(answer["summary"]))[:500], method="llm")

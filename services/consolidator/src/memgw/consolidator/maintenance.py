@@ -1,0 +1,209 @@
+"""The consolidator's schedule: decay, archive, prune, purge, profile evolution.
+
+Every function takes ``now`` (so tests drive the clock) and ``dry_run`` (so a person can see what
+would change: ``memgw consolidate --user ID --dry-run``). Decay is computed from the last retrieval
+(or creation) with a half-life, never compounded: importance = base × 0.5^(age / half-life), where
+base is remembered in the metadata the first time a memory decays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from memgw.common.domain import MemoryStatus, MemoryType
+from memgw.common.logging import get_logger
+from memgw.common.memories import RECORD_COLUMNS
+from memgw.common.runtime import Infra
+from memgw.consolidator.service import ACTOR, audit
+
+log = get_logger("memgw.consolidator.maintenance")
+_EXEMPT_TYPES = (MemoryType.PROFILE.value,)
+
+
+@dataclass
+class Plan:
+    decayed: list[dict[str, Any]] = field(default_factory=list)
+    archived: list[str] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+    expired_candidates: list[str] = field(default_factory=list)
+    purged_episodes: int = 0
+    profile: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "decayed": self.decayed,
+            "archived": self.archived,
+            "deleted": self.deleted,
+            "expired_candidates": self.expired_candidates,
+            "purged_episodes": self.purged_episodes,
+            "profile": self.profile,
+        }
+
+
+class Maintenance:
+    def __init__(self, infra: Infra):
+        self.infra = infra
+        self.settings = infra.settings.consolidation
+
+    async def run(self, now: datetime, *, user_id: str | None = None, dry_run: bool = False) -> Plan:
+        plan = Plan()
+        await self._decay(now, user_id, dry_run, plan)
+        await self._prune(now, user_id, dry_run, plan)
+        if user_id is None:
+            plan.purged_episodes = await self._purge_episodes(now, dry_run)
+        users = [user_id] if user_id else [r["id"] for r in await self.infra.pool.fetch("SELECT id FROM users")]
+        for uid in users:
+            change = await self.evolve_profile(uid, dry_run=dry_run)
+            if change:
+                plan.profile[uid] = change
+        return plan
+
+    async def _decay(self, now: datetime, user_id: str | None, dry_run: bool, plan: Plan) -> None:
+        half_life = self.settings.decay_half_life_days * 86400
+        rows = await self.infra.pool.fetch(
+            f"SELECT {RECORD_COLUMNS}, last_retrieved_at FROM memories WHERE status = 'active'"
+            " AND NOT ('pinned' = ANY(tags)) AND memory_type <> ALL($1::text[]) AND namespace NOT LIKE 'user/%/profile'"
+            " AND ($2::text IS NULL OR user_id = $2)",
+            list(_EXEMPT_TYPES),
+            user_id,
+        )
+        for row in rows:
+            since = row["last_retrieved_at"] or row["created_at"]
+            age = max(0.0, (now - since).total_seconds())
+            base = float(row["metadata"].get("base_importance", row["importance"]))
+            importance = round(base * 0.5 ** (age / half_life), 4)
+            if abs(importance - row["importance"]) < 0.005:
+                continue
+            archive = importance < self.settings.decay_floor
+            plan.decayed.append({"id": row["id"], "from": row["importance"], "to": importance})
+            if archive:
+                plan.archived.append(row["id"])
+            if dry_run:
+                continue
+            changes: dict[str, Any] = {
+                "importance": importance,
+                "metadata": {**row["metadata"], "base_importance": base},
+            }
+            if archive:
+                changes["status"] = MemoryStatus.ARCHIVED.value
+            async with self.infra.pool.acquire() as conn, conn.transaction():
+                await self.infra.store.update(
+                    conn, row["id"], changes, actor=ACTOR, change="archived" if archive else "updated"
+                )
+                await audit(
+                    conn,
+                    row["user_id"],
+                    "archive" if archive else "decay",
+                    row["id"],
+                    f"importance {row['importance']:.3f} → {importance:.3f} after {age / 86400:.1f} days"
+                    f" unretrieved (half-life {self.settings.decay_half_life_days} d)",
+                    row["namespace"],
+                )
+            await self.infra.store.sync_index(upserted=[row["id"]])
+
+    async def _prune(self, now: datetime, user_id: str | None, dry_run: bool, plan: Plan) -> None:
+        retention = now - timedelta(days=self.settings.archive_retention_days)
+        old = await self.infra.pool.fetch(
+            "SELECT id, user_id, namespace FROM memories WHERE status = 'archived' AND updated_at < $1"
+            " AND ($2::text IS NULL OR user_id = $2)",
+            retention,
+            user_id,
+        )
+        expired = await self.infra.pool.fetch(
+            "SELECT id, user_id, namespace FROM memories WHERE status = 'candidate' AND expires_at <= $1"
+            " AND ($2::text IS NULL OR user_id = $2)",
+            now,
+            user_id,
+        )
+        plan.deleted += [r["id"] for r in old]
+        plan.expired_candidates += [r["id"] for r in expired]
+        if dry_run:
+            return
+        for rows, reason in (
+            (old, f"archived longer than {self.settings.archive_retention_days} days"),
+            (expired, "candidate expired without promotion"),
+        ):
+            for row in rows:
+                async with self.infra.pool.acquire() as conn, conn.transaction():
+                    await self.infra.store.delete(conn, row["id"], actor=ACTOR)
+                    await audit(conn, row["user_id"], "prune", row["id"], reason, row["namespace"])
+            await self.infra.store.sync_index(deleted=[r["id"] for r in rows])
+
+    async def _purge_episodes(self, now: datetime, dry_run: bool) -> int:
+        """Expired session episodes go; their audit rows stay."""
+        if dry_run:
+            return int(await self.infra.pool.fetchval("SELECT count(*) FROM episodes WHERE expires_at <= $1", now))
+        async with self.infra.pool.acquire() as conn, conn.transaction():
+            gone = await conn.fetch("DELETE FROM episodes WHERE expires_at <= $1 RETURNING session_id", now)
+            await conn.execute(
+                "UPDATE sessions SET status = 'expired' WHERE expires_at <= $1 AND status <> 'expired'", now
+            )
+            if gone:
+                await audit(
+                    conn,
+                    None,
+                    "purge_episodes",
+                    None,
+                    f"{len(gone)} expired episodes of {len({r['session_id'] for r in gone})} sessions",
+                )
+        return len(gone)
+
+    async def evolve_profile(self, user_id: str, *, dry_run: bool = False) -> dict[str, Any]:
+        """Preferences and stable facts with enough evidence (count and distinct sessions) enter the
+        profile; one conversation alone never changes it."""
+        rows = await self.infra.pool.fetch(
+            "SELECT id, memory_type, content, evidence_count, metadata FROM memories WHERE user_id = $1"
+            " AND status = 'active' AND memory_type IN ('preference', 'fact') AND evidence_count >= $2"
+            " ORDER BY id",
+            user_id,
+            self.settings.profile_min_evidence,
+        )
+        strong = [r for r in rows if len(set(r["metadata"].get("sessions", []))) >= self.settings.profile_min_sessions]
+        if not strong:
+            return {}
+        profile = await self.infra.pool.fetchrow("SELECT * FROM profiles WHERE user_id = $1", user_id)
+        known = set(profile["updated_from_memory_ids"]) if profile else set()
+        fresh = [r for r in strong if r["id"] not in known]
+        if not fresh:
+            return {}
+        preferences = dict(profile["preferences"]) if profile else {}
+        facts = list(profile["stable_facts"]) if profile else []
+        for r in fresh:
+            if r["memory_type"] == "preference":
+                preferences[r["id"]] = r["content"]
+            elif r["content"] not in facts:
+                facts.append(r["content"])
+        added = [r["id"] for r in fresh]
+        change = {"added_from": added, "preferences": len(preferences), "stable_facts": len(facts)}
+        if dry_run:
+            return change
+        async with self.infra.pool.acquire() as conn, conn.transaction():
+            row = await conn.fetchrow(
+                "INSERT INTO profiles (user_id, preferences, stable_facts, updated_from_memory_ids)"
+                " VALUES ($1, $2, $3, $4)"
+                " ON CONFLICT (user_id) DO UPDATE SET preferences = EXCLUDED.preferences,"
+                " stable_facts = EXCLUDED.stable_facts, updated_from_memory_ids = EXCLUDED.updated_from_memory_ids,"
+                " version = profiles.version + 1, updated_at = now() RETURNING *",
+                user_id,
+                preferences,
+                facts,
+                sorted(known | {r["id"] for r in fresh}),
+            )
+            assert row is not None
+            snapshot = {k: (v.isoformat() if isinstance(v, datetime) else v) for k, v in dict(row).items()}
+            await conn.execute(
+                "INSERT INTO profile_versions (user_id, version, snapshot) VALUES ($1, $2, $3)",
+                user_id,
+                row["version"],
+                snapshot,
+            )
+            await audit(
+                conn,
+                user_id,
+                "profile_update",
+                user_id,
+                f"version {row['version']}: from memories {', '.join(added)}",
+            )
+        return change

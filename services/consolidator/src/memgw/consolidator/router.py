@@ -1,0 +1,49 @@
+"""Bus subscribers of the consolidator: durable pull consumers on the MEMORY stream."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from faststream.nats import NatsMessage, NatsRouter
+
+from memgw.common.bus import settle
+from memgw.common.events import MemoryFeedbackGiven, ReviewDecided, SessionCommitted, Subject
+from memgw.common.logging import correlation_scope
+from memgw.common.runtime import Infra
+from memgw.consolidator.service import Consolidator
+
+
+def create_router(infra: Infra, consolidator: Consolidator) -> NatsRouter:
+    layout = infra.layout
+    router = NatsRouter()
+
+    def consume(subject: Subject, title: str) -> Callable[[Callable[..., Awaitable[Any]]], Any]:
+        return router.subscriber(
+            layout.subject(subject),
+            stream=layout.stream_of(subject),
+            durable=layout.durable_name("consolidator", subject),
+            pull_sub=layout.pull_subscription(subject),
+            config=layout.consumer_config(),
+            title=title,
+        )
+
+    @consume(Subject.SESSION_COMMITTED, "consolidator: SessionCommitted")
+    async def on_commit(event: SessionCommitted, msg: NatsMessage) -> None:
+        with correlation_scope(event.correlation_id):
+            async with settle(msg, infra.broker, layout):
+                await consolidator.on_session_committed(event)
+
+    @consume(Subject.MEMORY_FEEDBACK, "consolidator: MemoryFeedbackGiven")
+    async def on_feedback(event: MemoryFeedbackGiven, msg: NatsMessage) -> None:
+        with correlation_scope(event.correlation_id):
+            async with settle(msg, infra.broker, layout):
+                await consolidator.on_feedback(event)
+
+    @consume(Subject.REVIEW_DECIDED, "consolidator: ReviewDecided")
+    async def on_review(event: ReviewDecided, msg: NatsMessage) -> None:
+        with correlation_scope(event.correlation_id):
+            async with settle(msg, infra.broker, layout):
+                await consolidator.on_review_decided(event)
+
+    return router

@@ -1,0 +1,431 @@
+"""The consolidator's decisions (seed 004 §E, §H): session episodes into clean long-term memory.
+
+For each candidate, in order: exact duplicate (content hash) → merge; close memories found through
+the index are checked for a contradiction first (→ both ``needs_review`` and a ReviewRequested, never
+a silent overwrite), then for a near duplicate (→ merge); otherwise it is promoted when important
+and confident enough, or kept as a short-lived candidate. Every decision is audited with its reason;
+every change is a new version with its MemoryChanged event.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from memgw.common.db.outbox import enqueue
+from memgw.common.db.pool import Conn
+from memgw.common.domain import MemoryStatus, MemoryType, Visibility, content_hash, new_id
+from memgw.common.events import MemoryFeedbackGiven, ReviewDecided, ReviewRequested, SessionCommitted
+from memgw.common.index.base import Match, MatchAny, Where
+from memgw.common.logging import get_logger
+from memgw.common.memories import RECORD_COLUMNS, NewMemory
+from memgw.common.namespaces import derive_namespace
+from memgw.common.runtime import Infra
+from memgw.consolidator.conflicts import contradiction
+from memgw.consolidator.extract import Candidate, Extraction, LlmExtractor, rule_extract
+
+log = get_logger("memgw.consolidator")
+ACTOR = "consolidator"
+# Namespaces of one user a candidate is compared against (its own and the user's long-term ones).
+_USER_KINDS = ("long_term", "preferences", "profile")
+
+
+@dataclass
+class Outcome:
+    promoted: list[str] = field(default_factory=list)
+    candidates: list[str] = field(default_factory=list)
+    merged: list[str] = field(default_factory=list)
+    reviews: list[str] = field(default_factory=list)
+    skipped_secrets: int = 0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "promoted": self.promoted,
+            "candidates": self.candidates,
+            "merged": self.merged,
+            "reviews": self.reviews,
+        }
+
+
+async def audit(
+    conn: Conn, user_id: str | None, action: str, target: str | None, reason: str, namespace: str | None = None
+) -> None:
+    await conn.execute(
+        "INSERT INTO audit_log (actor_user_id, actor_agent_id, action, target_type, target_id, namespace, decision,"
+        " reason) VALUES ($1, $2, $3, 'memory', $4, $5, 'allow', $6)",
+        user_id,
+        ACTOR,
+        action,
+        target,
+        namespace,
+        reason,
+    )
+
+
+async def first_time(conn: Conn, consumer: str, message_id: str) -> bool:
+    """Record a message as applied; False when it was applied before (a redelivery)."""
+    done = await conn.fetchval(
+        "INSERT INTO processed_messages (consumer, message_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1",
+        consumer,
+        message_id,
+    )
+    return bool(done)
+
+
+class Consolidator:
+    def __init__(self, infra: Infra, llm: LlmExtractor | None = None):
+        self.infra = infra
+        self.settings = infra.settings.consolidation
+        self.llm = llm
+
+    # -- session commits ------------------------------------------------------------------------------------
+
+    async def extract(self, episodes: list[str]) -> Extraction:
+        return await self.llm.extract(episodes) if self.llm else rule_extract(episodes)
+
+    async def on_session_committed(self, event: SessionCommitted) -> Outcome | None:
+        pool = self.infra.pool
+        job = await pool.fetchrow("SELECT state FROM jobs WHERE id = $1", event.job_id)
+        if job is not None and job["state"] == "done":
+            return None  # delivered again: it was applied already
+        await pool.execute("UPDATE jobs SET state = 'running', updated_at = now() WHERE id = $1", event.job_id)
+        rows = await pool.fetch(
+            "SELECT content FROM episodes WHERE session_id = $1 AND expires_at > now() ORDER BY created_at, id",
+            event.session_id,
+        )
+        extraction = await self.extract([r["content"] for r in rows])
+        outcome = Outcome()
+        min_importance = (
+            event.min_importance if event.min_importance is not None else self.settings.promote_min_importance
+        )
+        for candidate in extraction.candidates:
+            await self._consider(event, candidate, min_importance if event.promote else 2.0, outcome)
+        result = {
+            **outcome.as_dict(),
+            "summary": extraction.summary,
+            "method": extraction.method,
+            "episodes": len(rows),
+        }
+        async with pool.acquire() as conn, conn.transaction():
+            await conn.execute(
+                "UPDATE jobs SET state = 'done', result = $2, detail = $3, updated_at = now() WHERE id = $1",
+                event.job_id,
+                result,
+                f"{len(outcome.promoted)} promoted, {len(outcome.merged)} merged, {len(outcome.reviews)} to review",
+            )
+            await audit(
+                conn,
+                event.user_id,
+                "consolidate_session",
+                event.session_id,
+                f"{extraction.method}: {result['episodes']} episodes → {len(extraction.candidates)} candidates",
+            )
+        return outcome
+
+    def _namespace(self, event: SessionCommitted, candidate: Candidate) -> tuple[str, str]:
+        if event.target_namespace:
+            visibility = (
+                Visibility.WORKSPACE_SHARED
+                if event.target_namespace.startswith("workspace/")
+                else Visibility.GLOBAL
+                if event.target_namespace.startswith("global/")
+                else Visibility.AGENT_ONLY
+                if event.target_namespace.startswith("agent/")
+                else Visibility.PRIVATE
+            )
+            return event.target_namespace, visibility.value
+        memory_type = MemoryType.PREFERENCE if candidate.memory_type == "preference" else candidate.memory_type
+        namespace = derive_namespace(
+            memory_type=memory_type,
+            visibility=Visibility.PRIVATE,
+            user_id=event.user_id,
+            agent_id=event.agent_id,
+            workspace_id=event.workspace_id,
+        )
+        return namespace, Visibility.PRIVATE.value
+
+    async def _neighbours(self, user_id: str, namespace: str, vector: list[float]) -> list[tuple[Any, float]]:
+        """Active or reviewed memories of this user close in meaning, through the index."""
+        namespaces = tuple({namespace, *(f"user/{user_id}/{k}" for k in _USER_KINDS)})
+        where = Where(
+            must=(
+                Match("user_id", user_id),
+                MatchAny("namespace", namespaces),
+                MatchAny("status", (MemoryStatus.ACTIVE.value, MemoryStatus.NEEDS_REVIEW.value)),
+            )
+        )
+        hits = await self.infra.index.search(dense=vector, text=None, where=where, limit=5, mode="dense")
+        close = [h for h in hits if h.score >= self.settings.conflict_similarity]
+        if not close:
+            return []
+        rows = await self.infra.pool.fetch(
+            f"SELECT {RECORD_COLUMNS} FROM memories WHERE id = ANY($1)", [h.memory_id for h in close]
+        )
+        by_id = {r["id"]: r for r in rows}
+        return [(by_id[h.memory_id], h.score) for h in close if h.memory_id in by_id]
+
+    async def _consider(
+        self, event: SessionCommitted, candidate: Candidate, min_importance: float, outcome: Outcome
+    ) -> None:
+        namespace, visibility = self._namespace(event, candidate)
+        exact = await self.infra.pool.fetchrow(
+            f"SELECT {RECORD_COLUMNS} FROM memories WHERE namespace = $1 AND content_hash = $2"
+            " AND status IN ('active', 'candidate') LIMIT 1",
+            namespace,
+            content_hash(candidate.content),
+        )
+        if exact is not None:
+            await self._merge(exact, candidate, event, "exact duplicate (same content hash)")
+            outcome.merged.append(exact["id"])
+            return
+        [vector] = await self.infra.embedder.embed_passages([candidate.content])
+        for existing, score in await self._neighbours(event.user_id, namespace, vector):
+            reason = contradiction(existing["content"], candidate.content)
+            if reason:
+                outcome.reviews.append(
+                    await self._review(existing, candidate, event, namespace, visibility, vector, reason)
+                )
+                return
+            if score >= self.settings.near_duplicate_similarity and existing["status"] == MemoryStatus.ACTIVE:
+                await self._merge(existing, candidate, event, f"near duplicate (similarity {score:.3f})")
+                outcome.merged.append(existing["id"])
+                return
+        promote = (
+            candidate.importance >= min_importance and candidate.confidence >= self.settings.promote_min_confidence
+        )
+        status = MemoryStatus.ACTIVE if promote else MemoryStatus.CANDIDATE
+        expires = None if promote else datetime.now(UTC) + timedelta(days=self.settings.candidate_ttl_days)
+        async with self.infra.pool.acquire() as conn, conn.transaction():
+            record = await self.infra.store.insert(
+                conn, self._new(event, candidate, namespace, visibility, vector, status, expires), actor=ACTOR
+            )
+            await audit(
+                conn,
+                event.user_id,
+                "promote" if promote else "keep_candidate",
+                record.id,
+                f"importance {candidate.importance:.2f}, confidence {candidate.confidence:.2f}"
+                f" (threshold {min_importance:.2f}/{self.settings.promote_min_confidence:.2f})",
+                namespace,
+            )
+        await self.infra.store.sync_index(upserted=[record.id])
+        (outcome.promoted if promote else outcome.candidates).append(record.id)
+
+    def _new(
+        self,
+        event: SessionCommitted,
+        candidate: Candidate,
+        namespace: str,
+        visibility: str,
+        vector: list[float],
+        status: MemoryStatus,
+        expires_at: datetime | None,
+    ) -> NewMemory:
+        return NewMemory(
+            id=new_id("mem"),
+            user_id=event.user_id,
+            agent_id=event.agent_id,
+            workspace_id=event.workspace_id,
+            session_id=event.session_id,
+            namespace=namespace,
+            memory_type=candidate.memory_type,
+            content=candidate.content,
+            visibility=visibility,
+            embedding=vector,
+            embedding_model=self.infra.embedder.name,
+            tags=candidate.tags,
+            importance=candidate.importance,
+            confidence=candidate.confidence,
+            source="consolidator",
+            source_ref=f"session:{event.session_id}",
+            status=status.value,
+            expires_at=expires_at,
+            metadata={"sessions": [event.session_id], "job_id": event.job_id},
+        )
+
+    async def _merge(self, existing: Any, candidate: Candidate, event: SessionCommitted, reason: str) -> None:
+        sessions = sorted({*existing["metadata"].get("sessions", []), event.session_id})
+        changes = {
+            "evidence_count": existing["evidence_count"] + 1,
+            "confidence": max(existing["confidence"], candidate.confidence),
+            "importance": max(existing["importance"], candidate.importance),
+            "tags": sorted({*existing["tags"], *candidate.tags}),
+            "metadata": {
+                **existing["metadata"],
+                "sessions": sessions,
+                "source_refs": sorted({*existing["metadata"].get("source_refs", []), f"session:{event.session_id}"}),
+            },
+        }
+        async with self.infra.pool.acquire() as conn, conn.transaction():
+            await self.infra.store.update(conn, existing["id"], changes, actor=ACTOR, change="merged")
+            await audit(conn, event.user_id, "merge", existing["id"], reason, existing["namespace"])
+        await self.infra.store.sync_index(upserted=[existing["id"]])
+
+    async def _review(
+        self,
+        existing: Any,
+        candidate: Candidate,
+        event: SessionCommitted,
+        namespace: str,
+        visibility: str,
+        vector: list[float],
+        reason: str,
+    ) -> str:
+        review_id = new_id("rev")
+        async with self.infra.pool.acquire() as conn, conn.transaction():
+            record = await self.infra.store.insert(
+                conn,
+                self._new(event, candidate, namespace, visibility, vector, MemoryStatus.NEEDS_REVIEW, None),
+                actor=ACTOR,
+            )
+            await self.infra.store.update(
+                conn, existing["id"], {"status": MemoryStatus.NEEDS_REVIEW.value}, actor=ACTOR, change="status"
+            )
+            await conn.execute(
+                "INSERT INTO reviews (id, user_id, memory_ids, reason) VALUES ($1, $2, $3, $4)",
+                review_id,
+                event.user_id,
+                [existing["id"], record.id],
+                reason,
+            )
+            await enqueue(
+                conn,
+                self.infra.layout,
+                ReviewRequested(
+                    review_id=review_id,
+                    user_id=event.user_id,
+                    memory_ids=[existing["id"], record.id],
+                    reason=reason,
+                ),
+            )
+            await audit(
+                conn,
+                event.user_id,
+                "conflict_to_review",
+                record.id,
+                f"{reason}; kept both as needs_review, review {review_id}",
+                namespace,
+            )
+        await self.infra.store.sync_index(upserted=[existing["id"], record.id])
+        return review_id
+
+    # -- review decisions -----------------------------------------------------------------------------------
+
+    async def on_review_decided(self, event: ReviewDecided) -> bool:
+        """Apply a person's decision; False when the review is unknown or was decided already."""
+        async with self.infra.pool.acquire() as conn, conn.transaction():
+            review = await conn.fetchrow("SELECT * FROM reviews WHERE id = $1 FOR UPDATE", event.review_id)
+            if review is None or review["status"] == "decided":
+                return False
+            old_id, new_id_ = review["memory_ids"][0], review["memory_ids"][1]
+            active, archived = {
+                "accept_new": ([new_id_], [old_id]),
+                "keep_old": ([old_id], [new_id_]),
+                "keep_both": ([old_id, new_id_], []),
+                "edit": ([new_id_], [old_id]),
+            }[event.decision]
+            if event.decision == "edit":
+                if not event.edited_content:
+                    raise ValueError("an 'edit' decision needs edited_content")
+                [vector] = await self.infra.embedder.embed_passages([event.edited_content])
+                await self.infra.store.update(
+                    conn,
+                    new_id_,
+                    {
+                        "content": event.edited_content,
+                        "embedding": vector,
+                        "embedding_model": self.infra.embedder.name,
+                    },
+                    actor=event.decided_by,
+                    change="updated",
+                )
+            for memory_id in active:
+                await self.infra.store.update(
+                    conn, memory_id, {"status": MemoryStatus.ACTIVE.value}, actor=event.decided_by, change="status"
+                )
+            for memory_id in archived:
+                superseded_by = new_id_ if memory_id == old_id else old_id
+                meta = await conn.fetchval("SELECT metadata FROM memories WHERE id = $1", memory_id)
+                await self.infra.store.update(
+                    conn,
+                    memory_id,
+                    {"status": MemoryStatus.ARCHIVED.value, "metadata": {**meta, "superseded_by": superseded_by}},
+                    actor=event.decided_by,
+                    change="archived",
+                )
+            await conn.execute(
+                "UPDATE reviews SET status = 'decided', decision = $2, decided_by = $3, decided_at = now()"
+                " WHERE id = $1",
+                event.review_id,
+                event.decision,
+                event.decided_by,
+            )
+            await audit(
+                conn, review["user_id"], "review_decided", event.review_id, f"{event.decision} by {event.decided_by}"
+            )
+        await self.infra.store.sync_index(upserted=[old_id, new_id_])
+        return True
+
+    # -- feedback -------------------------------------------------------------------------------------------
+
+    async def on_feedback(self, event: MemoryFeedbackGiven) -> None:
+        row = await self.infra.pool.fetchrow(f"SELECT {RECORD_COLUMNS} FROM memories WHERE id = $1", event.memory_id)
+        if row is None:
+            return
+        touched = [event.memory_id]
+        async with self.infra.pool.acquire() as conn, conn.transaction():
+            if not await first_time(conn, "consolidator-feedback", event.id):
+                return
+            if event.feedback == "incorrect":
+                await self.infra.store.update(
+                    conn, event.memory_id, {"status": MemoryStatus.ARCHIVED.value}, actor=ACTOR, change="archived"
+                )
+                reason = "marked incorrect: archived, out of retrieval"
+            elif event.feedback == "useful":
+                importance = min(1.0, row["importance"] + 0.1)
+                await self.infra.store.update(conn, event.memory_id, {"importance": importance}, actor=ACTOR)
+                reason = f"useful: importance {row['importance']:.2f} → {importance:.2f}"
+            elif event.feedback == "duplicate" and event.target_memory_id:
+                target = await conn.fetchrow("SELECT * FROM memories WHERE id = $1", event.target_memory_id)
+                if target is None:
+                    return
+                await self.infra.store.update(
+                    conn,
+                    target["id"],
+                    {
+                        "evidence_count": target["evidence_count"] + row["evidence_count"],
+                        "confidence": max(target["confidence"], row["confidence"]),
+                        "tags": sorted({*target["tags"], *row["tags"]}),
+                    },
+                    actor=ACTOR,
+                    change="merged",
+                )
+                await self.infra.store.update(
+                    conn,
+                    event.memory_id,
+                    {
+                        "status": MemoryStatus.ARCHIVED.value,
+                        "metadata": {**row["metadata"], "merged_into": target["id"]},
+                    },
+                    actor=ACTOR,
+                    change="archived",
+                )
+                touched.append(target["id"])
+                reason = f"duplicate: merged into {target['id']}"
+            elif event.feedback == "outdated":
+                await self.infra.store.update(
+                    conn,
+                    event.memory_id,
+                    {
+                        "status": MemoryStatus.ARCHIVED.value,
+                        "metadata": {**row["metadata"], "superseded_by": event.target_memory_id},
+                    },
+                    actor=ACTOR,
+                    change="archived",
+                )
+                reason = f"outdated: archived, newer is {event.target_memory_id or 'not named'}"
+            else:
+                reason = f"{event.feedback} without a target: nothing to merge"
+            await audit(conn, row["user_id"], f"feedback_{event.feedback}", event.memory_id, reason, row["namespace"])
+        await self.infra.store.sync_index(upserted=touched)
