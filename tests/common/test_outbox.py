@@ -55,7 +55,7 @@ async def test_a_rolled_back_write_publishes_nothing_and_a_committed_one_exactly
     broker = NatsBroker(nats_url, logger=None)
     await broker.connect()
     await ensure_streams(broker.connection, layout)
-    relay = OutboxRelay(own_pool, broker)
+    relay = OutboxRelay(own_pool, broker, layout)
     rolled_back, committed = _event(1), _event(2)
 
     async with own_pool.acquire() as conn:
@@ -83,7 +83,7 @@ async def test_events_written_while_nats_is_away_are_published_when_it_returns(
     broker = NatsBroker(url, logger=None, reconnect_time_wait=1, max_reconnect_attempts=-1)
     await broker.connect()
     await ensure_streams(broker.connection, layout)
-    relay = OutboxRelay(own_pool, broker, poll_s=0.2)
+    relay = OutboxRelay(own_pool, broker, layout, poll_s=0.2)
     await relay.start()
     try:
         nats.stop()
@@ -105,3 +105,17 @@ async def test_events_written_while_nats_is_away_are_published_when_it_returns(
         await relay.stop()
         await broker.stop()
         nats.stop()
+
+
+async def test_a_relay_publishes_only_its_own_installs_rows(own_pool: asyncpg.Pool, nats_url: str) -> None:
+    mine, other = BusLayout("o" + uuid.uuid4().hex[:8]), BusLayout("x" + uuid.uuid4().hex[:8])
+    broker = NatsBroker(nats_url, logger=None)
+    await broker.connect()
+    await ensure_streams(broker.connection, mine)  # the other install's streams do not exist here
+    async with own_pool.acquire() as conn, conn.transaction():
+        await enqueue(conn, other, _event(1))
+        await enqueue(conn, mine, _event(2))
+    relay = OutboxRelay(own_pool, broker, mine)
+    assert await relay.publish_pending() == 1  # the foreign row neither goes out nor blocks the queue
+    assert await own_pool.fetchval("SELECT count(*) FROM outbox WHERE published_at IS NULL") == 1
+    await broker.stop()

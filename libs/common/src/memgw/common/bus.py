@@ -67,6 +67,9 @@ class BusLayout:
     def stream_name(self, key: str) -> str:
         return f"{self.prefix.upper().replace('-', '_')}_{key}"
 
+    def stream_names(self) -> list[str]:
+        return [self.stream_name(key) for key in _STREAMS]
+
     def stream_of(self, subject: Subject) -> JStream:
         for key, (subjects, retention, max_age, dup) in _STREAMS.items():
             if subject in subjects:

@@ -114,7 +114,7 @@ async def run_services(infra: Infra, parts: list[ServiceParts]) -> AsyncIterator
         if part.router is not None:
             infra.broker.include_router(part.router)
     await infra.broker.start()
-    relay = OutboxRelay(infra.pool, infra.broker)
+    relay = OutboxRelay(infra.pool, infra.broker, infra.layout)
     await relay.start()
     tasks = [asyncio.create_task(job(), name=f"{part.name}-bg") for part in parts for job in part.background]
     log.info("services.started", services=[p.name for p in parts])

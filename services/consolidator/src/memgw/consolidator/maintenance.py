@@ -107,9 +107,10 @@ class Maintenance:
         retention = now - timedelta(days=self.settings.archive_retention_days)
         old = await self.infra.pool.fetch(
             "SELECT id, user_id, namespace FROM memories WHERE status = 'archived' AND updated_at < $1"
-            " AND ($2::text IS NULL OR user_id = $2)",
+            " AND ($2::text IS NULL OR user_id = $2) AND NOT (id = ANY($3::text[]))",
             retention,
             user_id,
+            plan.archived,  # what this round archived waits out its own retention
         )
         expired = await self.infra.pool.fetch(
             "SELECT id, user_id, namespace FROM memories WHERE status = 'candidate' AND expires_at <= $1"

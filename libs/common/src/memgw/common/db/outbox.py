@@ -21,6 +21,7 @@ from memgw.common.logging import current_correlation_id, get_logger
 
 log = get_logger("memgw.outbox")
 NOTIFY_CHANNEL = "memgw_outbox"
+MAX_ATTEMPTS = 50
 
 
 async def enqueue(conn: Conn, layout: BusLayout, event: Event) -> None:
@@ -42,9 +43,12 @@ async def enqueue(conn: Conn, layout: BusLayout, event: Event) -> None:
 class OutboxRelay:
     """Publishes pending outbox rows in order; several relays may run (rows are locked, skipped)."""
 
-    def __init__(self, pool: asyncpg.Pool, broker: NatsBroker, *, batch: int = 200, poll_s: float = 1.0):
+    def __init__(
+        self, pool: asyncpg.Pool, broker: NatsBroker, layout: BusLayout, *, batch: int = 200, poll_s: float = 1.0
+    ):
         self._pool = pool
         self._broker = broker
+        self._streams = layout.stream_names()
         self._batch = batch
         self._poll_s = poll_s
         self._wake = asyncio.Event()
@@ -91,10 +95,14 @@ class OutboxRelay:
         marked in the same commit, then the failure is raised so the loop backs off."""
         error: Exception | None = None
         async with self._pool.acquire() as conn, conn.transaction():
+            # Only this install's streams (installs may share a database), and never a row that kept
+            # failing: after MAX_ATTEMPTS it stays in the table with its last error, for a person.
             rows = await conn.fetch(
                 "SELECT id, subject, stream, payload, headers FROM outbox WHERE published_at IS NULL"
-                " ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED",
+                " AND stream = ANY($2::text[]) AND attempts < $3 ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED",
                 self._batch,
+                self._streams,
+                MAX_ATTEMPTS,
             )
             sent: list[int] = []
             for row in rows:
