@@ -119,6 +119,21 @@ class ChunkSettings(BaseSettings):
     chunk_max_tokens: int = Field(default=380, ge=32, le=512, description="The default embedder reads 512 at most.")
 
 
+class RankingSettings(BaseSettings):
+    """How search results are ordered (see memgw.gateway.ranking)."""
+
+    model_config = _ENV
+    rank_weight_dense: float = Field(default=1.0, ge=0, description="RRF weight of the dense (meaning) list.")
+    rank_weight_bm25: float = Field(default=1.0, ge=0, description="RRF weight of the BM25 (keyword) list.")
+    rank_rrf_k: int = Field(default=60, ge=1)
+    rank_depth: int = Field(default=60, ge=1, le=1000, description="Candidates each retriever contributes.")
+    rank_importance: float = Field(default=0.2, ge=0, description="Boost per unit of importance above 0.5.")
+    rank_confidence: float = Field(default=0.1, ge=0, description="Boost per unit of confidence above 0.5.")
+    rank_recency: float = Field(default=0.1, ge=0, description="Boost of a memory touched just now.")
+    rank_recency_half_life_days: float = Field(default=30, gt=0)
+    rank_duplicate_similarity: float = Field(default=0.985, gt=0, le=1, description="Hits this alike collapse.")
+
+
 class ConsolidationSettings(BaseSettings):
     model_config = _ENV
     llm_base_url: str | None = Field(
@@ -169,3 +184,4 @@ class Settings(BaseSettings):
     log: LogSettings = Field(default_factory=LogSettings)
     client: ClientSettings = Field(default_factory=ClientSettings)
     consolidation: ConsolidationSettings = Field(default_factory=ConsolidationSettings)
+    ranking: RankingSettings = Field(default_factory=RankingSettings)

@@ -6,17 +6,19 @@ memory the principal may not read answers 404, as if it did not exist, and leave
 
 from __future__ import annotations
 
+import asyncio
+from datetime import UTC, datetime
 from typing import Any
 
 from memgw.common.acl import ReadScope, SqlParams, read_sql, read_where, write_denial
 from memgw.common.db.outbox import enqueue
 from memgw.common.domain import MemoryRecord, MemoryStatus, Principal, Visibility, new_id
 from memgw.common.events import MemoryFeedbackGiven
-from memgw.common.index.base import Match, MatchAny, Where
+from memgw.common.index.base import IndexHit, Match, MatchAny, Where
 from memgw.common.memories import RECORD_COLUMNS, NewMemory, to_record
 from memgw.common.namespaces import derive_namespace
 from memgw.common.runtime import Infra
-from memgw.gateway import audit
+from memgw.gateway import audit, ranking
 from memgw.gateway.errors import BadRequest, Conflict, Forbidden, NotFound
 from memgw.gateway.pagination import Page, decode_cursor, encode_cursor
 from memgw.gateway.schemas import (
@@ -276,27 +278,48 @@ async def search(infra: Infra, p: Principal, body: SearchRequest) -> list[Search
         where = Where(must=(where,), should=(Match("status", MemoryStatus.ACTIVE.value), Match("user_id", p.user_id)))
     if body.namespaces:
         where = Where(must=(where, MatchAny("namespace", tuple(body.namespaces))))
-    vector = await infra.embedder.embed_query(body.query) if body.mode != "sparse" else None
-    hits = await infra.index.search(
-        dense=vector, text=body.query if body.mode != "dense" else None, where=where, limit=body.limit, mode=body.mode
-    )
+    s = infra.settings.ranking
+    depth = max(s.rank_depth, body.limit * 3)
+
+    async def dense() -> list[IndexHit]:
+        if body.mode == "sparse":
+            return []
+        vector = await infra.embedder.embed_query(body.query)
+        return await infra.index.search(dense=vector, text=None, where=where, limit=depth, mode="dense")
+
+    async def bm25() -> list[IndexHit]:
+        if body.mode == "dense":
+            return []
+        return await infra.index.search(dense=None, text=body.query, where=where, limit=depth, mode="sparse")
+
+    dense_hits, bm25_hits = await asyncio.gather(dense(), bm25())
+    ranked = ranking.fuse(dense_hits, bm25_hits, s)
     results: list[SearchHit] = []
-    if hits:
+    if ranked:
         # The index already applied the ACL; Postgres, the truth, re-checks every hit.
         params = SqlParams()
-        ids = params.add([h.memory_id for h in hits])
-        scope = ReadScope(statuses=statuses)
+        ids = params.add([r.memory_id for r in ranked])
         rows = await infra.pool.fetch(
-            f"SELECT {RECORD_COLUMNS} FROM memories m WHERE m.id = ANY({ids}) AND {read_sql(p, params, scope)}"
-            + (
-                ""
-                if p.is_admin or statuses == (MemoryStatus.ACTIVE,)
-                else f" AND (m.status = 'active' OR m.user_id = {params.add(p.user_id)})"
-            ),
+            f"SELECT {RECORD_COLUMNS}, content_hash, embedding, last_retrieved_at FROM memories m"
+            f" WHERE m.id = ANY({ids}) AND {_listing_sql(p, params, statuses)}",
             *params.values,
         )
-        by_id = {r["id"]: to_record(r) for r in rows}
-        results = [SearchHit(memory=by_id[h.memory_id], score=h.score) for h in hits if h.memory_id in by_id]
+        by_id = {r["id"]: r for r in rows}
+        now = datetime.now(UTC)
+        ranked = [r for r in ranked if r.memory_id in by_id]
+        for entry in ranked:
+            ranking.blend(entry, by_id[entry.memory_id], now, s)
+        ranked.sort(key=lambda r: r.score, reverse=True)
+        kept = ranking.collapse(ranked, by_id, s)[: body.limit]
+        results = [
+            SearchHit(
+                memory=to_record(by_id[r.memory_id]),
+                score=r.score,
+                duplicates=r.duplicates,
+                explain=r.components if body.explain else None,
+            )
+            for r in kept
+        ]
         if results:
             await infra.pool.execute(
                 "UPDATE memories SET last_retrieved_at = now() WHERE id = ANY($1)", [r.memory.id for r in results]
@@ -328,10 +351,11 @@ async def feedback(infra: Infra, p: Principal, memory_id: str, body: FeedbackReq
             body.comment,
             body.target_memory_id,
         )
-        if body.feedback == "incorrect" and "incorrect" not in row["flags"]:
-            # Out of default retrieval at once; the consolidator archives it later.
+        if body.feedback != "duplicate" and body.feedback not in row["flags"]:
+            # At once: incorrect leaves default retrieval, outdated ranks lower, useful higher; the
+            # consolidator then archives, merges or lifts importance.
             await infra.store.update(
-                conn, memory_id, {"flags": [*row["flags"], "incorrect"]}, actor=p.user_id, change="status"
+                conn, memory_id, {"flags": [*row["flags"], body.feedback]}, actor=p.user_id, change="status"
             )
         await enqueue(
             conn,

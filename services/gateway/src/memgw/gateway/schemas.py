@@ -135,6 +135,7 @@ class SearchRequest(BaseModel):
     namespaces: list[str] | None = Field(default=None, max_length=20)
     limit: int = Field(default=10, ge=1, le=MAX_PAGE)
     mode: Literal["hybrid", "dense", "sparse"] = "hybrid"
+    explain: bool = Field(default=False, description="Return each hit's component scores.")
     statuses: list[MemoryStatus] = Field(
         default_factory=lambda: [MemoryStatus.ACTIVE],
         description="Candidates, needs_review and archived are returned only from the caller's own memories.",
@@ -144,6 +145,8 @@ class SearchRequest(BaseModel):
 class SearchHit(BaseModel):
     memory: MemoryRecord
     score: float
+    duplicates: list[str] = Field(default_factory=list, description="Near-duplicates folded into this hit.")
+    explain: dict[str, Any] | None = None
 
 
 class SearchResponse(BaseModel):
