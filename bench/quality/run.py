@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from harness import REPORTS, Running, machine, running_system  # noqa: E402
+from harness import REPORTS, Running, machine, running_system
 
 DEFAULT_DATA = Path(__file__).resolve().parents[3] / "shared" / "eval" / "locomo-dev.json"
 MODES = ("dense", "sparse", "hybrid")
@@ -44,16 +44,18 @@ async def ingest(system: Running, key: str, items: list[tuple[str, str]]) -> Non
 
     async def one(dia_id: str, text: str) -> None:
         async with gate:
-            r = await system.client.post("/v1/memory", json={"content": text, "metadata": {"dia_id": dia_id}},
-                                         headers=system.auth(key))
+            r = await system.client.post(
+                "/v1/memory", json={"content": text, "metadata": {"dia_id": dia_id}}, headers=system.auth(key)
+            )
             r.raise_for_status()
 
     await asyncio.gather(*(one(d, t) for d, t in items))
 
 
 async def ask(system: Running, key: str, question: str, mode: str) -> list[list[str]]:
-    r = await system.client.post("/v1/memory/search", json={"query": question, "limit": max(KS), "mode": mode},
-                                 headers=system.auth(key))
+    r = await system.client.post(
+        "/v1/memory/search", json={"query": question, "limit": max(KS), "mode": mode}, headers=system.auth(key)
+    )
     r.raise_for_status()
     hits = r.json()["results"]
     by_id = {h["memory"]["id"]: h["memory"]["metadata"].get("dia_id") for h in hits}
@@ -95,8 +97,10 @@ async def main(data_path: Path) -> dict[str, Any]:
 
 def report(result: dict[str, Any]) -> str:
     rows = "\n".join(
-        f"| {mode} | " + " | ".join(f"{result['scores'][mode][m]:.3f}" for m in (*(f'recall@{k}' for k in KS), "mrr"))
-        + " |" for mode in MODES
+        f"| {mode} | "
+        + " | ".join(f"{result['scores'][mode][m]:.3f}" for m in (*(f"recall@{k}" for k in KS), "mrr"))
+        + " |"
+        for mode in MODES
     )
     return f"""# Retrieval quality — LoCoMo development slice
 
@@ -105,9 +109,9 @@ def report(result: dict[str, Any]) -> str:
 Data: four conversations (conv-26, conv-30, conv-41, conv-42) of the public LoCoMo benchmark (Maharana et
 al., ACL 2024; snap-research/LoCoMo, data/locomo10.json), licence CC BY-NC 4.0 — used for evaluation only,
 read from `shared/eval/`, not copied into this repository. One memory per dialog turn of one user per
-conversation, text prefixed with the session date; {result['questions']} questions of categories 1-4, asked
+conversation, text prefixed with the session date; {result["questions"]} questions of categories 1-4, asked
 through `POST /v1/memory/search`; evidence recall@k (share of a question's evidence turns in the top k)
-and MRR. Run time {result['seconds']} s.
+and MRR. Run time {result["seconds"]} s.
 
 | mode | recall@5 | recall@10 | recall@20 | MRR |
 |---|---|---|---|---|

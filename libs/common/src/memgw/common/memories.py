@@ -160,18 +160,7 @@ class MemoryStore:
         change = "created" if row["inserted"] else "updated"
         await _snapshot(conn, new.id, change, actor)
         if announce:
-            await enqueue(
-                conn,
-                self.layout,
-                MemoryChanged(
-                    memory_id=new.id,
-                    user_id=new.user_id,
-                    namespace=new.namespace,
-                    change=change,
-                    version=row["version"],
-                    status=row["status"],
-                ),
-            )
+            await self._announce(conn, row, change)
         return to_record(row)
 
     async def update(
@@ -202,18 +191,7 @@ class MemoryStore:
         if row is None:
             raise LookupError(memory_id)
         await _snapshot(conn, memory_id, change, actor)
-        await enqueue(
-            conn,
-            self.layout,
-            MemoryChanged(
-                memory_id=memory_id,
-                user_id=row["user_id"],
-                namespace=row["namespace"],
-                change=change if change in _CHANGE_KINDS else "updated",
-                version=row["version"],
-                status=row["status"],
-            ),
-        )
+        await self._announce(conn, row, change)
         return to_record(row)
 
     async def delete(self, conn: Conn, memory_id: str, *, actor: str | None) -> MemoryRecord | None:
@@ -225,19 +203,23 @@ class MemoryStore:
             return None
         await _snapshot(conn, memory_id, "deleted", actor)
         await conn.execute("DELETE FROM memories WHERE id = $1", memory_id)
+        await self._announce(conn, row, "deleted")
+        return to_record(row)
+
+    async def _announce(self, conn: Conn, row: asyncpg.Record, change: str) -> None:
+        """MemoryChanged for this row, in the caller's transaction."""
         await enqueue(
             conn,
             self.layout,
             MemoryChanged(
-                memory_id=memory_id,
+                memory_id=row["id"],
                 user_id=row["user_id"],
                 namespace=row["namespace"],
-                change="deleted",
+                change=change if change in _CHANGE_KINDS else "updated",
                 version=row["version"],
                 status=row["status"],
             ),
         )
-        return to_record(row)
 
     async def delete_where_source_item(
         self, conn: Conn, source_id: str, source_ref: str, keep_ids: Sequence[str] = ()

@@ -12,7 +12,7 @@ from memgw.common.acl import SqlParams
 from memgw.common.db.pool import Executor
 from memgw.common.domain import Principal
 from memgw.common.logging import current_correlation_id, get_logger
-from memgw.gateway.pagination import Page, decode_cursor, encode_cursor
+from memgw.gateway.pagination import Page, decode_cursor, keyset_page
 from memgw.gateway.schemas import MAX_PAGE
 
 log = get_logger("memgw.gateway.audit")
@@ -97,6 +97,4 @@ async def entries(pool: asyncpg.Pool, principal: Principal, q: AuditQuery) -> Pa
         f" LIMIT {params.add(q.limit + 1)}",
         *params.values,
     )
-    items = [AuditEntry(**dict(r)) for r in rows[: q.limit]]
-    more = len(rows) > q.limit
-    return Page(items=items, next_cursor=encode_cursor(items[-1].created_at, items[-1].id) if more else None)
+    return keyset_page([AuditEntry(**dict(r)) for r in rows], q.limit, lambda e: (e.created_at, e.id))

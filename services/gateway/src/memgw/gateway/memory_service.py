@@ -20,7 +20,7 @@ from memgw.common.namespaces import derive_namespace
 from memgw.common.runtime import Infra
 from memgw.gateway import audit, ranking
 from memgw.gateway.errors import BadRequest, Conflict, Forbidden, NotFound
-from memgw.gateway.pagination import Page, decode_cursor, encode_cursor
+from memgw.gateway.pagination import Page, decode_cursor, keyset_page
 from memgw.gateway.schemas import (
     FeedbackRequest,
     MemoryCreate,
@@ -263,10 +263,8 @@ async def list_memories(infra: Infra, p: Principal, q: MemoryListQuery) -> Page[
         f" ORDER BY m.created_at DESC, m.id DESC LIMIT {params.add(q.limit + 1)}",
         *params.values,
     )
-    items = [to_record(r) for r in rows[: q.limit]]
-    more = len(rows) > q.limit
     await audit.record(infra.pool, p, "memory_list", target_type="memory", namespace=q.namespace)
-    return Page(items=items, next_cursor=encode_cursor(items[-1].created_at, items[-1].id) if more else None)
+    return keyset_page([to_record(r) for r in rows], q.limit, lambda m: (m.created_at, m.id))
 
 
 async def search(infra: Infra, p: Principal, body: SearchRequest) -> list[SearchHit]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any, Generic, TypeVar
 
@@ -31,3 +32,10 @@ def decode_cursor(cursor: str) -> tuple[datetime, Any]:
         return datetime.fromisoformat(created), key
     except (ValueError, TypeError) as exc:
         raise BadRequest("invalid cursor: pass back the next_cursor of the previous page unchanged") from exc
+
+
+def keyset_page(items: list[T], limit: int, key: Callable[[T], tuple[datetime, Any]]) -> Page[T]:
+    """A page from ``limit + 1`` rows fetched: the extra row only says there is a next page."""
+    page = items[:limit]
+    more = len(items) > limit
+    return Page(items=page, next_cursor=encode_cursor(*key(page[-1])) if more else None)

@@ -48,6 +48,16 @@ SOURCE_COLUMNS = (
 RUN_COLUMNS = "id, source_id, reason, stage, counts, detail, more_pending, created_at, updated_at, finished_at"
 
 
+def _check(infra: Infra, entry: MemorySourceEntry) -> None:
+    """validate() for the kind, and a Folder only under the allowed roots: 400 with the reasons."""
+    try:
+        validate_source(entry)
+        if entry.kind is SourceKind.FOLDER:
+            allowed_root(Path(str(entry.fields["path"])), infra.settings.sources.folder_roots)
+    except (SourceValidationError, PathOutsideRoot, FileNotFoundError) as exc:
+        raise BadRequest(str(exc)) from exc
+
+
 def _entry(row: asyncpg.Record) -> MemorySourceEntry:
     return MemorySourceEntry.model_validate(dict(row))
 
@@ -64,12 +74,7 @@ async def add(infra: Infra, p: Principal, entry: MemorySourceEntry) -> MemorySou
             target_id=entry.id,
         )
         raise Forbidden(f"key of user {p.user_id} may not add sources for {entry.owner_user_id}")
-    try:
-        validate_source(entry)
-        if entry.kind is SourceKind.FOLDER:
-            allowed_root(Path(str(entry.fields["path"])), infra.settings.sources.folder_roots)
-    except (SourceValidationError, PathOutsideRoot, FileNotFoundError) as exc:
-        raise BadRequest(str(exc)) from exc
+    _check(infra, entry)
     try:
         async with infra.pool.acquire() as conn, conn.transaction():
             row = await conn.fetchrow(
@@ -151,12 +156,7 @@ async def update(
             else:
                 merged[key] = value
         entry = MemorySourceEntry.model_validate(merged)
-        try:
-            validate_source(entry)
-            if entry.kind is SourceKind.FOLDER:
-                allowed_root(Path(str(entry.fields["path"])), infra.settings.sources.folder_roots)
-        except (SourceValidationError, PathOutsideRoot, FileNotFoundError) as exc:
-            raise BadRequest(str(exc)) from exc
+        _check(infra, entry)
         row = await conn.fetchrow(
             "UPDATE memory_sources SET label = $2, enabled = $3, workspace_id = $4, fields = $5,"
             " max_tokens_per_sync = $6, max_cost_per_sync_usd = $7, sync_depth_days = $8, version = version + 1,"
