@@ -124,8 +124,8 @@ class RankingSettings(BaseSettings):
 
     model_config = _ENV
     rank_weight_dense: float = Field(default=1.0, ge=0, description="RRF weight of the dense (meaning) list.")
-    rank_weight_bm25: float = Field(default=1.0, ge=0, description="RRF weight of the BM25 (keyword) list.")
-    rank_rrf_k: int = Field(default=60, ge=1)
+    rank_weight_bm25: float = Field(default=2.0, ge=0, description="RRF weight of the BM25 (keyword) list.")
+    rank_rrf_k: int = Field(default=30, ge=1)
     rank_depth: int = Field(default=60, ge=1, le=1000, description="Candidates each retriever contributes.")
     rank_importance: float = Field(default=0.2, ge=0, description="Boost per unit of importance above 0.5.")
     rank_confidence: float = Field(default=0.1, ge=0, description="Boost per unit of confidence above 0.5.")
