@@ -89,9 +89,12 @@ async def populate(system: Running, total: int, base_vectors: np.ndarray, rng: r
         "created_at",
         "updated_at",
     ]
+    insert = (
+        f"INSERT INTO memories ({', '.join(columns)}) VALUES ({', '.join(f'${i + 1}' for i in range(len(columns)))})"
+    )
     async with system.infra.pool.acquire() as conn:
         for start in range(0, total, 5000):
-            await conn.copy_records_to_table("memories", records=rows[start : start + 5000], columns=columns)
+            await conn.executemany(insert, rows[start : start + 5000])
     async for batch in system.infra.store.iter_rows(batch=2000):
         await system.infra.index.upsert([index_point(r) for r in batch])
     started = time.perf_counter()

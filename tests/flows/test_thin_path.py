@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import uuid
 from pathlib import Path
+
+import pytest
 
 from tests.conftest import StageWatcher, System
 
@@ -110,3 +113,19 @@ async def test_reindex_rebuilds_the_index_from_postgres_without_re_embedding(sys
     assert progress[-1] == (total, total)
     hits = await _search(system, "重建索引后还能找到吗")
     assert memory_id in [h["memory"]["id"] for h in hits]
+
+
+async def test_the_same_content_is_never_embedded_twice(system: System, monkeypatch: pytest.MonkeyPatch) -> None:
+    embedded: list[str] = []
+    inner = system.infra.embedder.embed_passages
+
+    async def counting(texts):  # type: ignore[no-untyped-def]
+        embedded.extend(texts)
+        return await inner(texts)
+
+    monkeypatch.setattr(system.infra.embedder, "embed_passages", counting)
+    text = f"同一段内容只嵌入一次 {uuid.uuid4().hex}"
+    first = await _remember(system, text)
+    second = await _remember(system, text)
+    assert first != second
+    assert embedded.count(text) == 1

@@ -18,6 +18,7 @@ from memgw.common.bus import BusLayout
 from memgw.common.db.outbox import enqueue
 from memgw.common.db.pool import Conn
 from memgw.common.domain import MemoryRecord, content_hash
+from memgw.common.embedding.base import Embedder
 from memgw.common.events import MemoryChanged
 from memgw.common.index.base import IndexPoint, VectorIndex
 
@@ -232,6 +233,23 @@ class MemoryStore:
             list(keep_ids),
         )
         return [r["id"] for r in rows]
+
+    async def embed_passages(self, texts: Sequence[str], embedder: Embedder) -> list[list[float]]:
+        """Embeddings for ``texts``, reusing any stored for the same content (by hash), so the same
+        text is never embedded twice; only the rest goes to the embedder, in one batch."""
+        hashes = [content_hash(t) for t in texts]
+        rows = await self.pool.fetch(
+            "SELECT DISTINCT ON (content_hash) content_hash, embedding FROM memories"
+            " WHERE content_hash = ANY($1) AND embedding_model = $2",
+            list(set(hashes)),
+            embedder.name,
+        )
+        known = {r["content_hash"]: list(r["embedding"]) for r in rows}
+        missing = [i for i, h in enumerate(hashes) if h not in known]
+        fresh = await embedder.embed_passages([texts[i] for i in missing]) if missing else []
+        for i, vector in zip(missing, fresh, strict=True):
+            known[hashes[i]] = vector
+        return [known[h] for h in hashes]
 
     async def sync_index(self, upserted: Sequence[str] = (), deleted: Sequence[str] = ()) -> None:
         """Bring the index in line with Postgres for these ids (call after the commit)."""

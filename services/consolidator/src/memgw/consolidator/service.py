@@ -179,7 +179,7 @@ class Consolidator:
             await self._merge(exact, candidate, event, "exact duplicate (same content hash)")
             outcome.merged.append(exact["id"])
             return
-        [vector] = await self.infra.embedder.embed_passages([candidate.content])
+        [vector] = await self.infra.store.embed_passages([candidate.content], self.infra.embedder)
         for existing, score in await self._neighbours(event.user_id, namespace, vector):
             reason = contradiction(existing["content"], candidate.content)
             if reason:
@@ -328,7 +328,7 @@ class Consolidator:
             if event.decision == "edit":
                 if not event.edited_content:
                     raise ValueError("an 'edit' decision needs edited_content")
-                [vector] = await self.infra.embedder.embed_passages([event.edited_content])
+                [vector] = await self.infra.store.embed_passages([event.edited_content], self.infra.embedder)
                 await self.infra.store.update(
                     conn,
                     new_id_,

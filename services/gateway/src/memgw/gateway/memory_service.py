@@ -130,7 +130,7 @@ async def create(infra: Infra, p: Principal, body: MemoryCreate) -> MemoryRecord
             "memory_upsert",
             f"namespace {body.namespace} is not where {body.visibility} memory goes ({derived})",
         )
-    [vector] = await infra.embedder.embed_passages([body.content])
+    [vector] = await infra.store.embed_passages([body.content], infra.embedder)
     new = NewMemory(
         id=new_id("mem"),
         user_id=user_id,
@@ -203,7 +203,7 @@ async def update(
     if "status" in changes:
         changes["status"] = MemoryStatus(changes["status"]).value
     if "content" in changes and changes["content"] != row["content"]:
-        [changes["embedding"]] = await infra.embedder.embed_passages([changes["content"]])
+        [changes["embedding"]] = await infra.store.embed_passages([changes["content"]], infra.embedder)
         changes["embedding_model"] = infra.embedder.name
     async with infra.pool.acquire() as conn, conn.transaction():
         current = await conn.fetchval("SELECT version FROM memories WHERE id = $1 FOR UPDATE", memory_id)
@@ -308,7 +308,7 @@ async def search(infra: Infra, p: Principal, body: SearchRequest) -> list[Search
         for entry in ranked:
             ranking.blend(entry, by_id[entry.memory_id], now, s)
         ranked.sort(key=lambda r: r.score, reverse=True)
-        kept = ranking.collapse(ranked, by_id, s)[: body.limit]
+        kept = ranking.collapse(ranked, by_id, s, body.limit)
         results = [
             SearchHit(
                 memory=to_record(by_id[r.memory_id]),

@@ -12,10 +12,11 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
+
+import numpy as np
 
 from memgw.common.index.base import IndexHit
 from memgw.common.settings import RankingSettings
@@ -64,28 +65,27 @@ def blend(entry: Ranked, row: Any, now: datetime, s: RankingSettings) -> None:
     )
 
 
-def _cosine(a: list[float], b: list[float]) -> float:
-    dot = sum(x * y for x, y in zip(a, b, strict=True))
-    norm = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
-    return dot / norm if norm else 0.0
-
-
-def collapse(ranked: list[Ranked], rows: dict[str, Any], s: RankingSettings) -> list[Ranked]:
-    """Fold near-duplicates into the best-ranked of them (ranked is best first)."""
+def collapse(ranked: list[Ranked], rows: dict[str, Any], s: RankingSettings, limit: int) -> list[Ranked]:
+    """Fold near-duplicates into the best-ranked of them (ranked is best first); stop at ``limit``."""
     kept: list[Ranked] = []
+    kept_vectors: list[np.ndarray] = []
+    kept_hashes: dict[str, Ranked] = {}
     for entry in ranked:
         row = rows[entry.memory_id]
-        twin = next(
-            (
-                k
-                for k in kept
-                if rows[k.memory_id]["content_hash"] == row["content_hash"]
-                or _cosine(rows[k.memory_id]["embedding"], row["embedding"]) >= s.rank_duplicate_similarity
-            ),
-            None,
-        )
-        if twin is None:
-            kept.append(entry)
-        else:
+        twin = kept_hashes.get(row["content_hash"])
+        vector = np.asarray(row["embedding"], dtype=np.float32)
+        vector /= np.linalg.norm(vector) or 1.0
+        if twin is None and kept_vectors:
+            similarity = np.stack(kept_vectors) @ vector
+            best = int(similarity.argmax())
+            if similarity[best] >= s.rank_duplicate_similarity:
+                twin = kept[best]
+        if twin is not None:
             twin.duplicates.append(entry.memory_id)
+            continue
+        if len(kept) == limit:
+            break
+        kept.append(entry)
+        kept_vectors.append(vector)
+        kept_hashes[row["content_hash"]] = entry
     return kept
