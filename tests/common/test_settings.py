@@ -33,3 +33,11 @@ def test_an_invalid_value_is_refused_with_its_name(monkeypatch: pytest.MonkeyPat
     monkeypatch.setenv("MEMGW_PORT", "not-a-port")
     with pytest.raises(ValueError, match="port"):
         Settings()
+
+
+def test_choosing_the_http_embedder_by_environment_works(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMGW_EMBEDDER", "openai")
+    monkeypatch.setenv("MEMGW_EMBEDDING_BASE_URL", "http://127.0.0.1:8000/v1")
+    settings = Settings()
+    assert settings.embedder.embedder == "openai"
+    assert settings.embedder.embedding_base_url == "http://127.0.0.1:8000/v1"

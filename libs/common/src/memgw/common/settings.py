@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import BaseModel, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 _ENV = SettingsConfigDict(env_prefix="MEMGW_", extra="ignore", env_file=None)
@@ -169,10 +169,10 @@ class LogSettings(BaseSettings):
     log_format: Literal["auto", "console", "json"] = "auto"
 
 
-class Settings(BaseSettings):
-    """All groups; each service picks what it needs."""
+class Settings(BaseModel):
+    """All groups; each service picks what it needs. A plain model, not a settings source itself:
+    each group reads its own variables (a group named like a variable, ``embedder``, must not)."""
 
-    model_config = _ENV
     data: DataSettings = Field(default_factory=DataSettings)
     nats: NatsSettings = Field(default_factory=NatsSettings)
     postgres: PostgresSettings = Field(default_factory=PostgresSettings)

@@ -111,7 +111,7 @@ def make_settings(*, data_dir: Path, database_url: str, nats_url: str, prefix: s
         embedder=EmbedderSettings(),
         sources=SourceSettings(folder_roots=[data_dir.parent]),
         log=LogSettings(log_level="WARNING", log_format="json"),
-        **groups,  # type: ignore[arg-type]
+        **groups,
     )
 
 

