@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -100,8 +101,9 @@ class StageWatcher:
         return await asyncio.wait_for(final(), timeout)
 
 
-@pytest_asyncio.fixture
-async def stage_watcher(infra: Infra) -> AsyncIterator[StageWatcher]:
+@contextlib.asynccontextmanager
+async def watch_stages(infra: Infra) -> AsyncIterator[StageWatcher]:
+    """Collect the install's MemorySyncStageChanged events while the block runs."""
     watcher = StageWatcher()
     nc = await nats.connect(infra.nats_url)
 
@@ -110,5 +112,13 @@ async def stage_watcher(infra: Infra) -> AsyncIterator[StageWatcher]:
         watcher.changed.set()
 
     await nc.subscribe(infra.layout.subject(Subject.SYNC_STAGE), cb=on_msg)
-    yield watcher
-    await nc.close()
+    try:
+        yield watcher
+    finally:
+        await nc.close()
+
+
+@pytest_asyncio.fixture
+async def stage_watcher(infra: Infra) -> AsyncIterator[StageWatcher]:
+    async with watch_stages(infra) as watcher:
+        yield watcher

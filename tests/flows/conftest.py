@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-import json
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import nats
 import pytest_asyncio
-from nats.aio.msg import Msg
 
 from memgw.common.bus import delete_streams
-from memgw.common.events import Subject
 from memgw.common.runtime import Infra, open_infra, run_services
 from memgw.common.testing.fixtures import create_database, drop_database, layout_of, make_settings
-from tests.conftest import StageWatcher
+from tests.conftest import StageWatcher, watch_stages
 
 
 @pytest_asyncio.fixture
@@ -33,16 +30,8 @@ async def bus_infra(work_dir: Path, database_url: str, nats_url: str) -> AsyncIt
 
 @pytest_asyncio.fixture
 async def bus_watcher(bus_infra: Infra) -> AsyncIterator[StageWatcher]:
-    watcher = StageWatcher()
-    nc = await nats.connect(bus_infra.nats_url)
-
-    async def on_msg(msg: Msg) -> None:
-        watcher.events.append(json.loads(msg.data))
-        watcher.changed.set()
-
-    await nc.subscribe(bus_infra.layout.subject(Subject.SYNC_STAGE), cb=on_msg)
-    yield watcher
-    await nc.close()
+    async with watch_stages(bus_infra) as watcher:
+        yield watcher
 
 
 @pytest_asyncio.fixture

@@ -10,10 +10,11 @@ from typing import Any
 
 import feedparser
 
-from memgw.common.net import GuardedFetcher, OutboundRefused
+from memgw.common.net import GuardedFetcher
 from memgw.common.settings import SourceSettings
 from memgw.common.sources import MemorySourceEntry, SourceKind
 from memgw.sync_worker.readers.base import SourceContent, SourceError, SourceItem
+from memgw.sync_worker.readers.fetch import fetch_document
 from memgw.sync_worker.readers.listed import ListedContent
 from memgw.sync_worker.readers.textconv import html_to_text
 
@@ -42,14 +43,13 @@ class RssReader:
 
     async def _entries(self, source: MemorySourceEntry) -> list[SourceContent]:
         url = str(source.fields["url"])
-        try:
-            answer = await self._fetcher.fetch(url, headers={"Accept": "application/rss+xml, application/atom+xml"})
-        except OutboundRefused as exc:
-            raise SourceError(str(exc)) from exc
-        if answer.status_code != 200:
-            raise SourceError(f"the feed answered {answer.status_code}")
-        if len(answer.content) > self._settings.feed_max_bytes:
-            raise SourceError(f"the feed is over {self._settings.feed_max_bytes} bytes")
+        answer = await fetch_document(
+            self._fetcher,
+            url,
+            accept="application/rss+xml, application/atom+xml",
+            cap=self._settings.feed_max_bytes,
+            what="feed",
+        )
         feed = feedparser.parse(answer.content)
         entries = [e for e in feed.entries if e.get("title") or e.get("summary") or e.get("content")]
         if feed.bozo and not entries:

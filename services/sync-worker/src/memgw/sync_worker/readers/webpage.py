@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from selectolax.lexbor import LexborHTMLParser
 
-from memgw.common.net import GuardedFetcher, OutboundRefused
+from memgw.common.net import GuardedFetcher
 from memgw.common.settings import SourceSettings
 from memgw.common.sources import MemorySourceEntry, SourceKind
-from memgw.sync_worker.readers.base import ItemError, SourceContent, SourceError, SourceItem
+from memgw.sync_worker.readers.base import ItemError, SourceContent, SourceItem
+from memgw.sync_worker.readers.fetch import fetch_document
 from memgw.sync_worker.readers.textconv import decode_text, html_to_text
 
 PAGE_ITEM = "page"
@@ -44,14 +45,9 @@ class WebPageReader:
         if item_id != PAGE_ITEM:
             raise ItemError(f"a WebPage source has one item, {PAGE_ITEM!r}")
         url = str(source.fields["url"])
-        try:
-            answer = await self._fetcher.fetch(url, headers={"Accept": "text/html, text/plain;q=0.8"})
-        except OutboundRefused as exc:
-            raise SourceError(str(exc)) from exc
-        if answer.status_code != 200:
-            raise SourceError(f"the page answered {answer.status_code}")
-        if len(answer.content) > self._settings.page_max_bytes:
-            raise SourceError(f"the page is over {self._settings.page_max_bytes} bytes")
+        answer = await fetch_document(
+            self._fetcher, url, accept="text/html, text/plain;q=0.8", cap=self._settings.page_max_bytes, what="page"
+        )
         raw = decode_text(answer.content, name=url)
         is_html = "html" in answer.headers.get("content-type", "html") or raw.lstrip()[:1] == "<"
         selector = source.fields.get("selector")
