@@ -218,10 +218,11 @@ async def test_importance_decays_with_time_unretrieved_and_archives_below_the_fl
         )
         return str(r.json()["id"])
 
-    plain, pinned, profile = (
+    plain, pinned, profile, chunk = (
         await remember("A plain fact"),
         await remember("A pinned fact", tags=["pinned"]),
         await remember("Profile fact", memory_type="profile"),
+        await remember("A chunk whose life belongs to its source", memory_type="resource"),
     )
     maintenance = Maintenance(infra)
     in_30_days = datetime.now(UTC) + timedelta(days=30)
@@ -232,7 +233,7 @@ async def test_importance_decays_with_time_unretrieved_and_archives_below_the_fl
     await maintenance.run(in_30_days, user_id=person.user_id)
     decayed = (await person.system.client.get(f"/v1/memory/{plain}", headers=person.h)).json()
     assert decayed["importance"] == pytest.approx(0.4, abs=0.01)  # one half-life
-    for untouched in (pinned, profile):
+    for untouched in (pinned, profile, chunk):
         assert (await person.system.client.get(f"/v1/memory/{untouched}", headers=person.h)).json()["importance"] == 0.8
 
     plan = await maintenance.run(datetime.now(UTC) + timedelta(days=200), user_id=person.user_id)

@@ -7,6 +7,7 @@ Tests take a random prefix, so parallel runs on one NATS server never see each o
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -86,7 +87,8 @@ class BusLayout:
     def durable_name(self, service: str, subject: Subject) -> str:
         return f"{self.prefix}-{service}-{subject.value.replace('.', '-')}"
 
-    def pull_subscription(self, subject: Subject) -> PullSub:
+    def pull_subscription(self) -> PullSub:
+        """One message at a time: a long sync must not hold others hostage in a batch."""
         return PullSub(batch_size=1, timeout=1.0)
 
     def consumer_config(self) -> js_api.ConsumerConfig:
@@ -123,10 +125,8 @@ async def delete_streams(nc: NatsClient, layout: BusLayout) -> None:
     """Remove the layout's streams (tests clean up their own prefix)."""
     js = nc.jetstream()
     for key in _STREAMS:
-        try:
+        with contextlib.suppress(NotFoundError):
             await js.delete_stream(layout.stream_name(key))
-        except NotFoundError:
-            pass
 
 
 def event_headers(event: Event) -> dict[str, str]:

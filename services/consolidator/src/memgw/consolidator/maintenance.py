@@ -19,7 +19,9 @@ from memgw.common.runtime import Infra
 from memgw.consolidator.service import ACTOR, audit
 
 log = get_logger("memgw.consolidator.maintenance")
-_EXEMPT_TYPES = (MemoryType.PROFILE.value,)
+# Profile memories are exempt from decay; so are memory-source chunks, whose life belongs to their
+# source's syncs (an unchanged item is never ingested again, so a pruned chunk would not come back).
+_EXEMPT_TYPES = (MemoryType.PROFILE.value, MemoryType.RESOURCE.value)
 
 
 @dataclass

@@ -23,7 +23,7 @@ def create_router(infra: Infra, consolidator: Consolidator) -> NatsRouter:
             layout.subject(subject),
             stream=layout.stream_of(subject),
             durable=layout.durable_name("consolidator", subject),
-            pull_sub=layout.pull_subscription(subject),
+            pull_sub=layout.pull_subscription(),
             config=layout.consumer_config(),
             title=title,
         )

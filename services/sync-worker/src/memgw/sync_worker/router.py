@@ -20,7 +20,7 @@ def create_router(infra: Infra, service: SyncService) -> NatsRouter:
         layout.subject(Subject.SYNC_REQUESTED),
         stream=layout.stream_of(Subject.SYNC_REQUESTED),
         durable=layout.durable_name("sync-worker", Subject.SYNC_REQUESTED),
-        pull_sub=layout.pull_subscription(Subject.SYNC_REQUESTED),
+        pull_sub=layout.pull_subscription(),
         config=layout.consumer_config(),
         title="sync-worker: SyncRequested",
         description="Runs one memory-source sync: list, read, chunk, embed, ingest.",
