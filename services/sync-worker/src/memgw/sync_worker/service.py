@@ -9,7 +9,6 @@ overwrites the rest in place (deterministic chunk ids): never a duplicate chunk.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import time
 from collections.abc import Awaitable, Callable
@@ -38,7 +37,6 @@ from memgw.sync_worker.readers.base import ItemError, SourceContent, SourceError
 log = get_logger("memgw.sync")
 Touch = Callable[[], Awaitable[None]]
 PROGRESS_EVERY_S = 0.5
-OPTIMIZE_AFTER_CHUNKS = 1000  # a large ingest: build the HNSW graph now rather than on a search
 
 
 class _Run:
@@ -99,13 +97,6 @@ class SyncService:
         self.infra = infra
         self.readers = readers
         self.cost_per_1k_tokens = cost_per_1k_tokens
-        self._background: set[asyncio.Task[None]] = set()
-
-    def _optimize_in_background(self) -> None:
-        """The index builds its graph on a thread of its own; searches go on meanwhile."""
-        task = asyncio.create_task(self.infra.index.optimize(), name="index-optimize")
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
 
     async def preview(self, request: SourceItemsRequested) -> SourceItemsAnswer:
         """List a source's items, or read one, for a person looking (no run, nothing stored)."""
@@ -205,8 +196,6 @@ class SyncService:
         if run.failed and not detail:
             detail = f"{len(run.failed)} items failed: " + "; ".join(run.failed[:5])
         await run.stage(SyncStage.COMPLETED, detail)
-        if run.counts.chunks >= OPTIMIZE_AFTER_CHUNKS:
-            self._optimize_in_background()
 
     async def _remove_deleted(self, run: _Run, gone: set[str]) -> None:
         deleted: list[str] = []

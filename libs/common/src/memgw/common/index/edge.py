@@ -2,6 +2,9 @@
 
 Every shard call is blocking Rust code, so it runs in a small thread pool, never on the event loop;
 the HNSW build (``optimize``) gets a thread of its own and is skipped while one is already running.
+Measured (bench/index_build.py): queries wait while ``optimize`` runs (45 s at 100k points), so it is
+only called by ``memgw reindex``; without the graph, tenant-filtered hybrid queries over 100k points
+already answer in ~1.5 ms (payload index on user_id), far below the query-embedding time.
 """
 
 from __future__ import annotations
