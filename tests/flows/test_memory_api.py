@@ -166,3 +166,19 @@ async def test_the_openapi_document_describes_every_route_with_examples(system: 
     schemas = spec["components"]["schemas"]
     assert schemas["MemoryCreate"]["examples"]
     assert schemas["SearchRequest"]["examples"]
+
+
+async def test_the_audit_pages_with_a_cursor_and_filters(system: System, key: str) -> None:
+    h = system.auth(key)
+    for n in range(5):
+        await system.client.post("/v1/memory", json={"content": f"audited {n}"}, headers=h)
+    seen, cursor = [], None
+    while True:
+        params = {"action": "memory_upsert", "limit": 2, **({"cursor": cursor} if cursor else {})}
+        page = (await system.client.get("/v1/audit", params=params, headers=h)).json()
+        seen += [row["id"] for row in page["items"]]
+        cursor = page["next_cursor"]
+        if not cursor:
+            break
+    assert len(seen) == len(set(seen)) == 5
+    assert seen == sorted(seen, reverse=True)

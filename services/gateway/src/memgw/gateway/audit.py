@@ -12,7 +12,7 @@ from memgw.common.acl import SqlParams
 from memgw.common.db.pool import Executor
 from memgw.common.domain import Principal
 from memgw.common.logging import current_correlation_id, get_logger
-from memgw.gateway.pagination import Page, decode_cursor, keyset_page
+from memgw.gateway.pagination import Page, keyset_page, window_clauses
 from memgw.gateway.schemas import MAX_PAGE
 
 log = get_logger("memgw.gateway.audit")
@@ -85,13 +85,7 @@ async def entries(pool: asyncpg.Pool, principal: Principal, q: AuditQuery) -> Pa
     ):
         if value is not None:
             clauses.append(f"{column} = {params.add(value)}")
-    if q.since:
-        clauses.append(f"created_at >= {params.add(q.since)}")
-    if q.until:
-        clauses.append(f"created_at < {params.add(q.until)}")
-    if q.cursor:
-        created, key = decode_cursor(q.cursor)
-        clauses.append(f"(created_at, id) < ({params.add(created)}, {params.add(int(key))})")
+    clauses += window_clauses(params, q.since, q.until, q.cursor)
     rows = await pool.fetch(
         f"SELECT * FROM audit_log WHERE {' AND '.join(clauses)} ORDER BY created_at DESC, id DESC"
         f" LIMIT {params.add(q.limit + 1)}",

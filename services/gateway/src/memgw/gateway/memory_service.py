@@ -20,7 +20,7 @@ from memgw.common.namespaces import derive_namespace
 from memgw.common.runtime import Infra
 from memgw.gateway import audit, ranking
 from memgw.gateway.errors import BadRequest, Conflict, Forbidden, NotFound
-from memgw.gateway.pagination import Page, decode_cursor, keyset_page
+from memgw.gateway.pagination import Page, keyset_page, window_clauses
 from memgw.gateway.schemas import (
     FeedbackRequest,
     MemoryCreate,
@@ -251,13 +251,7 @@ async def list_memories(infra: Infra, p: Principal, q: MemoryListQuery) -> Page[
         clauses.append(f"m.memory_type = {params.add(q.memory_type)}")
     if q.tags:
         clauses.append(f"m.tags @> {params.add(q.tags)}")
-    if q.since:
-        clauses.append(f"m.created_at >= {params.add(q.since)}")
-    if q.until:
-        clauses.append(f"m.created_at < {params.add(q.until)}")
-    if q.cursor:
-        created, key = decode_cursor(q.cursor)
-        clauses.append(f"(m.created_at, m.id) < ({params.add(created)}, {params.add(str(key))})")
+    clauses += window_clauses(params, q.since, q.until, q.cursor, alias="m")
     rows = await infra.pool.fetch(
         f"SELECT {RECORD_COLUMNS} FROM memories m WHERE {' AND '.join(clauses)}"
         f" ORDER BY m.created_at DESC, m.id DESC LIMIT {params.add(q.limit + 1)}",

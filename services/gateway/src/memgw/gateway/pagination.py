@@ -10,6 +10,7 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel
 
+from memgw.common.acl import SqlParams
 from memgw.gateway.errors import BadRequest
 
 T = TypeVar("T")
@@ -39,3 +40,19 @@ def keyset_page(items: list[T], limit: int, key: Callable[[T], tuple[datetime, A
     page = items[:limit]
     more = len(items) > limit
     return Page(items=page, next_cursor=encode_cursor(*key(page[-1])) if more else None)
+
+
+def window_clauses(
+    params: SqlParams, since: datetime | None, until: datetime | None, cursor: str | None, *, alias: str = ""
+) -> list[str]:
+    """The time window and the keyset position of a newest-first listing, as SQL clauses."""
+    a = f"{alias}." if alias else ""
+    clauses = []
+    if since:
+        clauses.append(f"{a}created_at >= {params.add(since)}")
+    if until:
+        clauses.append(f"{a}created_at < {params.add(until)}")
+    if cursor:
+        created, key = decode_cursor(cursor)
+        clauses.append(f"({a}created_at, {a}id) < ({params.add(created)}, {params.add(key)})")
+    return clauses
