@@ -13,7 +13,6 @@ On top: status (active by default), not expired, not marked incorrect, and the a
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -108,11 +107,6 @@ def read_sql(p: Principal, params: SqlParams, scope: ReadScope = ReadScope(), al
     if not scope.include_incorrect:
         clauses.append(f"NOT ('incorrect' = ANY({a}.flags))")
     return " AND ".join(clauses)
-
-
-def readable_workspaces(memberships: Iterable[tuple[str, bool]]) -> frozenset[str]:
-    """From (workspace_id, agent allowed) pairs, the workspaces whose shared memory is readable."""
-    return frozenset(ws for ws, allowed in memberships if allowed)
 
 
 def write_denial(

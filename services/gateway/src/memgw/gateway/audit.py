@@ -12,6 +12,7 @@ from memgw.common.acl import SqlParams
 from memgw.common.db.pool import Executor
 from memgw.common.domain import Principal
 from memgw.common.logging import current_correlation_id, get_logger
+from memgw.gateway.errors import ApiError, Forbidden
 from memgw.gateway.pagination import Page, keyset_page, window_clauses
 from memgw.gateway.schemas import MAX_PAGE
 
@@ -44,6 +45,22 @@ async def record(
     )
     if decision == "deny":
         log.warning("access.denied", action=action, target=target_id, reason=reason)
+
+
+async def refused(
+    pool: asyncpg.Pool,
+    principal: Principal,
+    action: str,
+    reason: str,
+    *,
+    target_type: str,
+    target_id: str | None = None,
+    answer: ApiError | None = None,
+) -> ApiError:
+    """Audit a refusal and return the error to raise: ``answer`` (a 404 that hides what exists) or a
+    403 with the reason. Written on the pool, never inside the transaction the refusal rolls back."""
+    await record(pool, principal, action, decision="deny", reason=reason, target_type=target_type, target_id=target_id)
+    return answer or Forbidden(reason)
 
 
 class AuditEntry(BaseModel):

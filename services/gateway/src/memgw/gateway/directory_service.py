@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from memgw.common.domain import Principal
 from memgw.common.runtime import Infra
 from memgw.gateway import audit
-from memgw.gateway.errors import Conflict, Forbidden, NotFound
+from memgw.gateway.errors import ApiError, Conflict, NotFound
 from memgw.gateway.identity import create_key
 from memgw.gateway.pagination import Page, decode_cursor, encode_cursor
 from memgw.gateway.schemas import ID_PATTERN, MAX_PAGE
@@ -129,9 +129,8 @@ class KeyCreated(KeyInfo):
     api_key: str = Field(description="The secret; shown only now.")
 
 
-async def _refuse(infra: Infra, p: Principal, action: str, reason: str, target: str | None = None) -> Forbidden:
-    await audit.record(infra.pool, p, action, decision="deny", reason=reason, target_type="directory", target_id=target)
-    return Forbidden(reason)
+async def _refuse(infra: Infra, p: Principal, action: str, reason: str, target: str | None = None) -> ApiError:
+    return await audit.refused(infra.pool, p, action, reason, target_type="directory", target_id=target)
 
 
 async def _require_manager(infra: Infra, p: Principal, action: str, user_id: str) -> None:

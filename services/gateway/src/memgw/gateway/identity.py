@@ -6,16 +6,25 @@ from __future__ import annotations
 import hashlib
 import os
 import secrets
+from collections.abc import Mapping
 from pathlib import Path
 
 import asyncpg
 
-from memgw.common.acl import readable_workspaces
 from memgw.common.db.pool import Conn
 from memgw.common.domain import Principal, new_id
 
 ADMIN_USER = "admin"
 KEY_PREFIX = "mgw_"
+
+
+def api_key_from(headers: Mapping[str, str], fallback: str | None = None) -> str | None:
+    """The key a request carries: ``Authorization: Bearer <key>``, else ``X-API-Key``, else the
+    fallback (a browser's WebSocket can only send it in the query string)."""
+    auth = headers.get("authorization", "")
+    if auth.lower().startswith("bearer "):
+        return auth[7:].strip() or None
+    return headers.get("x-api-key") or fallback or None
 
 
 def hash_key(secret: str) -> str:
@@ -73,31 +82,31 @@ async def ensure_admin_key(pool: asyncpg.Pool, data_dir: Path, configured: str |
 
 
 async def principal_for_key(pool: asyncpg.Pool, secret: str) -> Principal | None:
+    """One round trip per request: the key, its user, the workspaces it may read (member, and its
+    agent allowed there) and its agent's source scope. ``last_used_at`` is written at most once a
+    minute, so reads do not each cost a write."""
     row = await pool.fetchrow(
-        "UPDATE api_keys k SET last_used_at = now() FROM users u"
-        " WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND u.id = k.user_id AND u.status = 'active'"
-        " RETURNING k.id, k.user_id, k.agent_id, k.is_admin, u.is_trusted",
+        "SELECT k.id, k.user_id, k.agent_id, k.is_admin, u.is_trusted,"
+        " k.last_used_at IS NULL OR k.last_used_at < now() - interval '1 minute' AS stale,"
+        " (SELECT a.memory_sources FROM agents a WHERE a.id = k.agent_id) AS memory_sources,"
+        " ARRAY(SELECT m.workspace_id FROM workspace_members m WHERE m.user_id = k.user_id AND (k.agent_id IS NULL"
+        "   OR EXISTS (SELECT 1 FROM workspace_agents w WHERE w.workspace_id = m.workspace_id"
+        "   AND w.agent_id = k.agent_id))) AS workspace_ids"
+        " FROM api_keys k JOIN users u ON u.id = k.user_id"
+        " WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND u.status = 'active'",
         hash_key(secret),
     )
     if row is None:
         return None
-    agent_id = row["agent_id"]
-    memberships = await pool.fetch(
-        "SELECT m.workspace_id, ($2::text IS NULL OR EXISTS (SELECT 1 FROM workspace_agents a"
-        "  WHERE a.workspace_id = m.workspace_id AND a.agent_id = $2)) AS allowed"
-        " FROM workspace_members m WHERE m.user_id = $1",
-        row["user_id"],
-        agent_id,
-    )
-    sources = None
-    if agent_id:
-        sources = await pool.fetchval("SELECT memory_sources FROM agents WHERE id = $1", agent_id)
+    if row["stale"]:
+        await pool.execute("UPDATE api_keys SET last_used_at = now() WHERE id = $1", row["id"])
+    sources = row["memory_sources"]
     return Principal(
         user_id=row["user_id"],
-        agent_id=agent_id,
+        agent_id=row["agent_id"],
         is_admin=row["is_admin"],
         is_trusted=row["is_trusted"] or row["is_admin"],
         key_id=row["id"],
-        workspace_ids=readable_workspaces((m["workspace_id"], m["allowed"]) for m in memberships),
+        workspace_ids=frozenset(row["workspace_ids"]),
         memory_sources=tuple(sources) if sources is not None else None,
     )

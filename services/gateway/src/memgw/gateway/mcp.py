@@ -16,7 +16,7 @@ from memgw.common.domain import Principal, Visibility
 from memgw.common.runtime import Infra
 from memgw.gateway import memory_service, profile_service, session_service
 from memgw.gateway.errors import ApiError
-from memgw.gateway.identity import principal_for_key
+from memgw.gateway.identity import api_key_from, principal_for_key
 from memgw.gateway.schemas import FeedbackRequest, MemoryCreate, MemoryPatch, SearchRequest
 
 T = TypeVar("T")
@@ -24,8 +24,7 @@ T = TypeVar("T")
 
 async def _principal(infra: Infra) -> Principal:
     headers = get_http_headers(include={"authorization", "x-api-key"})
-    auth = headers.get("authorization", "")
-    secret = auth[7:].strip() if auth.lower().startswith("bearer ") else headers.get("x-api-key", "")
+    secret = api_key_from(headers)
     principal = await principal_for_key(infra.pool, secret) if secret else None
     if principal is None:
         raise ToolError("unauthorized: send the API key as 'Authorization: Bearer <key>'")
@@ -163,15 +162,7 @@ def create_mcp(infra: Infra) -> FastMCP:
     @mcp.tool
     async def memory_list_namespaces() -> list[dict[str, Any]]:
         """The namespaces this key may read, and which it may write."""
-
-        async def listing(p: Principal) -> list[dict[str, Any]]:
-            rows = await infra.pool.fetch(
-                "SELECT id FROM sessions WHERE user_id = $1 AND expires_at > now() ORDER BY created_at DESC LIMIT 50",
-                p.user_id,
-            )
-            return memory_service.namespaces(p, [r["id"] for r in rows])
-
-        return await _call(infra, listing)
+        return await _call(infra, lambda p: memory_service.namespaces(infra, p))
 
     @mcp.tool
     async def memory_delete(memory_id: str) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from memgw.common.memories import RECORD_COLUMNS, NewMemory, to_record
 from memgw.common.namespaces import derive_namespace
 from memgw.common.runtime import Infra
 from memgw.gateway import audit, ranking
-from memgw.gateway.errors import BadRequest, Conflict, Forbidden, NotFound
+from memgw.gateway.errors import ApiError, BadRequest, Conflict, NotFound
 from memgw.gateway.pagination import Page, keyset_page, window_clauses
 from memgw.gateway.schemas import (
     FeedbackRequest,
@@ -34,9 +34,8 @@ from memgw.gateway.schemas import (
 ALL_STATUSES = tuple(MemoryStatus)
 
 
-async def deny(infra: Infra, p: Principal, action: str, reason: str, target: str | None = None) -> Forbidden:
-    await audit.record(infra.pool, p, action, decision="deny", reason=reason, target_type="memory", target_id=target)
-    return Forbidden(reason)
+async def deny(infra: Infra, p: Principal, action: str, reason: str, target: str | None = None) -> ApiError:
+    return await audit.refused(infra.pool, p, action, reason, target_type="memory", target_id=target)
 
 
 async def check_acts_for(
@@ -53,6 +52,10 @@ async def check_acts_for(
             raise await deny(infra, p, action, f"agent {agent_id} is not an agent of user {p.user_id}")
     if workspace_id and workspace_id not in p.workspace_ids and not p.is_admin:
         raise await deny(infra, p, action, f"not a member of workspace {workspace_id} (or this agent is not allowed)")
+
+
+async def deny_as(infra: Infra, p: Principal, action: str, reason: str, target: str, answer: ApiError) -> ApiError:
+    return await audit.refused(infra.pool, p, action, reason, target_type="memory", target_id=target, answer=answer)
 
 
 def _scope(statuses: tuple[MemoryStatus, ...]) -> ReadScope:
@@ -90,17 +93,10 @@ async def _load_visible(infra: Infra, p: Principal, memory_id: str, action: str,
     )
     if row is None:
         exists = await infra.pool.fetchval("SELECT 1 FROM memories WHERE id = $1", memory_id)
+        hidden = NotFound(f"no memory {memory_id!r}")
         if exists:
-            await audit.record(
-                infra.pool,
-                p,
-                action,
-                decision="deny",
-                reason="not readable by this key",
-                target_type="memory",
-                target_id=memory_id,
-            )
-        raise NotFound(f"no memory {memory_id!r}")
+            raise await deny_as(infra, p, action, "not readable by this key", memory_id, hidden)
+        raise hidden
     return row
 
 
@@ -364,8 +360,13 @@ async def feedback(infra: Infra, p: Principal, memory_id: str, body: FeedbackReq
     await infra.store.sync_index(upserted=[memory_id])
 
 
-def namespaces(p: Principal, session_ids: list[str]) -> list[dict[str, Any]]:
+async def namespaces(infra: Infra, p: Principal) -> list[dict[str, Any]]:
     """What the principal may read and write, in the seed's shape plus read/write flags."""
+    sessions = await infra.pool.fetch(
+        "SELECT id FROM sessions WHERE user_id = $1 AND expires_at > now() ORDER BY created_at DESC LIMIT 50",
+        p.user_id,
+    )
+    session_ids = [r["id"] for r in sessions]
     out: list[dict[str, Any]] = [
         {"namespace": f"user/{p.user_id}/{kind}", "visibility": "private", "read": True, "write": True}
         for kind in ("profile", "preferences", "long_term")

@@ -64,16 +64,8 @@ def _entry(row: asyncpg.Record) -> MemorySourceEntry:
 
 async def add(infra: Infra, p: Principal, entry: MemorySourceEntry) -> MemorySourceEntry:
     if entry.owner_user_id != p.user_id and not p.is_admin:
-        await audit.record(
-            infra.pool,
-            p,
-            "source_add",
-            decision="deny",
-            reason="owner is another user",
-            target_type="source",
-            target_id=entry.id,
-        )
-        raise Forbidden(f"key of user {p.user_id} may not add sources for {entry.owner_user_id}")
+        reason = f"key of user {p.user_id} may not add sources for {entry.owner_user_id}"
+        raise await audit.refused(infra.pool, p, "source_add", reason, target_type="source", target_id=entry.id)
     _check(infra, entry)
     try:
         async with infra.pool.acquire() as conn, conn.transaction():
@@ -129,18 +121,18 @@ async def update(
             raise BadRequest(f"{frozen} cannot change; remove the source and add a new one")
     async with infra.pool.acquire() as conn, conn.transaction():
         row = await conn.fetchrow(f"SELECT {SOURCE_COLUMNS} FROM memory_sources WHERE id = $1 FOR UPDATE", source_id)
-        if row is None or not _may_manage(p, current := _entry(row)):
-            if row is not None:
-                await audit.record(
-                    conn,
-                    p,
-                    "source_update",
-                    decision="deny",
-                    reason="not the owner",
-                    target_type="source",
-                    target_id=source_id,
-                )
+        if row is None:
             raise NotFound(f"no source {source_id!r}")
+        if not _may_manage(p, current := _entry(row)):
+            raise await audit.refused(
+                infra.pool,
+                p,
+                "source_update",
+                "not the owner",
+                target_type="source",
+                target_id=source_id,
+                answer=NotFound(f"no source {source_id!r}"),
+            )
         if expected_version is not None and expected_version != current.version:
             raise Conflict(f"source {source_id} is at version {current.version}, not {expected_version}")
         merged = current.model_dump()
@@ -212,17 +204,12 @@ async def preview(infra: Infra, p: Principal, source_id: str, item_id: str | Non
 async def get(infra: Infra, p: Principal, source_id: str) -> MemorySourceEntry:
     row = await infra.pool.fetchrow(f"SELECT {SOURCE_COLUMNS} FROM memory_sources WHERE id = $1", source_id)
     if row is None or not (p.is_admin or row["owner_user_id"] == p.user_id or row["workspace_id"] in p.workspace_ids):
-        if row is not None:
-            await audit.record(
-                infra.pool,
-                p,
-                "source_get",
-                decision="deny",
-                reason="not the owner",
-                target_type="source",
-                target_id=source_id,
-            )
-        raise NotFound(f"no source {source_id!r}")
+        hidden = NotFound(f"no source {source_id!r}")
+        if row is None:
+            raise hidden
+        raise await audit.refused(
+            infra.pool, p, "source_get", "not the owner", target_type="source", target_id=source_id, answer=hidden
+        )
     return _entry(row)
 
 

@@ -43,8 +43,4 @@ async def list_audit(
 @router.get("/namespaces")
 async def list_namespaces(infra: InfraDep, principal: PrincipalDep) -> list[dict[str, Any]]:
     """The namespaces this key may read, and which of them it may write."""
-    sessions = await infra.pool.fetch(
-        "SELECT id FROM sessions WHERE user_id = $1 AND expires_at > now() ORDER BY created_at DESC LIMIT 50",
-        principal.user_id,
-    )
-    return memory_service.namespaces(principal, [r["id"] for r in sessions])
+    return await memory_service.namespaces(infra, principal)

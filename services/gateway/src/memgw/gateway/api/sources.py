@@ -13,7 +13,7 @@ from memgw.common.sources import MemorySourceEntry, SourceKind
 from memgw.gateway import sources_service
 from memgw.gateway.deps import InfraDep, PrincipalDep, get_infra
 from memgw.gateway.errors import Unauthorized
-from memgw.gateway.identity import principal_for_key
+from memgw.gateway.identity import api_key_from, principal_for_key
 
 router = APIRouter(prefix="/v1", tags=["sources"])
 HEARTBEAT_S = 15.0
@@ -155,8 +155,7 @@ async def stage_events(request: Request, principal: PrincipalDep, source_id: str
 async def stage_events_ws(websocket: WebSocket, source_id: str | None = None) -> None:
     """The same events over a WebSocket; the key comes as a header or, for browsers, `?api_key=`."""
     infra = get_infra(websocket)  # type: ignore[arg-type]
-    auth = websocket.headers.get("authorization", "")
-    secret = auth[7:].strip() if auth.lower().startswith("bearer ") else websocket.query_params.get("api_key", "")
+    secret = api_key_from(websocket.headers, websocket.query_params.get("api_key"))
     principal = await principal_for_key(infra.pool, secret) if secret else None
     if principal is None:
         await websocket.close(code=4401, reason=str(Unauthorized("unknown or missing API key")))
