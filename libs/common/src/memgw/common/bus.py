@@ -168,7 +168,7 @@ async def settle(msg: NatsMessage, broker: NatsBroker, layout: BusLayout) -> Asy
         await msg.ack()
 
 
-async def keep_alive(msg: NatsMessage, every_s: float) -> Callable[[], Awaitable[None]]:
+def keep_alive(msg: NatsMessage, every_s: float) -> Callable[[], Awaitable[None]]:
     """Return a callable that tells JetStream the message is still being worked on (long syncs)."""
     loop = asyncio.get_running_loop()
     last = loop.time()

@@ -28,7 +28,7 @@ def create_router(infra: Infra, service: SyncService) -> NatsRouter:
     async def on_sync_requested(event: SyncRequested, msg: NatsMessage) -> None:
         with correlation_scope(event.correlation_id or (msg.headers or {}).get(CORRELATION_HEADER)):
             async with settle(msg, infra.broker, layout):
-                touch = await keep_alive(msg, every_s=max(1.0, layout.ack_wait_s / 3))
+                touch = keep_alive(msg, every_s=max(1.0, layout.ack_wait_s / 3))
                 delivered = msg.raw_message.metadata.num_delivered or 1
                 await service.handle(event, touch, last_attempt=delivered >= layout.max_deliver)
 

@@ -4,6 +4,7 @@ from typing import Any
 
 from fastapi import APIRouter, Response, status
 
+from memgw.gateway import review_service as reviews
 from memgw.gateway import session_service as sessions
 from memgw.gateway.deps import InfraDep, PrincipalDep
 
@@ -46,20 +47,20 @@ async def get_job(job_id: str, infra: InfraDep, principal: PrincipalDep) -> sess
     return await sessions.get_job(infra, principal, job_id)
 
 
-@router.get("/reviews", response_model=list[sessions.Review], tags=["reviews"])
-async def list_reviews(infra: InfraDep, principal: PrincipalDep, status: str | None = "open") -> list[sessions.Review]:
+@router.get("/reviews", response_model=list[reviews.Review], tags=["reviews"])
+async def list_reviews(infra: InfraDep, principal: PrincipalDep, status: str | None = "open") -> list[reviews.Review]:
     """Contradictions the consolidator would not decide alone, waiting for a person."""
-    return await sessions.list_reviews(infra, principal, status)
+    return await reviews.list_reviews(infra, principal, status)
 
 
 @router.post(
     "/reviews/{review_id}/decision",
     status_code=status.HTTP_202_ACCEPTED,
-    response_model=sessions.Review,
+    response_model=reviews.Review,
     tags=["reviews"],
 )
 async def decide_review(
-    review_id: str, body: sessions.ReviewDecision, infra: InfraDep, principal: PrincipalDep
-) -> sessions.Review:
+    review_id: str, body: reviews.ReviewDecision, infra: InfraDep, principal: PrincipalDep
+) -> reviews.Review:
     """accept_new, keep_old, keep_both, or edit (with edited_content); applied by the consolidator."""
-    return await sessions.decide_review(infra, principal, review_id, body)
+    return await reviews.decide_review(infra, principal, review_id, body)

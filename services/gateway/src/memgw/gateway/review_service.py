@@ -1,0 +1,75 @@
+"""Contradictions the consolidator would not decide alone, waiting for a person, and the person's
+decisions, sent back to the consolidator as ReviewDecided."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from memgw.common.db.outbox import enqueue
+from memgw.common.domain import Principal
+from memgw.common.events import ReviewDecided
+from memgw.common.runtime import Infra
+from memgw.gateway import audit
+from memgw.gateway.errors import BadRequest, Conflict, NotFound
+from memgw.gateway.schemas import MAX_CONTENT_CHARS
+
+
+class Review(BaseModel):
+    id: str
+    user_id: str
+    memory_ids: list[str]
+    reason: str
+    status: str
+    decision: str | None
+    decided_by: str | None
+    created_at: datetime
+    decided_at: datetime | None
+
+
+class ReviewDecision(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [{"decision": "accept_new"}, {"decision": "edit", "edited_content": "搬到上海了"}]
+        },
+    )
+    decision: Literal["accept_new", "keep_old", "keep_both", "edit"]
+    edited_content: str | None = Field(default=None, min_length=1, max_length=MAX_CONTENT_CHARS)
+
+
+async def list_reviews(infra: Infra, p: Principal, status: str | None) -> list[Review]:
+    rows = await infra.pool.fetch(
+        "SELECT * FROM reviews WHERE ($1 OR user_id = $2) AND ($3::text IS NULL OR status = $3)"
+        " ORDER BY created_at DESC LIMIT 200",
+        p.is_admin,
+        p.user_id,
+        status,
+    )
+    return [Review(**dict(r)) for r in rows]
+
+
+async def decide_review(infra: Infra, p: Principal, review_id: str, body: ReviewDecision) -> Review:
+    """A person's decision on a contradiction, sent to the consolidator as ReviewDecided."""
+    row = await infra.pool.fetchrow("SELECT * FROM reviews WHERE id = $1", review_id)
+    if row is None or not (p.is_admin or (row["user_id"] == p.user_id and not p.agent_id)):
+        raise NotFound(f"no review {review_id!r}")
+    if row["status"] != "open":
+        raise Conflict(f"review {review_id} was decided already ({row['decision']})")
+    if body.decision == "edit" and not body.edited_content:
+        raise BadRequest("an 'edit' decision needs edited_content")
+    async with infra.pool.acquire() as conn, conn.transaction():
+        await enqueue(
+            conn,
+            infra.layout,
+            ReviewDecided(
+                review_id=review_id,
+                decision=body.decision,
+                edited_content=body.edited_content,
+                decided_by=p.user_id,
+            ),
+        )
+        await audit.record(conn, p, "review_decide", target_type="review", target_id=review_id, reason=body.decision)
+    return Review(**dict(row))
