@@ -111,57 +111,69 @@ async def test_ten_duplicate_candidates_end_as_one_or_two_long_term_memories(per
     assert sum(m["evidence_count"] for m in kept) == 10
 
 
-async def test_a_contradiction_goes_to_review_and_each_decision_is_applied(person: Person) -> None:
+async def _new_person(system: System) -> Person:
+    uid = f"cons_{uuid.uuid4().hex[:8]}"
+    return Person(system, uid, await system.user(uid))
+
+
+async def test_a_contradiction_goes_to_review_and_each_decision_is_applied(system: System) -> None:
+    """Each pair is one person's: across pairs the statements would contradict each other too
+    (living in Shanghai and then in Paris is a change of residence as well)."""
     received: list[dict[str, Any]] = []
-    nc = await nats.connect(person.system.infra.nats_url)
+    nc = await nats.connect(system.infra.nats_url)
 
     async def on_review(msg: Any) -> None:
         received.append(json.loads(msg.data))
 
-    await nc.subscribe(person.system.infra.layout.subject(Subject.REVIEW_REQUESTED), cb=on_review)
+    await nc.subscribe(system.infra.layout.subject(Subject.REVIEW_REQUESTED), cb=on_review)
     pairs = {
         "accept_new": ("我住在北京。", "我搬到上海了。"),
         "keep_old": ("The user prefers tea.", "The user no longer drinks tea."),
         "keep_both": ("我喜欢喝咖啡。", "我不再喝咖啡了。"),
         "edit": ("The user lives in Paris.", "The user moved to Rome."),
     }
-    reviews: dict[str, dict[str, Any]] = {}
+    people: dict[str, Person] = {}
+    reviews: dict[str, str] = {}
     try:
         for decision, (old, new) in pairs.items():
+            person = people[decision] = await _new_person(system)
             await person.session(old)
             job = await person.session(new)
             assert len(job["result"]["reviews"]) == 1, (decision, job["result"])
-            review_id = job["result"]["reviews"][0]
+            review_id = reviews[decision] = job["result"]["reviews"][0]
             statuses = {m["content"]: m["status"] for m in await person.memories("needs_review")}
             assert statuses == {old: "needs_review", new: "needs_review"}
-            reviews[decision] = {"id": review_id, "old": old, "new": new}
             body = {
                 "decision": decision,
                 **({"edited_content": "The user moved to Rome in 2026."} if decision == "edit" else {}),
             }
-            answer = await person.system.client.post(f"/v1/reviews/{review_id}/decision", json=body, headers=person.h)
+            answer = await system.client.post(f"/v1/reviews/{review_id}/decision", json=body, headers=person.h)
             assert answer.status_code == 202, answer.text
             async with asyncio.timeout(20):
                 while await person.memories("needs_review"):
                     await asyncio.sleep(0.05)
         async with asyncio.timeout(10):
-            while len({e["review_id"] for e in received} & {r["id"] for r in reviews.values()}) < 4:
+            while len({e["review_id"] for e in received} & set(reviews.values())) < 4:
                 await asyncio.sleep(0.05)
     finally:
         await nc.close()
-    active = {m["content"] for m in await person.memories()}
-    archived = {m["content"] for m in await person.memories("archived")}
-    assert "我搬到上海了。" in active
-    assert "我住在北京。" in archived
-    assert "The user prefers tea." in active
-    assert "The user no longer drinks tea." in archived
-    assert {"我喜欢喝咖啡。", "我不再喝咖啡了。"} <= active
-    assert "The user moved to Rome in 2026." in active
-    assert "The user lives in Paris." in archived
-    listed = (await person.system.client.get("/v1/reviews", params={"status": "decided"}, headers=person.h)).json()
-    assert {r["decision"] for r in listed} == set(pairs)
-    again = await person.system.client.post(
-        f"/v1/reviews/{reviews['keep_old']['id']}/decision", json={"decision": "accept_new"}, headers=person.h
+
+    async def contents(decision: str, *statuses: str) -> set[str]:
+        return {m["content"] for m in await people[decision].memories(*statuses)}
+
+    assert "我搬到上海了。" in await contents("accept_new")
+    assert "我住在北京。" in await contents("accept_new", "archived")
+    assert "The user prefers tea." in await contents("keep_old")
+    assert "The user no longer drinks tea." in await contents("keep_old", "archived")
+    assert {"我喜欢喝咖啡。", "我不再喝咖啡了。"} <= await contents("keep_both")
+    assert "The user moved to Rome in 2026." in await contents("edit")
+    assert "The user lives in Paris." in await contents("edit", "archived")
+    for decision, person in people.items():
+        listed = (await system.client.get("/v1/reviews", params={"status": "decided"}, headers=person.h)).json()
+        assert [r["decision"] for r in listed] == [decision]
+    keep_old = people["keep_old"]
+    again = await system.client.post(
+        f"/v1/reviews/{reviews['keep_old']}/decision", json={"decision": "accept_new"}, headers=keep_old.h
     )
     assert again.status_code == 409
 

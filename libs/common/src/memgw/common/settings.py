@@ -145,7 +145,9 @@ class ConsolidationSettings(BaseSettings):
     promote_min_importance: float = Field(default=0.5, ge=0, le=1)
     promote_min_confidence: float = Field(default=0.6, ge=0, le=1)
     near_duplicate_similarity: float = Field(default=0.95, gt=0, le=1)
-    conflict_similarity: float = Field(default=0.85, gt=0, le=1)
+    conflict_neighbours: int = Field(
+        default=8, ge=1, le=50, description="Nearest memories by meaning and by words checked for a contradiction."
+    )
     candidate_ttl_days: float = Field(default=7, gt=0)
     decay_half_life_days: float = Field(default=30, gt=0)
     decay_floor: float = Field(default=0.05, ge=0, le=1)

@@ -3,8 +3,10 @@
 - a changed value of the same attribute ("住在北京" / "搬到上海了", "lives in Paris" / "moved to Rome");
 - the same topic with the opposite polarity ("prefers tea" / "no longer drinks tea").
 
-Only memories the index already found close in meaning are compared, so a shared topic word plus a
-flipped negation is a strong sign, not a guess over the whole store.
+Which memories are compared is decided by subject, not by a similarity cut: the user's memories that
+state the same attribute (``attribute_triggers``: found by their trigger words), and those the index
+ranks nearest by words (BM25) and by meaning (dense). "lives in Paris" / "moved to Rome" embed at a
+cosine that straddles any fixed threshold across CPUs; their shared attribute does not.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ _NEGATION = re.compile(
     r"\bgave up\b|\bno more\b)",
     re.IGNORECASE,
 )
+# Each attribute: its name, the pattern that finds its value, and literal trigger words by which
+# memories stating it are looked up in the database (lower case; the pattern's own alternatives).
 _ATTRIBUTES: list[tuple[str, re.Pattern[str]]] = [
     (
         "residence",
@@ -37,6 +41,22 @@ _ATTRIBUTES: list[tuple[str, re.Pattern[str]]] = [
         re.compile(r"(?:我叫|名字是|名叫|\bmy name is\b|\bis called\b)\s*([A-Za-z\u4e00-\u9fff]+)", re.IGNORECASE),
     ),
 ]
+ATTRIBUTE_TRIGGERS: dict[str, tuple[str, ...]] = {
+    "residence": ("住在", "搬到", "搬去", "定居", "live in", "lives in", "moved to", "relocated to"),
+    "workplace": ("入职", "加入", "work at", "works at", "work for", "works for", "joined"),
+    "name": ("我叫", "名字是", "名叫", "my name is", "is called"),
+}
+
+
+def attribute_triggers(text: str) -> tuple[str, ...]:
+    """The trigger words of every attribute ``text`` states a value for."""
+    found: list[str] = []
+    for attribute, pattern in _ATTRIBUTES:
+        if _value(pattern, text):
+            found += ATTRIBUTE_TRIGGERS[attribute]
+    return tuple(found)
+
+
 # Words that carry the predicate, not the topic: sharing them says nothing about the subject.
 _PREDICATES = {
     "user",

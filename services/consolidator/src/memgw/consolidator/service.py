@@ -9,6 +9,7 @@ every change is a new version with its MemoryChanged event.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -20,9 +21,9 @@ from memgw.common.events import MemoryFeedbackGiven, ReviewDecided, ReviewReques
 from memgw.common.index.base import Match, MatchAny, Where
 from memgw.common.logging import get_logger
 from memgw.common.memories import RECORD_COLUMNS, NewMemory
-from memgw.common.namespaces import derive_namespace
+from memgw.common.namespaces import derive_namespace, user_namespace
 from memgw.common.runtime import Infra
-from memgw.consolidator.conflicts import contradiction
+from memgw.consolidator.conflicts import attribute_triggers, contradiction
 from memgw.consolidator.extract import Candidate, Extraction, LlmExtractor, rule_extract
 
 log = get_logger("memgw.consolidator")
@@ -145,25 +146,34 @@ class Consolidator:
         )
         return namespace, Visibility.PRIVATE.value
 
-    async def _neighbours(self, user_id: str, namespace: str, vector: list[float]) -> list[tuple[Any, float]]:
-        """Active or reviewed memories of this user close in meaning, through the index."""
-        namespaces = tuple({namespace, *(f"user/{user_id}/{k}" for k in _USER_KINDS)})
-        where = Where(
-            must=(
-                Match("user_id", user_id),
-                MatchAny("namespace", namespaces),
-                MatchAny("status", (MemoryStatus.ACTIVE.value, MemoryStatus.NEEDS_REVIEW.value)),
-            )
+    async def _neighbours(
+        self, user_id: str, namespace: str, text: str, vector: list[float]
+    ) -> list[tuple[Any, float]]:
+        """This user's active or reviewed memories on the same subject, each with its similarity in
+        meaning (0.0 when only words or the attribute brought it): the nearest by meaning and by words
+        through the index, and every one stating the same attribute, from the database. No cut on
+        similarity decides which are compared: contradictions are told by ``contradiction``."""
+        namespaces = tuple(sorted({namespace, *(user_namespace(user_id, k) for k in _USER_KINDS)}))
+        statuses = (MemoryStatus.ACTIVE.value, MemoryStatus.NEEDS_REVIEW.value)
+        where = Where(must=(Match("user_id", user_id), MatchAny("namespace", namespaces), MatchAny("status", statuses)))
+        k = self.settings.conflict_neighbours
+        by_meaning, by_words = await asyncio.gather(
+            self.infra.index.search(dense=vector, text=None, where=where, limit=k, mode="dense"),
+            self.infra.index.search(dense=None, text=text, where=where, limit=k, mode="sparse"),
         )
-        hits = await self.infra.index.search(dense=vector, text=None, where=where, limit=5, mode="dense")
-        close = [h for h in hits if h.score >= self.settings.conflict_similarity]
-        if not close:
-            return []
+        similarity = {h.memory_id: h.score for h in by_meaning}
         rows = await self.infra.pool.fetch(
-            f"SELECT {RECORD_COLUMNS} FROM memories WHERE id = ANY($1)", [h.memory_id for h in close]
+            f"SELECT {RECORD_COLUMNS} FROM memories WHERE user_id = $1 AND namespace = ANY($2) AND status = ANY($3)"
+            " AND (id = ANY($4) OR EXISTS (SELECT 1 FROM unnest($5::text[]) t WHERE strpos(lower(content), t) > 0))"
+            " ORDER BY updated_at DESC LIMIT 100",
+            user_id,
+            list(namespaces),
+            list(statuses),
+            [*similarity, *(h.memory_id for h in by_words)],
+            list(attribute_triggers(text)),
         )
-        by_id = {r["id"]: r for r in rows}
-        return [(by_id[h.memory_id], h.score) for h in close if h.memory_id in by_id]
+        found = [(r, similarity.get(r["id"], 0.0)) for r in rows]
+        return sorted(found, key=lambda pair: pair[1], reverse=True)
 
     async def _consider(
         self, event: SessionCommitted, candidate: Candidate, min_importance: float, outcome: Outcome
@@ -180,13 +190,15 @@ class Consolidator:
             outcome.merged.append(exact["id"])
             return
         [vector] = await self.infra.store.embed_passages([candidate.content], self.infra.embedder)
-        for existing, score in await self._neighbours(event.user_id, namespace, vector):
+        neighbours = await self._neighbours(event.user_id, namespace, candidate.content, vector)
+        for existing, _ in neighbours:  # a contradiction first: it must reach a person, never be merged
             reason = contradiction(existing["content"], candidate.content)
             if reason:
                 outcome.reviews.append(
                     await self._review(existing, candidate, event, namespace, visibility, vector, reason)
                 )
                 return
+        for existing, score in neighbours:
             if score >= self.settings.near_duplicate_similarity and existing["status"] == MemoryStatus.ACTIVE:
                 await self._merge(existing, candidate, event, f"near duplicate (similarity {score:.3f})")
                 outcome.merged.append(existing["id"])

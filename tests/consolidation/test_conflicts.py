@@ -1,0 +1,40 @@
+"""The contradiction rules on a table of Chinese and English pairs (no infrastructure: pure functions)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memgw.consolidator.conflicts import attribute_triggers, contradiction
+
+CONTRADICTIONS = [
+    ("我住在北京。", "我搬到上海了。", "residence"),
+    ("The user lives in Paris.", "The user moved to Rome.", "residence"),
+    ("The user works at Google.", "The user joined Microsoft.", "workplace"),
+    ("我叫小王。", "我的名字是小李。", "name"),
+    ("The user prefers tea.", "The user no longer drinks tea.", "opposite"),
+    ("我喜欢喝咖啡。", "我不再喝咖啡了。", "opposite"),
+]
+COMPATIBLE = [
+    ("The user lives in Paris.", "The user lives in Paris, France."),
+    ("The user prefers tea.", "The user prefers green tea in the morning."),
+    ("我住在北京。", "我喜欢喝咖啡。"),
+    ("The user prefers tea.", "The project does not use Redis."),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "kind"), CONTRADICTIONS)
+def test_a_changed_attribute_or_flipped_statement_is_a_contradiction(old: str, new: str, kind: str) -> None:
+    reason = contradiction(old, new)
+    assert reason is not None
+    assert reason.startswith(kind if kind != "opposite" else "opposite statements")
+
+
+@pytest.mark.parametrize(("old", "new"), COMPATIBLE)
+def test_statements_that_agree_or_talk_of_other_things_are_not(old: str, new: str) -> None:
+    assert contradiction(old, new) is None
+
+
+def test_a_statement_of_an_attribute_names_the_words_to_find_others_by() -> None:
+    assert "moved to" in attribute_triggers("The user lives in Paris.")
+    assert "住在" in attribute_triggers("我搬到上海了。")
+    assert attribute_triggers("The user prefers tea.") == ()
