@@ -53,7 +53,7 @@ async def main(n: int) -> str:
         ]
         before = await raw_rate(chunks)
         async with running_system() as system:
-            system.infra.settings.sources.folder_roots.append(Path(tmp))
+            system.infra.settings.sources.folder_roots.setdefault("*", []).append(Path(tmp))
             await system.client.post(
                 "/v1/sources",
                 json={"id": "bench", "kind": "Folder", "fields": {"path": str(folder)}},

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -21,7 +22,8 @@ def start_worker(settings: Settings, log: Path, name: str = "worker") -> subproc
         "MEMGW_BUS_ACK_WAIT_S": "2",
         "MEMGW_DATA_DIR": str(settings.data.data_dir / name),
         "MEMGW_AUTOFETCH_CADENCE_S": "{}",
-        "MEMGW_FOLDER_ROOTS": f'["{settings.sources.folder_roots[0]}"]',
+        "MEMGW_FOLDER_ROOTS": json.dumps({k: [str(p) for p in v] for k, v in settings.sources.folder_roots.items()}),
+        "MEMGW_OPERATOR_CREDENTIAL_USERS": json.dumps(settings.sources.operator_credential_users),
         "MEMGW_LOG_FORMAT": "json",
     }
     memgw = Path(sys.executable).parent / "memgw"

@@ -10,12 +10,13 @@ from memgw.common.settings import Settings
 def test_flat_memgw_variables_fill_their_groups(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MEMGW_DATABASE_URL", "postgresql://x@h/db")
     monkeypatch.setenv("MEMGW_NATS_URL", "nats://h:4222")
-    monkeypatch.setenv("MEMGW_FOLDER_ROOTS", '["/srv/notes"]')
+    monkeypatch.setenv("MEMGW_FOLDER_ROOTS", '{"user_tom": ["/srv/notes"], "*": ["/srv/shared/{user}"]}')
     monkeypatch.setenv("MEMGW_PORT", "9000")
     settings = Settings()
     assert settings.postgres.database_url == "postgresql://x@h/db"
     assert settings.nats.nats_url == "nats://h:4222"
-    assert settings.sources.folder_roots == [Path("/srv/notes")]
+    assert settings.sources.folder_roots_of("user_tom") == [Path("/srv/notes"), Path("/srv/shared/user_tom")]
+    assert settings.sources.folder_roots_of("user_ann") == [Path("/srv/shared/user_ann")]
     assert settings.gateway.port == 9000
 
 
@@ -41,3 +42,10 @@ def test_choosing_the_http_embedder_by_environment_works(monkeypatch: pytest.Mon
     settings = Settings()
     assert settings.embedder.embedder == "openai"
     assert settings.embedder.embedding_base_url == "http://127.0.0.1:8000/v1"
+
+
+def test_a_plain_list_of_folder_roots_is_the_admins_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMGW_FOLDER_ROOTS", '["/srv/notes"]')
+    settings = Settings()
+    assert settings.sources.folder_roots_of("admin") == [Path("/srv/notes")]
+    assert settings.sources.folder_roots_of("user_tom") == []

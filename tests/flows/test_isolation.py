@@ -63,11 +63,16 @@ async def _world(system: System) -> World:
         json={
             "workspace_id": workspace,
             "member_user_ids": [users["bob"]],
-            "allowed_agent_ids": [f"a1_{s}", f"b1_{s}"],
+            "allowed_agent_ids": [f"a1_{s}"],
         },
         headers=system.auth(keys["alice"]),
     )
     assert created.status_code == 201, created.text
+    # Bob was invited; he accepts, then brings his own agent in (nobody can do either for him).
+    joined = await system.client.post(f"/v1/workspaces/{workspace}/join", headers=system.auth(keys["bob"]))
+    assert joined.status_code == 200, joined.text
+    allowed = await system.client.put(f"/v1/workspaces/{workspace}/agents/b1_{s}", headers=system.auth(keys["bob"]))
+    assert allowed.status_code == 200, allowed.text
     tag = f"iso{s}"
     world = World(system, tag, keys, users, {}, workspace, s)
     specs: dict[str, tuple[str | None, dict[str, Any]]] = {

@@ -71,15 +71,17 @@ async def test_no_principal_ever_sees_a_memory_it_may_not_read(system: System, p
         for a in range(plan.agents_per_user[u]):
             keys[Who(u, a)] = await system.agent(uid, f"{uid}a{a}")
     workspace = f"p{s}ws"
-    await system.client.post(
+    # The operator's admin key provisions memberships and agents directly (users would invite and accept).
+    created = await system.client.post(
         "/v1/workspaces",
         json={
             "workspace_id": workspace,
             "member_user_ids": [user_ids[u] for u in plan.members],
             "allowed_agent_ids": [f"{user_ids[u]}a{a}" for u, a in plan.allowed],
         },
-        headers=system.auth(keys[Who(0, None)]),
+        headers=system.auth(),
     )
+    assert created.status_code == 201, created.text
     tag = f"prop{s}"
     written: dict[str, tuple[Who, str]] = {}
     for n, (writer, visibility) in enumerate(plan.memories):

@@ -89,7 +89,7 @@ async def test_incorrect_feedback_takes_a_memory_out_of_default_retrieval_at_onc
     answer = await system.client.post(
         f"/v1/memory/{mid}/feedback", json={"feedback": "incorrect", "comment": "这是一次临时偏好"}, headers=h
     )
-    assert answer.json() == {"status": "ok", "memory_id": mid, "feedback": "incorrect"}
+    assert answer.json() == {"status": "ok", "memory_id": mid, "feedback": "incorrect", "applies_to": "record"}
     after = await system.client.post("/v1/memory/search", json={"query": "深夜开会"}, headers=h)
     assert mid not in [r["memory"]["id"] for r in after.json()["results"]]
     listed = await system.client.get("/v1/memory", params={"limit": 100}, headers=h)

@@ -51,7 +51,7 @@ def folder(tmp_path: Path) -> Path:
 
 
 def _folder_reader(tmp_path: Path) -> FolderReader:
-    return FolderReader(SourceSettings(folder_roots=[tmp_path], folder_max_file_bytes=1024))
+    return FolderReader(SourceSettings(folder_roots={"*": [tmp_path]}, folder_max_file_bytes=1024))
 
 
 async def test_folder_lists_by_glob_and_never_follows_a_link_out_of_the_root(tmp_path: Path, folder: Path) -> None:
@@ -155,7 +155,9 @@ async def test_github_reads_commits_issues_and_prs_across_pages_and_a_rate_limit
     state = {"issue_calls": 0}
     async with serve(_github_app(state)) as url:
         fetcher = GuardedFetcher(allow=[url.removeprefix("http://")])
-        reader = GithubReader(SourceSettings(github_api_url=url, github_token="tok"), fetcher)
+        reader = GithubReader(
+            SourceSettings(github_api_url=url, github_token="tok", operator_credential_users=["u"]), fetcher
+        )
         source = _source(SourceKind.GITHUB_REPO, repo="o/r")
         items = {i.id for i in await reader.list_items(source)}
         assert items == {"commit:1abc0", "commit:1abc1", "commit:2abc0", "commit:2abc1", "issue:1", "pr:2"}
@@ -255,7 +257,10 @@ async def test_a_web_page_keeps_its_main_text_or_what_the_selector_picks() -> No
 # -- Composio and Twitter ------------------------------------------------------------------------------------
 
 
-def composio_app(calls: list[str]) -> Starlette:
+def composio_app(calls: list[str], owners: dict[str, str] | None = None) -> Starlette:
+    """A fake of Composio's v3 API; ``owners``: connection id → the user Composio says owns it
+    (unlisted connections name no owner)."""
+
     async def execute(request: Request) -> Response:
         body = await request.json()
         calls.append(f"{request.path_params['tool']}:{body['connected_account_id']}")
@@ -301,7 +306,8 @@ def composio_app(calls: list[str]) -> Starlette:
         cid = request.path_params["cid"]
         if cid == "ca_missing":
             return JSONResponse({"error": "not found"}, status_code=404)
-        return JSONResponse({"id": cid, "toolkit": {"slug": "gmail"}, "status": "ACTIVE", "user_id": None})
+        owner = (owners or {}).get(cid)
+        return JSONResponse({"id": cid, "toolkit": {"slug": "gmail"}, "status": "ACTIVE", "user_id": owner})
 
     return Starlette(
         routes=[
@@ -314,9 +320,10 @@ def composio_app(calls: list[str]) -> Starlette:
 
 async def test_composio_reads_a_connection_through_its_toolkit_tool() -> None:
     calls: list[str] = []
-    async with serve(composio_app(calls)) as url:
+    settings = SourceSettings(operator_credential_users=["u"])
+    async with serve(composio_app(calls, owners={"ca_1": "u"})) as url:
         fetcher = GuardedFetcher(allow=[url.removeprefix("http://")])
-        reader = ComposioReader(ComposioClient(fetcher, url, "ck"))
+        reader = ComposioReader(ComposioClient(fetcher, url, "ck"), settings)
         source = _source(SourceKind.COMPOSIO, toolkit="gmail", connection_id="ca_1")
         items = await reader.list_items(source)
         assert [i.id for i in items] == ["gmail:m1", "gmail:m2"]
@@ -324,7 +331,7 @@ async def test_composio_reads_a_connection_through_its_toolkit_tool() -> None:
         assert calls == ["GMAIL_FETCH_EMAILS:ca_1"]
         with pytest.raises(SourceError, match="no Composio feed"):
             await reader.list_items(_source(SourceKind.COMPOSIO, toolkit="fax", connection_id="x"))
-        unconfigured = ComposioReader(ComposioClient(fetcher, url, None))
+        unconfigured = ComposioReader(ComposioClient(fetcher, url, None), settings)
         with pytest.raises(SourceError, match="not configured"):
             await unconfigured.list_items(source)
         await fetcher.close()
@@ -342,7 +349,9 @@ async def test_twitter_fails_clearly_until_configured_then_reads_recent_search()
 
     async with serve(Starlette(routes=[Route("/2/tweets/search/recent", search)])) as url:
         fetcher = GuardedFetcher(allow=[url.removeprefix("http://")])
-        reader = TwitterReader(SourceSettings(twitter_api_url=url, twitter_bearer_token="t"), fetcher)
+        reader = TwitterReader(
+            SourceSettings(twitter_api_url=url, twitter_bearer_token="t", operator_credential_users=["*"]), fetcher
+        )
         source = _source(SourceKind.TWITTER_QUERY, query="memgw lang:zh")
         assert [i.id for i in await reader.list_items(source)] == ["tweet:9"]
         assert (await reader.read_item(source, "tweet:9")).text == "记忆网关 is out"

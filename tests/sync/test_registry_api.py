@@ -13,6 +13,7 @@ import pytest
 from memgw.common.composio import ComposioClient
 from memgw.common.net import GuardedFetcher
 from memgw.common.sources import MemorySourceEntry, SourceKind, SourceValidationError, validate_source
+from memgw.gateway.sources_service import composio_source_id
 from tests.conftest import StageWatcher, System
 from tests.fakes import serve
 from tests.sync.test_readers import composio_app
@@ -151,7 +152,8 @@ async def test_a_new_composio_connection_is_a_source_at_once_and_listing_reconci
     system: System, key: str
 ) -> None:
     calls: list[str] = []
-    async with serve(composio_app(calls)) as url:
+    user_id = (await system.client.get("/v1/users", headers=system.auth(key))).json()["items"][0]["id"]
+    async with serve(composio_app(calls, owners={"ca_new": user_id, "ca_old": user_id})) as url:
         fetcher = GuardedFetcher(allow=[url.removeprefix("http://")])
         original = system.app.state.composio
         system.app.state.composio = ComposioClient(fetcher, url, "ck")
@@ -159,11 +161,13 @@ async def test_a_new_composio_connection_is_a_source_at_once_and_listing_reconci
             h = system.auth(key)
             added = await system.client.post("/v1/sources/composio", json={"connection_id": "ca_new"}, headers=h)
             assert added.status_code == 201, added.text
-            assert added.json()["fields"] == {"toolkit": "gmail", "connection_id": "ca_new"}
+            assert added.json()["fields"] == {"toolkit": "gmail"}  # the connection is a credential: never shown
+            assert added.json()["credentials"] == ["connection_id"]
             missing = await system.client.post("/v1/sources/composio", json={"connection_id": "ca_missing"}, headers=h)
             assert missing.status_code == 400
             listed = {s["id"] for s in (await system.client.get("/v1/sources", headers=h)).json()}
-            assert {"composio-gmail-ca_new", "composio-gmail-ca_old"} <= listed
+            expected = {composio_source_id("gmail", "ca_new"), composio_source_id("gmail", "ca_old")}
+            assert expected <= listed
         finally:
             system.app.state.composio = original
             await fetcher.close()

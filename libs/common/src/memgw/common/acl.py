@@ -9,6 +9,7 @@ Read rules:
 - global: everyone.
 On top: status (active by default), not expired, not marked incorrect, and the agent's source scope
 (records that did not come from a memory source always pass; source chunks only when allowed).
+Who may write is decided with every other access decision in ``memgw.common.policy``.
 """
 
 from __future__ import annotations
@@ -107,25 +108,3 @@ def read_sql(p: Principal, params: SqlParams, scope: ReadScope = ReadScope(), al
     if not scope.include_incorrect:
         clauses.append(f"NOT ('incorrect' = ANY({a}.flags))")
     return " AND ".join(clauses)
-
-
-def write_denial(
-    p: Principal, *, user_id: str, agent_id: str | None, visibility: str, workspace_id: str | None
-) -> str | None:
-    """Why ``p`` may not create, change or delete a memory with these owners (None = it may).
-
-    private: its user; agent-only: its user through its agent; workspace-shared: the workspace's
-    members through allowed agents; global: trusted writers only. An admin may do all."""
-    if p.is_admin:
-        return None
-    if visibility == Visibility.GLOBAL:
-        return None if p.is_trusted else "only trusted writers may write global memory"
-    if visibility == Visibility.WORKSPACE_SHARED:
-        if workspace_id in p.workspace_ids:
-            return None
-        return f"not a member of workspace {workspace_id} (or this agent is not allowed there)"
-    if user_id != p.user_id:
-        return f"memory of user {user_id} belongs to another user"
-    if visibility == Visibility.AGENT_ONLY and agent_id != p.agent_id:
-        return f"agent-only memory of agent {agent_id} belongs to another agent"
-    return None

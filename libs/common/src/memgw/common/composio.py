@@ -9,12 +9,20 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote, urlencode
 
 from memgw.common.net import GuardedFetcher
 
 
 class ComposioError(Exception):
     pass
+
+
+def _segment(value: str) -> str:
+    """One path segment, encoded: an id never reaches another path of the API ('../..' stays an id)."""
+    if not value or value in (".", ".."):
+        raise ComposioError(f"{value!r} is not an id")
+    return quote(value, safe="")
 
 
 @dataclass(frozen=True)
@@ -62,7 +70,8 @@ class ComposioClient:
         found: list[Connection] = []
         cursor: str | None = None
         for _ in range(20):  # pages
-            query = f"/api/v3/connected_accounts?user_ids={user_id}&limit=100" + (f"&cursor={cursor}" if cursor else "")
+            params = {"user_ids": user_id, "limit": "100", **({"cursor": cursor} if cursor else {})}
+            query = f"/api/v3/connected_accounts?{urlencode(params)}"
             page = await self._call(query)
             found += [self._connection(item) for item in page.get("items", [])]
             cursor = page.get("next_cursor")
@@ -71,11 +80,11 @@ class ComposioClient:
         return found
 
     async def connection(self, connection_id: str) -> Connection:
-        return self._connection(await self._call(f"/api/v3/connected_accounts/{connection_id}"))
+        return self._connection(await self._call(f"/api/v3/connected_accounts/{_segment(connection_id)}"))
 
     async def execute(self, tool: str, connection_id: str, arguments: dict[str, Any]) -> Any:
         answer = await self._call(
-            f"/api/v3/tools/execute/{tool}",
+            f"/api/v3/tools/execute/{_segment(tool)}",
             method="POST",
             body={"connected_account_id": connection_id, "arguments": arguments},
         )

@@ -13,6 +13,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+# Every resource id (user, agent, workspace, source, session, key, memory, ...): anything else is 422.
+ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.@-]{0,127}$"
+
 
 class Visibility(StrEnum):
     PRIVATE = "private"

@@ -110,6 +110,9 @@ class SessionCommitted(Event):
     promote: bool = True
     min_importance: float | None = None
     target_namespace: str | None = None
+    # The agent of the key that committed (the session's agent may be unset): the consolidator checks
+    # the committer's rights again, as they are when it writes.
+    actor_agent_id: str | None = None
 
 
 class MemoryChanged(Event):
@@ -133,6 +136,10 @@ class MemoryFeedbackGiven(Event):
     feedback: Literal["incorrect", "duplicate", "outdated", "useful"]
     comment: str | None = None
     target_memory_id: str | None = None
+    given_by: str | None = None  # the user who judged it
+    # From someone who may not write the memory: their own signal; incorrect/outdated open a review
+    # for the memory's owner, and the shared record is never changed by it.
+    personal: bool = False
 
 
 class ReviewRequested(Event):
@@ -143,6 +150,7 @@ class ReviewRequested(Event):
     user_id: str
     memory_ids: list[str]
     reason: str
+    kind: Literal["contradiction", "feedback"] = "contradiction"
 
 
 class ReviewDecided(Event):

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+
 from memgw.common.domain import MemoryType, Visibility
 
 GLOBAL_NAMESPACE = "global/public"
@@ -47,3 +50,54 @@ def derive_namespace(
     if memory_type == MemoryType.PREFERENCE:
         return user_namespace(user_id, "preferences")
     return user_namespace(user_id, "long_term")
+
+
+USER_KINDS = ("profile", "preferences", "long_term")
+_NAMESPACE = re.compile(r"^(user|agent|workspace)/([A-Za-z0-9][A-Za-z0-9_.@-]{0,127})/([a-z_]+)$")
+_SUFFIX = {"agent": "memory", "workspace": "shared"}
+
+
+@dataclass(frozen=True)
+class NamespaceParts:
+    """A long-term namespace read back: whose it is (user, agent or workspace id; '' for global)."""
+
+    visibility: Visibility
+    owner: str
+    kind: str
+
+
+def parse_namespace(namespace: str) -> NamespaceParts:
+    """The parts of a namespace memories may live in; ValueError for anything else (session
+    namespaces hold episodes, never memories)."""
+    if namespace == GLOBAL_NAMESPACE:
+        return NamespaceParts(Visibility.GLOBAL, "", "public")
+    found = _NAMESPACE.match(namespace)
+    if found:
+        scope, owner, kind = found.groups()
+        if scope == "user" and kind in USER_KINDS:
+            return NamespaceParts(Visibility.PRIVATE, owner, kind)
+        if kind == _SUFFIX.get(scope):
+            visibility = Visibility.AGENT_ONLY if scope == "agent" else Visibility.WORKSPACE_SHARED
+            return NamespaceParts(visibility, owner, kind)
+    raise ValueError(f"{namespace!r} is not a namespace memories may be written into")
+
+
+@dataclass(frozen=True)
+class Owners:
+    """The ACL columns of a memory; the database refuses a row whose namespace disagrees with them."""
+
+    visibility: Visibility
+    user_id: str
+    agent_id: str | None
+    workspace_id: str | None
+
+
+def owners_in(namespace: str, *, user_id: str, agent_id: str | None) -> Owners:
+    """The ACL columns of a memory that ``user_id`` (through ``agent_id``) writes into ``namespace``."""
+    parts = parse_namespace(namespace)
+    return Owners(
+        visibility=parts.visibility,
+        user_id=user_id,
+        agent_id=parts.owner if parts.visibility is Visibility.AGENT_ONLY else agent_id,
+        workspace_id=parts.owner if parts.visibility is Visibility.WORKSPACE_SHARED else None,
+    )

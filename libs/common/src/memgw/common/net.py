@@ -5,7 +5,8 @@
   address (TLS still verifies the real host name through SNI), so DNS cannot be swapped in between;
 - private, loopback, link-local, multicast and reserved addresses are refused unless the host (or
   host:port, or a CIDR) is on the allowlist of the settings;
-- redirects are followed by hand, each hop checked again;
+- redirects are followed by hand, each hop checked again, and credentials (Authorization, API-key
+  and cookie headers) are dropped as soon as a hop leaves the origin they were meant for;
 - bodies are read up to a size limit, and the whole fetch has a time limit.
 """
 
@@ -65,20 +66,37 @@ class Allowlist:
         return any(address in network for network in self.networks)
 
 
-def _is_public(address: IPAddress) -> bool:
-    return not (
-        address.is_private
-        or address.is_loopback
-        or address.is_link_local
-        or address.is_multicast
-        or address.is_reserved
-        or address.is_unspecified
-        or (
-            isinstance(address, ipaddress.IPv6Address)
-            and address.ipv4_mapped is not None
-            and not _is_public(address.ipv4_mapped)
-        )
-    )
+_NAT64 = (ipaddress.ip_network("64:ff9b::/96"), ipaddress.ip_network("64:ff9b:1::/48"))
+CREDENTIAL_HEADERS = frozenset({"authorization", "x-api-key", "cookie", "proxy-authorization"})
+
+
+def embedded_ipv4(address: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
+    """IPv4 addresses an IPv6 address carries and a network may route to: mapped (::ffff:a.b.c.d),
+    compatible (::a.b.c.d), 6to4 (2002:AABB:CCDD::), Teredo (both ends) and NAT64 (64:ff9b::/96, /48)."""
+    found = [a for a in (address.ipv4_mapped, address.sixtofour) if a is not None]
+    if address.teredo:
+        found += list(address.teredo)
+    if int(address) >> 32 == 0 and int(address) > 1:
+        found.append(ipaddress.IPv4Address(int(address) & 0xFFFFFFFF))
+    if any(address in net for net in _NAT64):
+        found.append(ipaddress.IPv4Address(int(address) & 0xFFFFFFFF))
+    return found
+
+
+def is_public(address: IPAddress) -> bool:
+    """Globally reachable by Python's ``is_global`` (which leaves out private, loopback, link-local,
+    shared 100.64/10, documentation and reserved ranges), not multicast, and for IPv6 no embedded
+    IPv4 address that is not public either."""
+    if not address.is_global or address.is_multicast:
+        return False
+    if isinstance(address, ipaddress.IPv6Address):
+        return all(is_public(v4) for v4 in embedded_ipv4(address))
+    return True
+
+
+def origin(url: str) -> tuple[str, str, int | None]:
+    parts = urlsplit(url)
+    return parts.scheme, (parts.hostname or "").lower(), parts.port or (443 if parts.scheme == "https" else 80)
 
 
 class GuardedFetcher:
@@ -117,7 +135,7 @@ class GuardedFetcher:
             raise OutboundRefused(f"cannot resolve {host}: {exc}") from exc
         addresses = [ipaddress.ip_address(info[4][0]) for info in infos]
         for address in addresses:
-            if not _is_public(address) and not self.allowlist.allows(host, port, address):
+            if not is_public(address) and not self.allowlist.allows(host, port, address):
                 raise OutboundRefused(
                     f"{host} resolves to {address}, a private or local address; allow it in MEMGW_OUTBOUND_ALLOW"
                 )
@@ -153,7 +171,10 @@ class GuardedFetcher:
                     location = response.headers.get("location")
                     if not location:
                         raise OutboundRefused(f"redirect without a Location from {url}")
-                    url = urljoin(url, location)
+                    target = urljoin(url, location)
+                    if origin(target) != origin(url):
+                        headers = {k: v for k, v in headers.items() if k.lower() not in CREDENTIAL_HEADERS}
+                    url = target
                     method, json = "GET", None
                     continue
                 declared = response.headers.get("content-length")

@@ -16,6 +16,7 @@ import asyncpg
 from faststream.nats import NatsBroker, NatsRouter
 
 from memgw.common.bus import BusLayout, ensure_streams
+from memgw.common.credentials import CredentialBox
 from memgw.common.db.migrate import migrate_dsn
 from memgw.common.db.outbox import OutboxRelay
 from memgw.common.db.pool import create_pool
@@ -43,6 +44,7 @@ class Infra:
     store: MemoryStore
     nats_url: str
     database_url: str
+    credentials: CredentialBox
 
 
 BackgroundTask = Callable[[], Coroutine[Any, Any, None]]
@@ -102,6 +104,7 @@ async def open_infra(settings: Settings) -> AsyncIterator[Infra]:
             store=MemoryStore(pool, index, layout),
             nats_url=nats_url,
             database_url=database_url,
+            credentials=CredentialBox.for_settings(settings.data.credentials_key, data_dir),
         )
 
 

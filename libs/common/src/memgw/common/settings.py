@@ -7,10 +7,11 @@ detail. ``Settings`` bundles the groups; services take the groups they need.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 _ENV = SettingsConfigDict(env_prefix="MEMGW_", extra="ignore", env_file=None)
@@ -20,6 +21,10 @@ class DataSettings(BaseSettings):
     model_config = _ENV
     data_dir: Path = Field(
         default=Path(".memgw"), description="Where embedded NATS, Postgres and Qdrant Edge keep their files."
+    )
+    credentials_key: str | None = Field(
+        default=None,
+        description="Fernet key sealing source credentials; unset = credentials.key (0600) in the data dir.",
     )
 
 
@@ -77,9 +82,15 @@ class GatewaySettings(BaseSettings):
 
 class SourceSettings(BaseSettings):
     model_config = _ENV
-    folder_roots: list[Path] = Field(
-        default_factory=lambda: [Path.home()],
-        description="Folders that Folder sources may read (JSON list); a source outside them is refused.",
+    folder_roots: dict[str, list[Path]] = Field(
+        default_factory=lambda: {"admin": [Path.home()]},
+        description="Folders each user's Folder sources may read (JSON object: user id → list of folders; '*' ="
+        " every user; '{user}' in a path is the user's id). A plain JSON list is the admin's roots.",
+    )
+    operator_credential_users: list[str] = Field(
+        default_factory=list,
+        description="Users the operator's own upstream credentials (MEMGW_GITHUB_TOKEN, MEMGW_TWITTER_BEARER_TOKEN,"
+        " MEMGW_COMPOSIO_API_KEY) serve (JSON list; '*' = every user; empty = none).",
     )
     folder_max_file_bytes: int = Field(default=10 * 1024 * 1024, ge=1)
     outbound_allow: list[str] = Field(
@@ -111,6 +122,18 @@ class SourceSettings(BaseSettings):
     sync_cost_per_1k_tokens_usd: float = Field(
         default=0.0, ge=0, description="What embedding 1,000 tokens costs (0 for the bundled model)."
     )
+
+    @field_validator("folder_roots", mode="before")
+    @classmethod
+    def _roots_by_user(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            value = json.loads(value)
+        return {"admin": value} if isinstance(value, list) else value
+
+    def folder_roots_of(self, user_id: str) -> list[Path]:
+        """The folders ``user_id``'s sources may read."""
+        roots = [*self.folder_roots.get(user_id, []), *self.folder_roots.get("*", [])]
+        return [Path(str(root).replace("{user}", user_id)) for root in roots]
 
 
 class ChunkSettings(BaseSettings):

@@ -7,13 +7,18 @@ Validation happens on add and update, here, for every kind alike.
 from __future__ import annotations
 
 import math
-import unicodedata
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from pydantic import BaseModel, Field
+import asyncpg
+from pydantic import BaseModel, Field, computed_field, model_validator
+
+from memgw.common.credentials import CredentialBox, CredentialsUnreadable
+from memgw.common.domain import ID_PATTERN
 
 
 class SourceKind(StrEnum):
@@ -30,18 +35,24 @@ class SourceKind(StrEnum):
 class KindSpec:
     required: tuple[str, ...]
     optional: tuple[str, ...] = ()
+    # Credentials among the fields: write-only, sealed at rest, never returned (see common.credentials).
+    secret: tuple[str, ...] = ()
 
 
 KIND_SPECS: dict[SourceKind, KindSpec] = {
-    SourceKind.COMPOSIO: KindSpec(("toolkit", "connection_id")),
+    SourceKind.COMPOSIO: KindSpec(("toolkit", "connection_id"), secret=("connection_id",)),
     SourceKind.CONVERSATION: KindSpec((), ("session_id", "agent_id")),
     SourceKind.FOLDER: KindSpec(("path",), ("glob",)),
-    SourceKind.GITHUB_REPO: KindSpec(("repo",), ("token", "include")),
+    SourceKind.GITHUB_REPO: KindSpec(("repo",), ("token", "include"), secret=("token",)),
     SourceKind.RSS_FEED: KindSpec(("url",), ("max_items",)),
     SourceKind.WEB_PAGE: KindSpec(("url",), ("selector",)),
     SourceKind.TWITTER_QUERY: KindSpec(("query",)),
 }
 BUDGET_FIELDS = ("max_tokens_per_sync", "max_cost_per_sync_usd", "sync_depth_days")
+# What an export writes for a credential, and what an import takes as "leave it as it is".
+CREDENTIAL_PLACEHOLDER = "<write-only: set it again to change it>"
+_REPO_PART = re.compile(r"^[A-Za-z0-9_.-]{1,100}$")
+_UPSTREAM_ID = re.compile(r"^[A-Za-z0-9_-]{1,128}$")
 
 
 class SourceValidationError(ValueError):
@@ -60,9 +71,23 @@ class MemorySourceEntry(BaseModel):
     max_cost_per_sync_usd: float | None = None
     sync_depth_days: int | None = None
     version: int = 1
+    # The kind's credentials, moved out of ``fields`` on construction; never serialised.
+    secrets: dict[str, Any] = Field(default_factory=dict, exclude=True)
 
-    def validate_entry(self) -> None:
-        validate_source(self)
+    @model_validator(mode="after")
+    def _credentials_out_of_fields(self) -> MemorySourceEntry:
+        for name in KIND_SPECS[self.kind].secret:
+            if name in self.fields:
+                value = self.fields.pop(name)
+                if value != CREDENTIAL_PLACEHOLDER:
+                    self.secrets[name] = value
+        return self
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def credentials(self) -> list[str]:
+        """Which credentials are set (their values are never shown)."""
+        return sorted(self.secrets)
 
 
 def _is_blank(value: Any) -> bool:
@@ -71,19 +96,17 @@ def _is_blank(value: Any) -> bool:
 
 def validate_source(entry: MemorySourceEntry) -> None:
     problems: list[str] = []
-    if _is_blank(entry.id):
-        problems.append("id must not be blank")
-    elif ":" in entry.id or any(unicodedata.category(ch) == "Cc" for ch in entry.id):
-        problems.append("id must not contain ':' or control characters")
-    elif len(entry.id) > 128:
-        problems.append("id is longer than 128 characters")
+    if not re.match(ID_PATTERN, entry.id):
+        problems.append(f"id must match {ID_PATTERN} (letters, digits, '_', '.', '@', '-'; up to 128)")
     spec = KIND_SPECS[entry.kind]
+    given = {**entry.fields, **entry.secrets}
     for name in spec.required:
-        if _is_blank(entry.fields.get(name)):
+        if _is_blank(given.get(name)):
             problems.append(f"{entry.kind} needs a non-empty '{name}'")
-    for name in entry.fields:
+    for name in given:
         if name not in spec.required and name not in spec.optional:
             problems.append(f"'{name}' does not belong to a {entry.kind} source")
+    problems += _kind_problems(entry.kind, given, entry.workspace_id)
     for name in ("max_tokens_per_sync", "sync_depth_days"):
         value = getattr(entry, name)
         if value is not None and value <= 0:
@@ -93,6 +116,41 @@ def validate_source(entry: MemorySourceEntry) -> None:
         problems.append("max_cost_per_sync_usd must be finite and >= 0")
     if problems:
         raise SourceValidationError("; ".join(problems))
+
+
+def _kind_problems(kind: SourceKind, given: dict[str, Any], workspace_id: str | None) -> list[str]:
+    """What is sent upstream as a path segment must be a plain name, never a path of its own."""
+    problems = []
+    if kind is SourceKind.GITHUB_REPO and isinstance(given.get("repo"), str):
+        parts = given["repo"].split("/")
+        if len(parts) != 2 or not all(_REPO_PART.match(x) and x not in (".", "..") for x in parts):
+            problems.append("repo must be owner/name (letters, digits, '_', '.', '-'; not '.' or '..')")
+    if kind is SourceKind.COMPOSIO:
+        for name in ("toolkit", "connection_id"):
+            if isinstance(given.get(name), str) and not _UPSTREAM_ID.match(given[name]):
+                problems.append(f"{name} must be letters, digits, '_' or '-' (up to 128)")
+    if kind is SourceKind.CONVERSATION and workspace_id is not None:
+        problems.append("a Conversation source keeps its sessions' visibility: it cannot be put into a workspace")
+    for name, value in given.items():
+        if isinstance(value, str) and "\x00" in value:
+            problems.append(f"'{name}' must not contain a NUL character")
+    return problems
+
+
+def entry_from_row(
+    row: Mapping[str, Any] | asyncpg.Record, credentials: CredentialBox, *, strict: bool = True
+) -> MemorySourceEntry:
+    """A stored source with its credentials opened. ``strict=False`` (listings) reads credentials
+    sealed with another key as unset, so one such source never hides the others."""
+    data = dict(row)
+    sealed = data.pop("secrets", None)
+    entry = MemorySourceEntry.model_validate(data)
+    try:
+        entry.secrets.update(credentials.open(sealed))
+    except CredentialsUnreadable:
+        if strict:
+            raise
+    return entry
 
 
 class Freshness(StrEnum):
@@ -156,7 +214,7 @@ def to_openhuman(entries: list[MemorySourceEntry]) -> str:
             ("label", e.label),
             ("enabled", e.enabled),
         ]
-        pairs += sorted(e.fields.items())
+        pairs += sorted([*e.fields.items(), *((name, CREDENTIAL_PLACEHOLDER) for name in e.secrets)])
         pairs += [(k, getattr(e, k)) for k in BUDGET_FIELDS if getattr(e, k) is not None]
         blocks.append("[[memory_sources]]\n" + "".join(f"{k} = {_toml_value(v)}\n" for k, v in pairs))
     return "\n".join(blocks)

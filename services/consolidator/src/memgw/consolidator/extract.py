@@ -15,33 +15,10 @@ from typing import Any
 import httpx
 
 from memgw.common.logging import get_logger
+from memgw.common.secrets import contains_secret, redact
 from memgw.common.settings import ConsolidationSettings
 
 log = get_logger("memgw.consolidator.extract")
-
-_SECRET_PATTERNS = [
-    re.compile(p, re.IGNORECASE)
-    for p in (
-        r"\bsk-[A-Za-z0-9_-]{16,}",  # OpenAI-style keys
-        r"\bgh[pousr]_[A-Za-z0-9]{20,}",  # GitHub tokens
-        r"\bAKIA[0-9A-Z]{16}\b",  # AWS access keys
-        r"\bxox[abpr]-[A-Za-z0-9-]{10,}",  # Slack tokens
-        r"\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}",  # JWTs
-        r"-----BEGIN [A-Z ]*PRIVATE KEY-----",
-        r"(password|passwd|pwd|secret|api[_ -]?key|token|密码|口令|密钥)\s*[:=：是为]\s*\S+",
-        r"\bmgw_[A-Za-z0-9_-]{20,}",  # our own API keys
-    )
-]
-
-
-def contains_secret(text: str) -> bool:
-    return any(p.search(text) for p in _SECRET_PATTERNS)
-
-
-def redact(text: str) -> str:
-    for pattern in _SECRET_PATTERNS:
-        text = pattern.sub("[redacted]", text)
-    return text
 
 
 @dataclass

@@ -14,14 +14,16 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from memgw.common import policy
 from memgw.common.db.outbox import enqueue
 from memgw.common.db.pool import Conn
 from memgw.common.domain import MemoryStatus, MemoryType, Visibility, content_hash, new_id
 from memgw.common.events import MemoryFeedbackGiven, ReviewDecided, ReviewRequested, SessionCommitted
 from memgw.common.index.base import Match, MatchAny, Where
-from memgw.common.logging import get_logger
+from memgw.common.logging import current_correlation_id, get_logger
 from memgw.common.memories import RECORD_COLUMNS, NewMemory
-from memgw.common.namespaces import derive_namespace, user_namespace
+from memgw.common.namespaces import Owners, derive_namespace, owners_in, user_namespace
+from memgw.common.principals import principal_of
 from memgw.common.runtime import Infra
 from memgw.consolidator.conflicts import attribute_triggers, contradiction
 from memgw.consolidator.extract import Candidate, Extraction, LlmExtractor, rule_extract
@@ -50,17 +52,25 @@ class Outcome:
 
 
 async def audit(
-    conn: Conn, user_id: str | None, action: str, target: str | None, reason: str, namespace: str | None = None
+    conn: Conn,
+    user_id: str | None,
+    action: str,
+    target: str | None,
+    reason: str,
+    namespace: str | None = None,
+    decision: str = "allow",
 ) -> None:
     await conn.execute(
         "INSERT INTO audit_log (actor_user_id, actor_agent_id, action, target_type, target_id, namespace, decision,"
-        " reason) VALUES ($1, $2, $3, 'memory', $4, $5, 'allow', $6)",
+        " reason, correlation_id) VALUES ($1, $2, $3, 'memory', $4, $5, $6, $7, $8)",
         user_id,
         ACTOR,
         action,
         target,
         namespace,
+        decision,
         reason,
+        current_correlation_id(),
     )
 
 
@@ -88,8 +98,21 @@ class Consolidator:
     async def on_session_committed(self, event: SessionCommitted) -> Outcome | None:
         pool = self.infra.pool
         job = await pool.fetchrow("SELECT state FROM jobs WHERE id = $1", event.job_id)
-        if job is not None and job["state"] == "done":
+        if job is not None and job["state"] in ("done", "failed"):
             return None  # delivered again: it was applied already
+        refusal = await self._refusal(event)
+        if refusal is not None:
+            async with pool.acquire() as conn, conn.transaction():
+                await conn.execute(
+                    "UPDATE jobs SET state = 'failed', detail = $2, updated_at = now() WHERE id = $1",
+                    event.job_id,
+                    f"refused: {refusal}",
+                )
+                await audit(
+                    conn, event.user_id, "commit_target", event.session_id, refusal, event.target_namespace, "deny"
+                )
+            log.warning("consolidate.refused", session_id=event.session_id, reason=refusal)
+            return None
         await pool.execute("UPDATE jobs SET state = 'running', updated_at = now() WHERE id = $1", event.job_id)
         rows = await pool.fetch(
             "SELECT content FROM episodes WHERE session_id = $1 AND expires_at > now() ORDER BY created_at, id",
@@ -124,27 +147,30 @@ class Consolidator:
             )
         return outcome
 
-    def _namespace(self, event: SessionCommitted, candidate: Candidate) -> tuple[str, str]:
-        if event.target_namespace:
-            visibility = (
-                Visibility.WORKSPACE_SHARED
-                if event.target_namespace.startswith("workspace/")
-                else Visibility.GLOBAL
-                if event.target_namespace.startswith("global/")
-                else Visibility.AGENT_ONLY
-                if event.target_namespace.startswith("agent/")
-                else Visibility.PRIVATE
-            )
-            return event.target_namespace, visibility.value
-        memory_type = MemoryType.PREFERENCE if candidate.memory_type == "preference" else candidate.memory_type
-        namespace = derive_namespace(
-            memory_type=memory_type,
+    def _namespace(self, event: SessionCommitted, candidate: Candidate) -> tuple[str, Owners]:
+        """Where a candidate goes and the ACL columns that go with it (they always agree)."""
+        namespace = event.target_namespace or derive_namespace(
+            memory_type=MemoryType.PREFERENCE if candidate.memory_type == "preference" else candidate.memory_type,
             visibility=Visibility.PRIVATE,
             user_id=event.user_id,
             agent_id=event.agent_id,
-            workspace_id=event.workspace_id,
+            workspace_id=None,
         )
-        return namespace, Visibility.PRIVATE.value
+        return namespace, owners_in(namespace, user_id=event.user_id, agent_id=event.agent_id)
+
+    async def _refusal(self, event: SessionCommitted) -> str | None:
+        """Why the committer may not write where it asked, judged on its rights now (a member removed
+        from a workspace since committing no longer writes into it); None when it may."""
+        if not event.target_namespace:
+            return None
+        committer = await principal_of(self.infra.pool, event.user_id, event.actor_agent_id or event.agent_id)
+        if committer is None:
+            return f"user {event.user_id} is gone or disabled"
+        session = policy.SessionRef(event.session_id, event.user_id, event.agent_id)
+        decision = policy.decide(
+            committer, policy.Action.COMMIT_TARGET, policy.NamespaceRef(event.target_namespace, session)
+        )
+        return None if decision.allowed else decision.reason
 
     async def _neighbours(
         self, user_id: str, namespace: str, text: str, vector: list[float]
@@ -178,7 +204,7 @@ class Consolidator:
     async def _consider(
         self, event: SessionCommitted, candidate: Candidate, min_importance: float, outcome: Outcome
     ) -> None:
-        namespace, visibility = self._namespace(event, candidate)
+        namespace, owners = self._namespace(event, candidate)
         exact = await self.infra.pool.fetchrow(
             f"SELECT {RECORD_COLUMNS} FROM memories WHERE namespace = $1 AND content_hash = $2"
             " AND status IN ('active', 'candidate') LIMIT 1",
@@ -195,7 +221,7 @@ class Consolidator:
             reason = contradiction(existing["content"], candidate.content)
             if reason:
                 outcome.reviews.append(
-                    await self._review(existing, candidate, event, namespace, visibility, vector, reason)
+                    await self._review(existing, candidate, event, namespace, owners, vector, reason)
                 )
                 return
         for existing, score in neighbours:
@@ -210,7 +236,7 @@ class Consolidator:
         expires = None if promote else datetime.now(UTC) + timedelta(days=self.settings.candidate_ttl_days)
         async with self.infra.pool.acquire() as conn, conn.transaction():
             record = await self.infra.store.insert(
-                conn, self._new(event, candidate, namespace, visibility, vector, status, expires), actor=ACTOR
+                conn, self._new(event, candidate, namespace, owners, vector, status, expires), actor=ACTOR
             )
             await audit(
                 conn,
@@ -229,7 +255,7 @@ class Consolidator:
         event: SessionCommitted,
         candidate: Candidate,
         namespace: str,
-        visibility: str,
+        owners: Owners,
         vector: list[float],
         status: MemoryStatus,
         expires_at: datetime | None,
@@ -237,13 +263,13 @@ class Consolidator:
         return NewMemory(
             id=new_id("mem"),
             user_id=event.user_id,
-            agent_id=event.agent_id,
-            workspace_id=event.workspace_id,
+            agent_id=owners.agent_id,
+            workspace_id=owners.workspace_id,
             session_id=event.session_id,
             namespace=namespace,
             memory_type=candidate.memory_type,
             content=candidate.content,
-            visibility=visibility,
+            visibility=owners.visibility.value,
             embedding=vector,
             embedding_model=self.infra.embedder.name,
             tags=candidate.tags,
@@ -280,7 +306,7 @@ class Consolidator:
         candidate: Candidate,
         event: SessionCommitted,
         namespace: str,
-        visibility: str,
+        owners: Owners,
         vector: list[float],
         reason: str,
     ) -> str:
@@ -288,7 +314,7 @@ class Consolidator:
         async with self.infra.pool.acquire() as conn, conn.transaction():
             record = await self.infra.store.insert(
                 conn,
-                self._new(event, candidate, namespace, visibility, vector, MemoryStatus.NEEDS_REVIEW, None),
+                self._new(event, candidate, namespace, owners, vector, MemoryStatus.NEEDS_REVIEW, None),
                 actor=ACTOR,
             )
             await self.infra.store.update(
@@ -322,6 +348,45 @@ class Consolidator:
         await self.infra.store.sync_index(upserted=[existing["id"], record.id])
         return review_id
 
+    async def _feedback_for_owner(self, event: MemoryFeedbackGiven, row: Any) -> None:
+        """A reader who may not write the memory judged it incorrect or outdated: the owner decides,
+        through a review (one open review per memory, however many readers say so)."""
+        async with self.infra.pool.acquire() as conn, conn.transaction():
+            if not await first_time(conn, "consolidator-feedback", event.id):
+                return
+            if event.feedback not in ("incorrect", "outdated"):
+                return
+            await conn.execute("SELECT pg_advisory_xact_lock(hashtext('review:' || $1))", event.memory_id)
+            if await conn.fetchval(
+                "SELECT 1 FROM reviews WHERE kind = 'feedback' AND status = 'open' AND memory_ids = $1",
+                [event.memory_id],
+            ):
+                return
+            review_id = new_id("rev")
+            reason = f"{event.given_by} says it is {event.feedback}" + (f": {event.comment}" if event.comment else "")
+            await conn.execute(
+                "INSERT INTO reviews (id, user_id, memory_ids, reason, kind, requested_by, feedback)"
+                " VALUES ($1, $2, $3, $4, 'feedback', $5, $6)",
+                review_id,
+                row["user_id"],
+                [event.memory_id],
+                reason,
+                event.given_by,
+                event.feedback,
+            )
+            await enqueue(
+                conn,
+                self.infra.layout,
+                ReviewRequested(
+                    review_id=review_id,
+                    user_id=row["user_id"],
+                    memory_ids=[event.memory_id],
+                    reason=reason,
+                    kind="feedback",
+                ),
+            )
+            await audit(conn, row["user_id"], "feedback_to_review", event.memory_id, reason, row["namespace"])
+
     # -- review decisions -----------------------------------------------------------------------------------
 
     async def on_review_decided(self, event: ReviewDecided) -> bool:
@@ -330,6 +395,11 @@ class Consolidator:
             review = await conn.fetchrow("SELECT * FROM reviews WHERE id = $1 FOR UPDATE", event.review_id)
             if review is None or review["status"] == "decided":
                 return False
+            if review["kind"] == "feedback":
+                touched = await self._decide_feedback(conn, review, event)
+                await self._close_review(conn, review, event)
+                await self.infra.store.sync_index(upserted=touched)
+                return True
             old_id, new_id_ = review["memory_ids"][0], review["memory_ids"][1]
             active, archived = {
                 "accept_new": ([new_id_], [old_id]),
@@ -366,24 +436,57 @@ class Consolidator:
                     actor=event.decided_by,
                     change="archived",
                 )
-            await conn.execute(
-                "UPDATE reviews SET status = 'decided', decision = $2, decided_by = $3, decided_at = now()"
-                " WHERE id = $1",
-                event.review_id,
-                event.decision,
-                event.decided_by,
-            )
-            await audit(
-                conn, review["user_id"], "review_decided", event.review_id, f"{event.decision} by {event.decided_by}"
-            )
+            await self._close_review(conn, review, event)
         await self.infra.store.sync_index(upserted=[old_id, new_id_])
         return True
+
+    async def _close_review(self, conn: Conn, review: Any, event: ReviewDecided) -> None:
+        await conn.execute(
+            "UPDATE reviews SET status = 'decided', decision = $2, decided_by = $3, decided_at = now() WHERE id = $1",
+            event.review_id,
+            event.decision,
+            event.decided_by,
+        )
+        await audit(
+            conn, review["user_id"], "review_decided", event.review_id, f"{event.decision} by {event.decided_by}"
+        )
+
+    async def _decide_feedback(self, conn: Conn, review: Any, event: ReviewDecided) -> list[str]:
+        """The owner on a reader's feedback: accept_new = the reader is right (archived, flagged);
+        edit = corrected in place; keep_old / keep_both = it stays as it is."""
+        [memory_id] = review["memory_ids"]
+        row = await conn.fetchrow("SELECT flags, metadata FROM memories WHERE id = $1", memory_id)
+        if row is None:
+            return []
+        if event.decision == "accept_new":
+            flag = review["feedback"]
+            await self.infra.store.update(
+                conn,
+                memory_id,
+                {"status": MemoryStatus.ARCHIVED.value, "flags": sorted({*row["flags"], flag})},
+                actor=event.decided_by,
+                change="archived",
+            )
+        elif event.decision == "edit":
+            if not event.edited_content:
+                raise ValueError("an 'edit' decision needs edited_content")
+            [vector] = await self.infra.store.embed_passages([event.edited_content], self.infra.embedder)
+            changes = {
+                "content": event.edited_content,
+                "embedding": vector,
+                "embedding_model": self.infra.embedder.name,
+            }
+            await self.infra.store.update(conn, memory_id, changes, actor=event.decided_by, change="updated")
+        return [memory_id]
 
     # -- feedback -------------------------------------------------------------------------------------------
 
     async def on_feedback(self, event: MemoryFeedbackGiven) -> None:
         row = await self.infra.pool.fetchrow(f"SELECT {RECORD_COLUMNS} FROM memories WHERE id = $1", event.memory_id)
         if row is None:
+            return
+        if event.personal:
+            await self._feedback_for_owner(event, row)
             return
         touched = [event.memory_id]
         async with self.infra.pool.acquire() as conn, conn.transaction():

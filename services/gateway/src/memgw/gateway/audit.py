@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import time
 from datetime import datetime
 from typing import Literal
 
 import asyncpg
 from pydantic import BaseModel, Field
 
+from memgw.common import policy
 from memgw.common.acl import SqlParams
 from memgw.common.db.pool import Executor
 from memgw.common.domain import Principal
@@ -63,6 +65,43 @@ async def refused(
     return answer or Forbidden(reason)
 
 
+class _Window:
+    """At most ``limit`` rows a minute (per process) for unauthenticated requests: a flood of bad keys
+    cannot fill the table; what was left out is counted into the next row that is written."""
+
+    def __init__(self, limit: int = 30):
+        self.limit = limit
+        self.started = 0.0
+        self.written = 0
+        self.skipped = 0
+
+    def admit(self) -> int | None:
+        """None: leave this one out; else how many were left out before it."""
+        now = time.monotonic()
+        if now - self.started >= 60:
+            self.started, self.written = now, 0
+        if self.written >= self.limit:
+            self.skipped += 1
+            return None
+        self.written += 1
+        skipped, self.skipped = self.skipped, 0
+        return skipped
+
+
+_unauthenticated = _Window()
+
+
+async def unauthenticated(pool: asyncpg.Pool, reason: str, *, target: str) -> None:
+    """Audit a 401 (no key, or an unknown or revoked one), rate-limited."""
+    skipped = _unauthenticated.admit()
+    if skipped is None:
+        return
+    more = f" (+{skipped} more left out)" if skipped else ""
+    await record(
+        pool, None, "authenticate", decision="deny", reason=reason + more, target_type="request", target_id=target
+    )
+
+
 class AuditEntry(BaseModel):
     id: int
     actor_user_id: str | None
@@ -92,6 +131,10 @@ async def entries(pool: asyncpg.Pool, principal: Principal, q: AuditQuery) -> Pa
     """An admin sees every row; anyone else the rows of their own actions."""
     params = SqlParams()
     clauses = ["TRUE"]
+    asked = policy.AuditRef(q.actor if principal.is_admin else (q.actor or principal.user_id))
+    decision = policy.decide(principal, policy.Action.AUDIT_READ, asked)
+    if not decision.allowed:
+        raise await refused(pool, principal, policy.Action.AUDIT_READ.value, decision.reason, target_type="audit")
     if not principal.is_admin:
         clauses.append(f"actor_user_id = {params.add(principal.user_id)}")
     for column, value in (

@@ -8,6 +8,7 @@ from fastapi import Depends, Request
 
 from memgw.common.domain import Principal
 from memgw.common.runtime import Infra
+from memgw.gateway import audit
 from memgw.gateway.errors import Unauthorized
 from memgw.gateway.identity import api_key_from, principal_for_key
 
@@ -21,13 +22,20 @@ InfraDep = Annotated[Infra, Depends(get_infra)]
 
 
 async def get_principal(request: Request, infra: InfraDep) -> Principal:
-    secret = api_key_from(request.headers)
+    return await authenticate(infra, api_key_from(request.headers), target=f"{request.method} {request.url.path}")
+
+
+async def authenticate(infra: Infra, secret: str | None, *, target: str) -> Principal:
+    """The principal of a key, or Unauthorized (audited, rate-limited) for none or a bad one."""
     if not secret:
-        raise Unauthorized("send an API key as 'Authorization: Bearer <key>' or 'X-API-Key: <key>'")
-    principal = await principal_for_key(infra.pool, secret)
-    if principal is None:
-        raise Unauthorized("unknown or revoked API key")
-    return principal
+        reason = "send an API key as 'Authorization: Bearer <key>' or 'X-API-Key: <key>'"
+    else:
+        principal = await principal_for_key(infra.pool, secret)
+        if principal is not None:
+            return principal
+        reason = "unknown or revoked API key"
+    await audit.unauthenticated(infra.pool, reason, target=target[:200])
+    raise Unauthorized(reason)
 
 
 PrincipalDep = Annotated[Principal, Depends(get_principal)]

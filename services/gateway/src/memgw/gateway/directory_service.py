@@ -12,10 +12,11 @@ from typing import Any
 import asyncpg
 from pydantic import BaseModel, ConfigDict, Field
 
+from memgw.common import policy
 from memgw.common.domain import Principal
 from memgw.common.runtime import Infra
-from memgw.gateway import audit
-from memgw.gateway.errors import ApiError, Conflict, NotFound
+from memgw.gateway import access, audit
+from memgw.gateway.errors import Conflict, NotFound
 from memgw.gateway.identity import create_key
 from memgw.gateway.pagination import Page, decode_cursor, encode_cursor
 from memgw.gateway.schemas import ID_PATTERN, MAX_PAGE
@@ -99,6 +100,7 @@ class Workspace(BaseModel):
     name: str
     owner_user_id: str
     member_user_ids: list[str]
+    invited_user_ids: list[str] = Field(default_factory=list, description="Invited; members once they join.")
     allowed_agent_ids: list[str]
 
 
@@ -129,18 +131,16 @@ class KeyCreated(KeyInfo):
     api_key: str = Field(description="The secret; shown only now.")
 
 
-async def _refuse(infra: Infra, p: Principal, action: str, reason: str, target: str | None = None) -> ApiError:
-    return await audit.refused(infra.pool, p, action, reason, target_type="directory", target_id=target)
-
-
-async def _require_manager(infra: Infra, p: Principal, action: str, user_id: str) -> None:
-    """Only an admin, or the user itself through a key not bound to an agent."""
-    if p.is_admin:
-        return
-    if p.user_id != user_id:
-        raise await _refuse(infra, p, action, f"key of user {p.user_id} may not manage user {user_id}", user_id)
-    if p.agent_id:
-        raise await _refuse(infra, p, action, "an agent-bound key may not manage users, agents, workspaces or keys")
+async def _require(
+    infra: Infra,
+    p: Principal,
+    action: policy.Action,
+    resource: policy.Resource,
+    target: str | None,
+    *,
+    hidden: bool = False,
+) -> None:
+    await access.require(infra.pool, p, action, resource, target_type="directory", target_id=target, hidden=hidden)
 
 
 # -- users ---------------------------------------------------------------------------------------------------
@@ -154,8 +154,8 @@ def _user(row: asyncpg.Record) -> User:
 
 
 async def create_user(infra: Infra, p: Principal, body: UserCreate) -> User:
-    if not p.is_admin:
-        raise await _refuse(infra, p, "user_create", "only an admin key may create users", body.user_id)
+    ref = policy.OwnedRef("user", body.user_id, body.user_id)
+    await _require(infra, p, policy.Action.USER_CREATE, ref, body.user_id)
     try:
         row = await infra.pool.fetchrow(
             "INSERT INTO users (id, display_name, preferences, is_trusted) VALUES ($1, $2, $3, $4) RETURNING *",
@@ -172,8 +172,7 @@ async def create_user(infra: Infra, p: Principal, body: UserCreate) -> User:
 
 
 async def get_user(infra: Infra, p: Principal, user_id: str) -> User:
-    if not p.is_admin and user_id != p.user_id:
-        raise await _refuse(infra, p, "user_get", f"key of user {p.user_id} may not read user {user_id}", user_id)
+    await _require(infra, p, policy.Action.USER_READ, policy.OwnedRef("user", user_id, user_id), user_id)
     row = await infra.pool.fetchrow("SELECT * FROM users WHERE id = $1", user_id)
     if row is None:
         raise NotFound(f"no user {user_id!r}")
@@ -200,7 +199,7 @@ def _agent(row: asyncpg.Record) -> Agent:
 
 async def create_agent(infra: Infra, p: Principal, body: AgentCreate) -> Agent:
     owner = body.owner_user_id or p.user_id
-    await _require_manager(infra, p, "agent_create", owner)
+    await _require(infra, p, policy.Action.AGENT_CREATE, policy.AgentRef(body.agent_id, owner), body.agent_id)
     try:
         row = await infra.pool.fetchrow(
             "INSERT INTO agents (id, name, framework, owner_user_id, memory_sources) VALUES ($1, $2, $3, $4, $5)"
@@ -220,22 +219,22 @@ async def create_agent(infra: Infra, p: Principal, body: AgentCreate) -> Agent:
     return _agent(row)
 
 
-async def _owned_agent(infra: Infra, p: Principal, agent_id: str, action: str) -> asyncpg.Record:
+async def _owned_agent(infra: Infra, p: Principal, agent_id: str, action: policy.Action) -> asyncpg.Record:
     row = await infra.pool.fetchrow("SELECT * FROM agents WHERE id = $1", agent_id)
-    if row is None or not (p.is_admin or row["owner_user_id"] == p.user_id):
-        if row is not None:
-            await _refuse(infra, p, action, "agent of another user", agent_id)
+    if row is None:
         raise NotFound(f"no agent {agent_id!r}")
+    ref = policy.AgentRef(agent_id, row["owner_user_id"])
+    hidden = not access.allowed(p, policy.Action.AGENT_READ, ref)
+    await _require(infra, p, action, ref, agent_id, hidden=hidden)
     return row
 
 
 async def get_agent(infra: Infra, p: Principal, agent_id: str) -> Agent:
-    return _agent(await _owned_agent(infra, p, agent_id, "agent_get"))
+    return _agent(await _owned_agent(infra, p, agent_id, policy.Action.AGENT_READ))
 
 
 async def update_agent(infra: Infra, p: Principal, agent_id: str, patch: AgentPatch) -> Agent:
-    row = await _owned_agent(infra, p, agent_id, "agent_update")
-    await _require_manager(infra, p, "agent_update", row["owner_user_id"])
+    row = await _owned_agent(infra, p, agent_id, policy.Action.AGENT_UPDATE)
     changes = patch.model_dump(exclude_unset=True)
     if changes:
         sets = ", ".join(f"{k} = ${i}" for i, k in enumerate(changes, start=2))
@@ -266,6 +265,8 @@ async def _workspace(infra: Infra, workspace_id: str) -> Workspace | None:
         "SELECT w.id, w.name, w.owner_user_id,"
         " COALESCE((SELECT array_agg(user_id ORDER BY user_id) FROM workspace_members WHERE workspace_id = w.id),"
         "  '{}') AS member_user_ids,"
+        " COALESCE((SELECT array_agg(user_id ORDER BY user_id) FROM workspace_invites WHERE workspace_id = w.id),"
+        "  '{}') AS invited_user_ids,"
         " COALESCE((SELECT array_agg(agent_id ORDER BY agent_id) FROM workspace_agents WHERE workspace_id = w.id),"
         "  '{}') AS allowed_agent_ids"
         " FROM workspaces w WHERE w.id = $1",
@@ -274,9 +275,25 @@ async def _workspace(infra: Infra, workspace_id: str) -> Workspace | None:
     return Workspace(**dict(row)) if row else None
 
 
+def _ref(w: Workspace) -> policy.WorkspaceRef:
+    return policy.WorkspaceRef(w.id, w.owner_user_id, frozenset(w.member_user_ids), frozenset(w.invited_user_ids))
+
+
+async def _agent_owner(infra: Infra, agent_id: str) -> str | None:
+    owner: str | None = await infra.pool.fetchval("SELECT owner_user_id FROM agents WHERE id = $1", agent_id)
+    return owner
+
+
 async def create_workspace(infra: Infra, p: Principal, body: WorkspaceCreate) -> Workspace:
-    await _require_manager(infra, p, "workspace_create", p.user_id)
-    members = sorted({p.user_id, *body.member_user_ids})
+    """The caller owns it. Other users named as members are invited (they join by accepting); agents
+    are admitted only by their owners. The admin key provisions memberships and agents directly."""
+    ref = policy.WorkspaceRef(body.workspace_id, p.user_id, frozenset({p.user_id}))
+    await _require(infra, p, policy.Action.WORKSPACE_CREATE, ref, body.workspace_id)
+    others = sorted(set(body.member_user_ids) - {p.user_id})
+    members, invited = ([p.user_id, *others], []) if p.is_admin else ([p.user_id], others)
+    for agent_id in sorted(set(body.allowed_agent_ids)):
+        grant = policy.AgentGrantRef(ref, agent_id, await _agent_owner(infra, agent_id))
+        await _require(infra, p, policy.Action.WORKSPACE_ALLOW_AGENT, grant, body.workspace_id)
     try:
         async with infra.pool.acquire() as conn, conn.transaction():
             await conn.execute(
@@ -290,10 +307,21 @@ async def create_workspace(infra: Infra, p: Principal, body: WorkspaceCreate) ->
                 [(body.workspace_id, u) for u in members],
             )
             await conn.executemany(
+                "INSERT INTO workspace_invites (workspace_id, user_id, invited_by) VALUES ($1, $2, $3)",
+                [(body.workspace_id, u, p.user_id) for u in invited],
+            )
+            await conn.executemany(
                 "INSERT INTO workspace_agents (workspace_id, agent_id) VALUES ($1, $2)",
                 [(body.workspace_id, a) for a in sorted(set(body.allowed_agent_ids))],
             )
-            await audit.record(conn, p, "workspace_create", target_type="workspace", target_id=body.workspace_id)
+            await audit.record(
+                conn,
+                p,
+                "workspace_create",
+                target_type="workspace",
+                target_id=body.workspace_id,
+                reason=f"invited: {', '.join(invited)}" if invited else "",
+            )
     except asyncpg.UniqueViolationError as exc:
         raise Conflict(f"workspace {body.workspace_id!r} exists already") from exc
     except asyncpg.ForeignKeyViolationError as exc:
@@ -304,43 +332,108 @@ async def create_workspace(infra: Infra, p: Principal, body: WorkspaceCreate) ->
 
 
 async def get_workspace(infra: Infra, p: Principal, workspace_id: str) -> Workspace:
+    """Members and invited users see a workspace; to anyone else it does not exist."""
     workspace = await _workspace(infra, workspace_id)
-    if workspace is None or not (p.is_admin or p.user_id in workspace.member_user_ids):
-        if workspace is not None:
-            await _refuse(infra, p, "workspace_get", "not a member", workspace_id)
+    if workspace is None:
         raise NotFound(f"no workspace {workspace_id!r}")
+    await _require(infra, p, policy.Action.WORKSPACE_READ, _ref(workspace), workspace_id, hidden=True)
     return workspace
 
 
-async def change_workspace(
-    infra: Infra, p: Principal, workspace_id: str, *, kind: str, member: str, add: bool
-) -> Workspace:
-    """Add or remove a member (kind 'members') or an allowed agent (kind 'agents'): owner or admin."""
-    workspace = await get_workspace(infra, p, workspace_id)
-    if not (p.is_admin or (workspace.owner_user_id == p.user_id and not p.agent_id)):
-        raise await _refuse(infra, p, "workspace_update", "only the workspace owner may change it", workspace_id)
-    table, column = ("workspace_members", "user_id") if kind == "members" else ("workspace_agents", "agent_id")
-    try:
-        if add:
-            await infra.pool.execute(
-                f"INSERT INTO {table} (workspace_id, {column}) VALUES ($1, $2) ON CONFLICT DO NOTHING",
-                workspace_id,
-                member,
-            )
-        else:
-            await infra.pool.execute(
-                f"DELETE FROM {table} WHERE workspace_id = $1 AND {column} = $2", workspace_id, member
-            )
-    except asyncpg.ForeignKeyViolationError as exc:
-        raise NotFound(f"no {'user' if kind == 'members' else 'agent'} {member!r}") from exc
-    await audit.record(
-        infra.pool,
-        p,
-        "workspace_update",
-        target_type="workspace",
-        target_id=workspace_id,
-        reason=f"{'add' if add else 'remove'} {kind[:-1]} {member}",
+async def list_workspaces(infra: Infra, p: Principal) -> list[Workspace]:
+    """The workspaces the caller belongs to or is invited to (an admin: all)."""
+    rows = await infra.pool.fetch(
+        "SELECT id FROM workspaces w WHERE $1 OR EXISTS (SELECT 1 FROM workspace_members m WHERE m.workspace_id = w.id"
+        " AND m.user_id = $2) OR EXISTS (SELECT 1 FROM workspace_invites i WHERE i.workspace_id = w.id"
+        " AND i.user_id = $2) ORDER BY id LIMIT 1000",
+        p.is_admin,
+        p.user_id,
     )
+    found = [await _workspace(infra, r["id"]) for r in rows]
+    return [w for w in found if w is not None]
+
+
+async def invite_member(infra: Infra, p: Principal, workspace_id: str, user_id: str) -> Workspace:
+    """The owner invites (the user joins by accepting); the admin key adds the member directly."""
+    workspace = await get_workspace(infra, p, workspace_id)
+    ref = policy.MembershipRef(_ref(workspace), user_id)
+    await _require(infra, p, policy.Action.WORKSPACE_INVITE, ref, workspace_id)
+    if user_id not in workspace.member_user_ids:
+        table = (
+            "workspace_members (workspace_id, user_id)"
+            if p.is_admin
+            else "workspace_invites (workspace_id, user_id, invited_by)"
+        )
+        values = "($1, $2)" if p.is_admin else "($1, $2, $3)"
+        args = (workspace_id, user_id) if p.is_admin else (workspace_id, user_id, p.user_id)
+        try:
+            await infra.pool.execute(f"INSERT INTO {table} VALUES {values} ON CONFLICT DO NOTHING", *args)
+        except asyncpg.ForeignKeyViolationError as exc:
+            raise NotFound(f"no user {user_id!r}") from exc
+    verb = "add" if p.is_admin else "invite"
+    return await _changed(infra, p, workspace_id, f"{verb} member {user_id}")
+
+
+async def join(infra: Infra, p: Principal, workspace_id: str) -> Workspace:
+    """Accept an invitation: the caller becomes a member."""
+    workspace = await get_workspace(infra, p, workspace_id)
+    ref = policy.MembershipRef(_ref(workspace), p.user_id)
+    await _require(infra, p, policy.Action.WORKSPACE_JOIN, ref, workspace_id)
+    async with infra.pool.acquire() as conn, conn.transaction():
+        await conn.execute(
+            "INSERT INTO workspace_members (workspace_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+            workspace_id,
+            p.user_id,
+        )
+        await conn.execute(
+            "DELETE FROM workspace_invites WHERE workspace_id = $1 AND user_id = $2", workspace_id, p.user_id
+        )
+    return await _changed(infra, p, workspace_id, f"join {p.user_id}")
+
+
+async def remove_member(infra: Infra, p: Principal, workspace_id: str, user_id: str) -> Workspace:
+    """A member leaves (always allowed), or the owner removes one; the member's agents go with it,
+    and an invitation is withdrawn the same way."""
+    workspace = await get_workspace(infra, p, workspace_id)
+    ref = policy.MembershipRef(_ref(workspace), user_id)
+    await _require(infra, p, policy.Action.WORKSPACE_REMOVE_MEMBER, ref, workspace_id)
+    async with infra.pool.acquire() as conn, conn.transaction():
+        await conn.execute(
+            "DELETE FROM workspace_members WHERE workspace_id = $1 AND user_id = $2", workspace_id, user_id
+        )
+        await conn.execute(
+            "DELETE FROM workspace_invites WHERE workspace_id = $1 AND user_id = $2", workspace_id, user_id
+        )
+        await conn.execute(
+            "DELETE FROM workspace_agents w USING agents a WHERE w.workspace_id = $1 AND a.id = w.agent_id"
+            " AND a.owner_user_id = $2",
+            workspace_id,
+            user_id,
+        )
+    return await _changed(infra, p, workspace_id, f"remove member {user_id}")
+
+
+async def change_agent(infra: Infra, p: Principal, workspace_id: str, agent_id: str, *, add: bool) -> Workspace:
+    """A member brings its own agent in; an agent's owner (or the workspace owner) takes it out."""
+    workspace = await get_workspace(infra, p, workspace_id)
+    grant = policy.AgentGrantRef(_ref(workspace), agent_id, await _agent_owner(infra, agent_id))
+    action = policy.Action.WORKSPACE_ALLOW_AGENT if add else policy.Action.WORKSPACE_WITHDRAW_AGENT
+    await _require(infra, p, action, grant, workspace_id)
+    if add:
+        await infra.pool.execute(
+            "INSERT INTO workspace_agents (workspace_id, agent_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+            workspace_id,
+            agent_id,
+        )
+    else:
+        await infra.pool.execute(
+            "DELETE FROM workspace_agents WHERE workspace_id = $1 AND agent_id = $2", workspace_id, agent_id
+        )
+    return await _changed(infra, p, workspace_id, f"{'allow' if add else 'withdraw'} agent {agent_id}")
+
+
+async def _changed(infra: Infra, p: Principal, workspace_id: str, what: str) -> Workspace:
+    await audit.record(infra.pool, p, "workspace_update", target_type="workspace", target_id=workspace_id, reason=what)
     updated = await _workspace(infra, workspace_id)
     assert updated is not None
     return updated
@@ -353,14 +446,14 @@ _KEY_COLUMNS = "id, user_id, agent_id, is_admin, label, created_at, revoked_at, 
 
 async def issue_key(infra: Infra, p: Principal, body: KeyCreate) -> KeyCreated:
     user_id = body.user_id or p.user_id
-    await _require_manager(infra, p, "key_create", user_id)
+    agent_owner = await _agent_owner(infra, body.agent_id) if body.agent_id else None
+    ref = policy.KeyRef(user_id, body.agent_id, agent_owner)
+    await _require(infra, p, policy.Action.KEY_CREATE, ref, body.agent_id or user_id)
+    if body.agent_id and agent_owner != user_id:  # the admin key asked for an agent that is not the user's
+        raise NotFound(f"no agent {body.agent_id!r} of user {user_id!r}")
     async with infra.pool.acquire() as conn, conn.transaction():
         if not await conn.fetchval("SELECT 1 FROM users WHERE id = $1", user_id):
             raise NotFound(f"no user {user_id!r}")
-        if body.agent_id:
-            owner = await conn.fetchval("SELECT owner_user_id FROM agents WHERE id = $1", body.agent_id)
-            if owner != user_id:
-                raise NotFound(f"no agent {body.agent_id!r} of user {user_id!r}")
         key_id, secret = await create_key(conn, user_id=user_id, agent_id=body.agent_id, label=body.label)
         row = await conn.fetchrow(f"SELECT {_KEY_COLUMNS} FROM api_keys WHERE id = $1", key_id)
         await audit.record(conn, p, "key_create", target_type="key", target_id=key_id)
@@ -369,8 +462,7 @@ async def issue_key(infra: Infra, p: Principal, body: KeyCreate) -> KeyCreated:
 
 
 async def list_keys(infra: Infra, p: Principal) -> list[KeyInfo]:
-    if p.agent_id and not p.is_admin:
-        raise await _refuse(infra, p, "key_list", "an agent-bound key may not list keys")
+    await _require(infra, p, policy.Action.KEY_LIST, policy.KeyRef(p.user_id), None)
     rows = await infra.pool.fetch(
         f"SELECT {_KEY_COLUMNS} FROM api_keys WHERE $1 OR user_id = $2 ORDER BY created_at DESC LIMIT {MAX_PAGE * 10}",
         p.is_admin,
@@ -383,6 +475,6 @@ async def revoke_key(infra: Infra, p: Principal, key_id: str) -> None:
     owner = await infra.pool.fetchval("SELECT user_id FROM api_keys WHERE id = $1", key_id)
     if owner is None:
         raise NotFound(f"no key {key_id!r}")
-    await _require_manager(infra, p, "key_revoke", owner)
+    await _require(infra, p, policy.Action.KEY_REVOKE, policy.KeyRef(owner), key_id)
     await infra.pool.execute("UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL", key_id)
     await audit.record(infra.pool, p, "key_revoke", target_type="key", target_id=key_id)

@@ -13,6 +13,7 @@ import asyncpg
 
 from memgw.common.db.pool import Conn
 from memgw.common.domain import Principal, new_id
+from memgw.common.principals import readable_workspaces_sql
 
 ADMIN_USER = "admin"
 KEY_PREFIX = "mgw_"
@@ -89,9 +90,7 @@ async def principal_for_key(pool: asyncpg.Pool, secret: str) -> Principal | None
         "SELECT k.id, k.user_id, k.agent_id, k.is_admin, u.is_trusted,"
         " k.last_used_at IS NULL OR k.last_used_at < now() - interval '1 minute' AS stale,"
         " (SELECT a.memory_sources FROM agents a WHERE a.id = k.agent_id) AS memory_sources,"
-        " ARRAY(SELECT m.workspace_id FROM workspace_members m WHERE m.user_id = k.user_id AND (k.agent_id IS NULL"
-        "   OR EXISTS (SELECT 1 FROM workspace_agents w WHERE w.workspace_id = m.workspace_id"
-        "   AND w.agent_id = k.agent_id))) AS workspace_ids"
+        f" {readable_workspaces_sql('k.user_id', 'k.agent_id')} AS workspace_ids"
         " FROM api_keys k JOIN users u ON u.id = k.user_id"
         " WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND u.status = 'active'",
         hash_key(secret),

@@ -15,8 +15,9 @@ from pydantic import ValidationError
 from memgw.common.domain import Principal, Visibility
 from memgw.common.runtime import Infra
 from memgw.gateway import memory_service, profile_service, session_service
-from memgw.gateway.errors import ApiError
-from memgw.gateway.identity import api_key_from, principal_for_key
+from memgw.gateway.deps import authenticate
+from memgw.gateway.errors import ApiError, Unauthorized
+from memgw.gateway.identity import api_key_from
 from memgw.gateway.schemas import FeedbackRequest, MemoryCreate, MemoryPatch, SearchRequest
 
 T = TypeVar("T")
@@ -24,11 +25,10 @@ T = TypeVar("T")
 
 async def _principal(infra: Infra) -> Principal:
     headers = get_http_headers(include={"authorization", "x-api-key"})
-    secret = api_key_from(headers)
-    principal = await principal_for_key(infra.pool, secret) if secret else None
-    if principal is None:
-        raise ToolError("unauthorized: send the API key as 'Authorization: Bearer <key>'")
-    return principal
+    try:
+        return await authenticate(infra, api_key_from(headers), target="mcp")
+    except Unauthorized as exc:
+        raise ToolError(f"unauthorized: {exc.detail}") from exc
 
 
 async def _call(infra: Infra, action: Callable[[Principal], Awaitable[T]]) -> T:
@@ -179,7 +179,7 @@ def create_mcp(infra: Infra) -> FastMCP:
     ) -> dict[str, Any]:
         """Judge a memory; `incorrect` removes it from default retrieval at once."""
         body = FeedbackRequest(feedback=feedback, comment=comment, target_memory_id=target_memory_id)
-        await _call(infra, lambda p: memory_service.feedback(infra, p, memory_id, body))
-        return {"status": "ok", "memory_id": memory_id, "feedback": feedback}
+        applies_to = await _call(infra, lambda p: memory_service.feedback(infra, p, memory_id, body))
+        return {"status": "ok", "memory_id": memory_id, "feedback": feedback, "applies_to": applies_to}
 
     return mcp

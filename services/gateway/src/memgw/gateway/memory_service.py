@@ -10,7 +10,8 @@ import asyncio
 from datetime import UTC, datetime
 from typing import Any
 
-from memgw.common.acl import ReadScope, SqlParams, read_sql, read_where, write_denial
+from memgw.common import policy
+from memgw.common.acl import ReadScope, SqlParams, read_sql, read_where
 from memgw.common.db.outbox import enqueue
 from memgw.common.domain import MemoryRecord, MemoryStatus, Principal, Visibility, new_id
 from memgw.common.events import MemoryFeedbackGiven
@@ -18,7 +19,7 @@ from memgw.common.index.base import IndexHit, Match, MatchAny, Where
 from memgw.common.memories import RECORD_COLUMNS, NewMemory, to_record
 from memgw.common.namespaces import derive_namespace
 from memgw.common.runtime import Infra
-from memgw.gateway import audit, ranking
+from memgw.gateway import access, audit, ranking
 from memgw.gateway.errors import ApiError, BadRequest, Conflict, NotFound
 from memgw.gateway.pagination import Page, keyset_page, window_clauses
 from memgw.gateway.schemas import (
@@ -42,16 +43,17 @@ async def check_acts_for(
     infra: Infra, p: Principal, action: str, user_id: str | None, agent_id: str | None, workspace_id: str | None
 ) -> None:
     """A body may name only the principal's own user and agent, and a workspace it may read."""
-    if user_id and user_id != p.user_id and not p.is_admin:
-        raise await deny(infra, p, action, f"key of user {p.user_id} may not act for user {user_id}")
-    if agent_id and agent_id != p.agent_id and not p.is_admin:
-        if p.agent_id:
-            raise await deny(infra, p, action, f"key of agent {p.agent_id} may not act for agent {agent_id}")
+    owner = None
+    if agent_id and agent_id != p.agent_id:
         owner = await infra.pool.fetchval("SELECT owner_user_id FROM agents WHERE id = $1", agent_id)
-        if owner != p.user_id:
-            raise await deny(infra, p, action, f"agent {agent_id} is not an agent of user {p.user_id}")
-    if workspace_id and workspace_id not in p.workspace_ids and not p.is_admin:
-        raise await deny(infra, p, action, f"not a member of workspace {workspace_id} (or this agent is not allowed)")
+    ref = policy.ActingRef(user_id, agent_id, owner, workspace_id)
+    await access.require(
+        infra.pool, p, policy.Action.ACT_FOR, ref, target_type="memory", target_id=None, operation=action
+    )
+
+
+def _owners(row: Any) -> policy.MemoryRef:
+    return policy.MemoryRef(row["user_id"], row["agent_id"], row["visibility"], row["workspace_id"])
 
 
 async def deny_as(infra: Infra, p: Principal, action: str, reason: str, target: str, answer: ApiError) -> ApiError:
@@ -104,11 +106,16 @@ async def create(infra: Infra, p: Principal, body: MemoryCreate) -> MemoryRecord
     await check_acts_for(infra, p, "memory_upsert", body.user_id, body.agent_id, body.workspace_id)
     user_id = body.user_id or p.user_id
     agent_id = body.agent_id or p.agent_id
-    reason = write_denial(
-        p, user_id=user_id, agent_id=agent_id, visibility=body.visibility.value, workspace_id=body.workspace_id
+    owners = policy.MemoryRef(user_id, agent_id, body.visibility.value, body.workspace_id)
+    await access.require(
+        infra.pool,
+        p,
+        policy.Action.MEMORY_WRITE,
+        owners,
+        target_type="memory",
+        target_id=None,
+        operation="memory_upsert",
     )
-    if reason:
-        raise await deny(infra, p, "memory_upsert", reason)
     try:
         derived = derive_namespace(
             memory_type=body.memory_type,
@@ -174,15 +181,15 @@ def _expected_version(body_version: int | None, if_match: str | None) -> int | N
 
 async def _writable(infra: Infra, p: Principal, memory_id: str, action: str, expected: int | None) -> Any:
     row = await _load_visible(infra, p, memory_id, action)
-    reason = write_denial(
+    await access.require(
+        infra.pool,
         p,
-        user_id=row["user_id"],
-        agent_id=row["agent_id"],
-        visibility=row["visibility"],
-        workspace_id=row["workspace_id"],
+        policy.Action.MEMORY_WRITE,
+        _owners(row),
+        target_type="memory",
+        target_id=memory_id,
+        operation=action,
     )
-    if reason:
-        raise await deny(infra, p, action, reason, memory_id)
     if expected is not None and expected != row["version"]:
         raise Conflict(f"memory {memory_id} is at version {row['version']}, not {expected}: read it again and retry")
     return row
@@ -293,10 +300,12 @@ async def search(infra: Infra, p: Principal, body: SearchRequest) -> list[Search
             *params.values,
         )
         by_id = {r["id"]: r for r in rows}
+        mine = await personal_feedback(infra, p, list(by_id))
         now = datetime.now(UTC)
-        ranked = [r for r in ranked if r.memory_id in by_id]
+        # What the asker judged incorrect stays out of the asker's results (and only theirs).
+        ranked = [r for r in ranked if r.memory_id in by_id and "incorrect" not in mine.get(r.memory_id, ())]
         for entry in ranked:
-            ranking.blend(entry, by_id[entry.memory_id], now, s)
+            ranking.blend(entry, by_id[entry.memory_id], now, s, mine.get(entry.memory_id, frozenset()))
         ranked.sort(key=lambda r: r.score, reverse=True)
         kept = ranking.collapse(ranked, by_id, s, body.limit)
         results = [
@@ -323,25 +332,29 @@ async def search(infra: Infra, p: Principal, body: SearchRequest) -> list[Search
     return results
 
 
-async def feedback(infra: Infra, p: Principal, memory_id: str, body: FeedbackRequest) -> None:
+async def feedback(infra: Infra, p: Principal, memory_id: str, body: FeedbackRequest) -> str:
+    """Record a judgement; return whose it is. From someone who may write the memory it changes the
+    shared record (incorrect leaves default retrieval at once; the consolidator archives, merges or
+    lifts importance). From a reader who may not, it is the reader's own signal: it shapes their own
+    ranking and, for incorrect or outdated, opens a review for the memory's owner."""
     await check_acts_for(infra, p, "memory_feedback", body.user_id, None, None)
     row = await _load_visible(infra, p, memory_id, "memory_feedback")
     if body.target_memory_id:
         await _load_visible(infra, p, body.target_memory_id, "memory_feedback")
+    shared = policy.decide(p, policy.Action.MEMORY_WRITE, _owners(row))
     async with infra.pool.acquire() as conn, conn.transaction():
         await conn.execute(
-            "INSERT INTO memory_feedback (memory_id, user_id, agent_id, feedback, comment, target_memory_id)"
-            " VALUES ($1, $2, $3, $4, $5, $6)",
+            "INSERT INTO memory_feedback (memory_id, user_id, agent_id, feedback, comment, target_memory_id, personal)"
+            " VALUES ($1, $2, $3, $4, $5, $6, $7)",
             memory_id,
             p.user_id,
             p.agent_id,
             body.feedback,
             body.comment,
             body.target_memory_id,
+            not shared.allowed,
         )
-        if body.feedback != "duplicate" and body.feedback not in row["flags"]:
-            # At once: incorrect leaves default retrieval, outdated ranks lower, useful higher; the
-            # consolidator then archives, merges or lifts importance.
+        if shared.allowed and body.feedback != "duplicate" and body.feedback not in row["flags"]:
             await infra.store.update(
                 conn, memory_id, {"flags": [*row["flags"], body.feedback]}, actor=p.user_id, change="status"
             )
@@ -354,10 +367,28 @@ async def feedback(infra: Infra, p: Principal, memory_id: str, body: FeedbackReq
                 feedback=body.feedback,
                 comment=body.comment,
                 target_memory_id=body.target_memory_id,
+                given_by=p.user_id,
+                personal=not shared.allowed,
             ),
         )
-        await audit.record(conn, p, "memory_feedback", target_type="memory", target_id=memory_id, reason=body.feedback)
-    await infra.store.sync_index(upserted=[memory_id])
+        scope = "shared record" if shared.allowed else f"personal signal ({shared.reason})"
+        await audit.record(
+            conn, p, "memory_feedback", target_type="memory", target_id=memory_id, reason=f"{body.feedback}: {scope}"
+        )
+    if shared.allowed:
+        await infra.store.sync_index(upserted=[memory_id])
+    return "record" if shared.allowed else "personal"
+
+
+async def personal_feedback(infra: Infra, p: Principal, memory_ids: list[str]) -> dict[str, frozenset[str]]:
+    """The asker's own judgements of these memories (given where it could not change the record)."""
+    rows = await infra.pool.fetch(
+        "SELECT memory_id, array_agg(DISTINCT feedback) AS kinds FROM memory_feedback"
+        " WHERE user_id = $1 AND memory_id = ANY($2) AND personal GROUP BY memory_id",
+        p.user_id,
+        memory_ids,
+    )
+    return {r["memory_id"]: frozenset(r["kinds"]) for r in rows}
 
 
 async def namespaces(infra: Infra, p: Principal) -> list[dict[str, Any]]:

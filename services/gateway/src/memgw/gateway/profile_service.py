@@ -7,12 +7,12 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from memgw.common import policy
 from memgw.common.domain import Principal
 from memgw.common.namespaces import user_namespace
 from memgw.common.runtime import Infra
-from memgw.gateway import audit
+from memgw.gateway import access, audit
 from memgw.gateway.errors import NotFound
-from memgw.gateway.memory_service import check_acts_for
 
 
 class Profile(BaseModel):
@@ -27,7 +27,8 @@ class Profile(BaseModel):
 
 
 async def get_profile(infra: Infra, p: Principal, user_id: str) -> Profile:
-    await check_acts_for(infra, p, "memory_get_profile", user_id, None, None)
+    ref = policy.OwnedRef("profile", user_id, user_id)
+    await access.require(infra.pool, p, policy.Action.PROFILE_READ, ref, target_type="profile", target_id=user_id)
     user = await infra.pool.fetchrow("SELECT display_name, preferences FROM users WHERE id = $1", user_id)
     if user is None:
         raise NotFound(f"no user {user_id!r}")

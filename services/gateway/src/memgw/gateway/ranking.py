@@ -43,11 +43,12 @@ def fuse(dense: list[IndexHit], bm25: list[IndexHit], s: RankingSettings) -> lis
     return sorted(fused.values(), key=lambda r: r.score, reverse=True)
 
 
-def blend(entry: Ranked, row: Any, now: datetime, s: RankingSettings) -> None:
+def blend(entry: Ranked, row: Any, now: datetime, s: RankingSettings, personal: frozenset[str] = frozenset()) -> None:
+    """``personal``: the asker's own feedback on this memory (it weighs like the record's flags)."""
     touched = row["last_retrieved_at"] or row["updated_at"]
     age_days = max(0.0, (now - touched).total_seconds() / 86400)
     recency = 0.5 ** (age_days / s.rank_recency_half_life_days)
-    flags = set(row["flags"])
+    flags = set(row["flags"]) | personal
     feedback = (1.2 if "useful" in flags else 1.0) * (0.5 if "outdated" in flags else 1.0)
     boost = (
         1

@@ -4,15 +4,16 @@ decisions, sent back to the consolidator as ReviewDecided."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from memgw.common import policy
 from memgw.common.db.outbox import enqueue
 from memgw.common.domain import Principal
 from memgw.common.events import ReviewDecided
 from memgw.common.runtime import Infra
-from memgw.gateway import audit
+from memgw.gateway import access, audit
 from memgw.gateway.errors import BadRequest, Conflict, NotFound
 from memgw.gateway.schemas import MAX_CONTENT_CHARS
 
@@ -27,6 +28,9 @@ class Review(BaseModel):
     decided_by: str | None
     created_at: datetime
     decided_at: datetime | None
+    kind: Literal["contradiction", "feedback"] = "contradiction"
+    requested_by: str | None = Field(default=None, description="For feedback reviews: the reader who asked.")
+    feedback: str | None = None
 
 
 class ReviewDecision(BaseModel):
@@ -48,14 +52,22 @@ async def list_reviews(infra: Infra, p: Principal, status: str | None) -> list[R
         p.user_id,
         status,
     )
-    return [Review(**dict(r)) for r in rows]
+    return [Review(**dict(r)) for r in rows if access.allowed(p, policy.Action.REVIEW_READ, _ref(r))]
+
+
+def _ref(row: Any) -> policy.OwnedRef:
+    return policy.OwnedRef("review", row["id"], row["user_id"])
 
 
 async def decide_review(infra: Infra, p: Principal, review_id: str, body: ReviewDecision) -> Review:
     """A person's decision on a contradiction, sent to the consolidator as ReviewDecided."""
     row = await infra.pool.fetchrow("SELECT * FROM reviews WHERE id = $1", review_id)
-    if row is None or not (p.is_admin or (row["user_id"] == p.user_id and not p.agent_id)):
+    if row is None:
         raise NotFound(f"no review {review_id!r}")
+    hidden = not access.allowed(p, policy.Action.REVIEW_READ, _ref(row))
+    await access.require(
+        infra.pool, p, policy.Action.REVIEW_DECIDE, _ref(row), target_type="review", target_id=review_id, hidden=hidden
+    )
     if row["status"] != "open":
         raise Conflict(f"review {review_id} was decided already ({row['decision']})")
     if body.decision == "edit" and not body.edited_content:

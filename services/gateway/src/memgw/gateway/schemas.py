@@ -3,20 +3,22 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
+from fastapi import Path as PathParam
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from memgw.common.domain import MemoryRecord, MemoryStatus, Visibility
+from memgw.common.domain import ID_PATTERN, MemoryRecord, MemoryStatus, Visibility
 
 MAX_CONTENT_CHARS = 32_000
 MAX_TAGS = 32
 MAX_TAG_CHARS = 64
 MAX_QUERY_CHARS = 2_000
 MAX_PAGE = 100
-ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.@-]{0,127}$"
 
 Tags = list[str]
+# A resource id in a URL path: one pattern for every resource, so `../x` or a NUL is 422 at the door.
+ResourceId = Annotated[str, PathParam(pattern=ID_PATTERN, description="An id: " + ID_PATTERN)]
 
 
 def _check_tags(tags: list[str]) -> list[str]:
@@ -89,6 +91,9 @@ class MemoryPatch(BaseModel):
     status: MemoryStatus | None = None
     metadata: dict[str, Any] | None = None
     expires_at: datetime | None = None
+    flags: list[Literal["incorrect", "outdated", "useful"]] | None = Field(
+        default=None, description="Set or clear feedback flags, e.g. [] to restore a memory marked incorrect."
+    )
     version: int | None = Field(default=None, ge=1)
 
     @field_validator("tags")
@@ -96,7 +101,7 @@ class MemoryPatch(BaseModel):
     def _tags(cls, tags: list[str] | None) -> list[str] | None:
         return _check_tags(tags) if tags is not None else None
 
-    @field_validator("content", "summary", "importance", "confidence", "memory_type", "status", "metadata")
+    @field_validator("content", "summary", "importance", "confidence", "memory_type", "status", "metadata", "flags")
     @classmethod
     def _not_null(cls, value: Any) -> Any:
         if value is None:
@@ -169,3 +174,8 @@ class FeedbackAccepted(BaseModel):
     status: Literal["ok"] = "ok"
     memory_id: str
     feedback: str
+    applies_to: Literal["record", "personal"] = Field(
+        default="record",
+        description="record: the memory itself (you may write it); personal: your own ranking, and for incorrect or"
+        " outdated a review for the memory's owner.",
+    )

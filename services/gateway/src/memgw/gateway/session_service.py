@@ -13,15 +13,16 @@ from typing import Any
 import asyncpg
 from pydantic import BaseModel, ConfigDict, Field
 
+from memgw.common import policy
 from memgw.common.db.outbox import enqueue
 from memgw.common.domain import Principal, new_id
 from memgw.common.events import SessionCommitted
 from memgw.common.logging import get_logger
 from memgw.common.namespaces import session_namespace
 from memgw.common.runtime import Infra
-from memgw.gateway import audit
+from memgw.gateway import access, audit
 from memgw.gateway.errors import BadRequest, Conflict, NotFound
-from memgw.gateway.memory_service import check_acts_for, deny
+from memgw.gateway.memory_service import check_acts_for
 from memgw.gateway.schemas import ID_PATTERN, MAX_CONTENT_CHARS, MAX_TAGS
 
 log = get_logger("memgw.gateway.sessions")
@@ -106,14 +107,15 @@ class Job(BaseModel):
 _SESSION_COLUMNS = "id, user_id, agent_id, workspace_id, status, created_at, expires_at, committed_at"
 
 
-async def _own_session(infra: Infra, p: Principal, session_id: str, action: str) -> asyncpg.Record:
+def _session_ref(row: asyncpg.Record) -> policy.SessionRef:
+    return policy.SessionRef(row["id"], row["user_id"], row["agent_id"])
+
+
+async def _own_session(infra: Infra, p: Principal, session_id: str, action: policy.Action) -> asyncpg.Record:
     row = await infra.pool.fetchrow(f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE id = $1", session_id)
     if row is None or row["expires_at"] <= datetime.now(UTC):
         raise NotFound(f"no open session {session_id!r} (it may have expired)")
-    if not p.is_admin and (
-        row["user_id"] != p.user_id or (row["agent_id"] and p.agent_id and row["agent_id"] != p.agent_id)
-    ):
-        raise await deny(infra, p, action, f"session {session_id} belongs to another user or agent", session_id)
+    await access.require(infra.pool, p, action, _session_ref(row), target_type="session", target_id=session_id)
     return row
 
 
@@ -139,7 +141,7 @@ async def open_session(infra: Infra, p: Principal, body: SessionCreate) -> Sessi
 
 
 async def get_session(infra: Infra, p: Principal, session_id: str) -> Session:
-    return Session(**dict(await _own_session(infra, p, session_id, "session_get")))
+    return Session(**dict(await _own_session(infra, p, session_id, policy.Action.SESSION_READ)))
 
 
 async def append_episode(infra: Infra, p: Principal, body: EpisodeCreate) -> Episode:
@@ -149,7 +151,7 @@ async def append_episode(infra: Infra, p: Principal, body: EpisodeCreate) -> Epi
         await open_session(
             infra, p, SessionCreate(session_id=body.session_id, agent_id=body.agent_id, workspace_id=body.workspace_id)
         )
-    session = await _own_session(infra, p, body.session_id, "memory_append_episode")
+    session = await _own_session(infra, p, body.session_id, policy.Action.SESSION_WRITE)
     namespace = session_namespace(body.session_id)
     row = await infra.pool.fetchrow(
         "INSERT INTO episodes (id, user_id, agent_id, workspace_id, session_id, namespace, content, summary,"
@@ -175,7 +177,7 @@ async def append_episode(infra: Infra, p: Principal, body: EpisodeCreate) -> Epi
 
 
 async def list_episodes(infra: Infra, p: Principal, session_id: str) -> list[Episode]:
-    await _own_session(infra, p, session_id, "episode_list")
+    await _own_session(infra, p, session_id, policy.Action.SESSION_READ)
     rows = await infra.pool.fetch(
         "SELECT id, session_id, namespace, content, summary, tags, events, created_at, expires_at FROM episodes"
         " WHERE session_id = $1 AND expires_at > now() ORDER BY created_at, id LIMIT 1000",
@@ -187,18 +189,12 @@ async def list_episodes(infra: Infra, p: Principal, session_id: str) -> list[Epi
 
 async def commit(infra: Infra, p: Principal, session_id: str, body: CommitRequest) -> dict[str, Any]:
     await check_acts_for(infra, p, "memory_commit_session", body.user_id, body.agent_id, body.workspace_id)
-    session = await _own_session(infra, p, session_id, "memory_commit_session")
+    session = await _own_session(infra, p, session_id, policy.Action.SESSION_COMMIT)
     if body.target_namespace:
-        allowed = {f"user/{session['user_id']}/{k}" for k in ("long_term", "preferences", "profile")}
-        if session["agent_id"]:
-            allowed.add(f"agent/{session['agent_id']}/memory")
-        allowed |= {f"workspace/{ws}/shared" for ws in p.workspace_ids}
-        if p.is_trusted:
-            allowed.add("global/public")
-        if body.target_namespace not in allowed:
-            raise await deny(
-                infra, p, "memory_commit_session", f"may not write into namespace {body.target_namespace}", session_id
-            )
+        target = policy.NamespaceRef(body.target_namespace, _session_ref(session))
+        await access.require(
+            infra.pool, p, policy.Action.COMMIT_TARGET, target, target_type="session", target_id=session_id
+        )
     episodes = await infra.pool.fetchval(
         "SELECT count(*) FROM episodes WHERE session_id = $1 AND expires_at > now()", session_id
     )
@@ -226,6 +222,7 @@ async def commit(infra: Infra, p: Principal, session_id: str, body: CommitReques
                 promote=body.promote,
                 min_importance=body.min_importance,
                 target_namespace=body.target_namespace,
+                actor_agent_id=p.agent_id,
             ),
         )
         await audit.record(conn, p, "memory_commit_session", target_type="session", target_id=session_id)
@@ -243,6 +240,8 @@ async def get_job(infra: Infra, p: Principal, job_id: str) -> Job:
         "SELECT id, kind, state, subject_id, detail, result, created_at, updated_at, user_id FROM jobs WHERE id = $1",
         job_id,
     )
-    if row is None or not (p.is_admin or row["user_id"] == p.user_id):
+    if row is None:
         raise NotFound(f"no job {job_id!r}")
+    ref = policy.OwnedRef("job", job_id, row["user_id"])
+    await access.require(infra.pool, p, policy.Action.JOB_READ, ref, target_type="job", target_id=job_id, hidden=True)
     return Job(**{k: v for k, v in dict(row).items() if k != "user_id"})

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import tomllib
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -10,8 +12,10 @@ from typing import Any
 import asyncpg
 from pydantic import BaseModel, ValidationError
 
+from memgw.common import policy
 from memgw.common.composio import ComposioClient, ComposioError, Connection
 from memgw.common.db.outbox import enqueue
+from memgw.common.db.pool import Executor
 from memgw.common.domain import Principal, new_id
 from memgw.common.events import (
     MemorySyncStageChanged,
@@ -27,52 +31,123 @@ from memgw.common.paths import PathOutsideRoot, allowed_root
 from memgw.common.runtime import Infra
 from memgw.common.sources import (
     BUDGET_FIELDS,
+    CREDENTIAL_PLACEHOLDER,
     Freshness,
     MemorySourceEntry,
     SourceKind,
     SourceValidationError,
+    entry_from_row,
     freshness,
     from_openhuman,
     to_openhuman,
     validate_source,
 )
-from memgw.gateway import audit
-from memgw.gateway.errors import ApiError, BadRequest, Conflict, Forbidden, NotFound, Unavailable
+from memgw.gateway import access, audit
+from memgw.gateway.errors import ApiError, BadRequest, Conflict, NotFound, Unavailable
 
 log = get_logger("memgw.gateway.sources")
 
 SOURCE_COLUMNS = (
-    "id, kind, label, enabled, owner_user_id, workspace_id, fields, max_tokens_per_sync, max_cost_per_sync_usd,"
-    " sync_depth_days, version"
+    "s.id, s.kind, s.label, s.enabled, s.owner_user_id, s.workspace_id, s.fields, s.max_tokens_per_sync,"
+    " s.max_cost_per_sync_usd, s.sync_depth_days, s.version, s.secrets, w.owner_user_id AS workspace_owner_id"
 )
+SOURCE_FROM = "memory_sources s LEFT JOIN workspaces w ON w.id = s.workspace_id"
 RUN_COLUMNS = "id, source_id, reason, stage, counts, detail, more_pending, created_at, updated_at, finished_at"
 
 
 def _check(infra: Infra, entry: MemorySourceEntry) -> None:
-    """validate() for the kind, and a Folder only under the allowed roots: 400 with the reasons."""
+    """validate() for the kind, and a Folder only under its owner's roots: 400 with the reasons."""
     try:
         validate_source(entry)
         if entry.kind is SourceKind.FOLDER:
-            allowed_root(Path(str(entry.fields["path"])), infra.settings.sources.folder_roots)
-    except (SourceValidationError, PathOutsideRoot, FileNotFoundError) as exc:
+            roots = infra.settings.sources.folder_roots_of(entry.owner_user_id)
+            allowed_root(Path(str(entry.fields["path"])), roots)
+    except (SourceValidationError, PathOutsideRoot, FileNotFoundError, ValueError) as exc:
         raise BadRequest(str(exc)) from exc
 
 
-def _entry(row: asyncpg.Record) -> MemorySourceEntry:
-    return MemorySourceEntry.model_validate(dict(row))
+@dataclass(frozen=True)
+class _Loaded:
+    entry: MemorySourceEntry
+    ref: policy.SourceRef
 
 
-async def add(infra: Infra, p: Principal, entry: MemorySourceEntry) -> MemorySourceEntry:
-    if entry.owner_user_id != p.user_id and not p.is_admin:
-        reason = f"key of user {p.user_id} may not add sources for {entry.owner_user_id}"
-        raise await audit.refused(infra.pool, p, "source_add", reason, target_type="source", target_id=entry.id)
+def _loaded(infra: Infra, row: asyncpg.Record) -> _Loaded:
+    entry = entry_from_row(row, infra.credentials, strict=False)
+    ref = policy.SourceRef(entry.id, entry.owner_user_id, entry.workspace_id, row["workspace_owner_id"])
+    return _Loaded(entry, ref)
+
+
+async def _load(infra: Infra, conn: Executor, source_id: str, *, lock: bool = False) -> _Loaded | None:
+    row = await conn.fetchrow(
+        f"SELECT {SOURCE_COLUMNS} FROM {SOURCE_FROM} WHERE s.id = $1{' FOR UPDATE OF s' if lock else ''}", source_id
+    )
+    return _loaded(infra, row) if row else None
+
+
+async def _authorized(
+    infra: Infra, p: Principal, source_id: str, action: policy.Action, *, conn: Executor | None = None
+) -> MemorySourceEntry:
+    """The source, when ``p`` may do ``action`` to it; 404 when it may not even read it, else 403."""
+    loaded = await _load(infra, conn or infra.pool, source_id, lock=conn is not None)
+    if loaded is None:
+        raise NotFound(f"no source {source_id!r}")
+    hidden = not access.allowed(p, policy.Action.SOURCE_READ, loaded.ref)
+    await access.require(infra.pool, p, action, loaded.ref, target_type="source", target_id=source_id, hidden=hidden)
+    return loaded.entry
+
+
+async def _check_placement(infra: Infra, p: Principal, entry: MemorySourceEntry) -> None:
+    """A source in a workspace: its owner a member of it now, and this key allowed there."""
+    if entry.workspace_id is None:
+        return
+    member = await infra.pool.fetchval(
+        "SELECT 1 FROM workspace_members WHERE workspace_id = $1 AND user_id = $2",
+        entry.workspace_id,
+        entry.owner_user_id,
+    )
+    ref = policy.PlacementRef(entry.workspace_id, entry.owner_user_id, bool(member))
+    await access.require(infra.pool, p, policy.Action.SOURCE_PLACE, ref, target_type="source", target_id=entry.id)
+
+
+async def _check_connection(
+    infra: Infra, p: Principal, composio: ComposioClient | None, entry: MemorySourceEntry
+) -> None:
+    """A Composio source only on a connection Composio says is its owner's, and only for users the
+    operator's Composio key serves."""
+    if entry.kind is not SourceKind.COMPOSIO:
+        return
+    if composio is None:
+        raise Unavailable("Composio sources cannot be added here: no Composio client")
+    await _check_operator_credential(infra, p, entry.owner_user_id, "MEMGW_COMPOSIO_API_KEY", entry.id)
+    connection_id = str(entry.secrets.get("connection_id", ""))
+    try:
+        connection = await composio.connection(connection_id)
+    except (ComposioError, OutboundRefused) as exc:
+        raise BadRequest(f"Composio connection {connection_id}: {exc}") from exc
+    ref = policy.ConnectionRef(connection_id, entry.owner_user_id, connection.user_id)
+    await access.require(infra.pool, p, policy.Action.CONNECTION_USE, ref, target_type="source", target_id=entry.id)
+
+
+async def _check_operator_credential(infra: Infra, p: Principal, user_id: str, name: str, target: str) -> None:
+    ref = policy.CredentialRef(name, user_id, tuple(infra.settings.sources.operator_credential_users))
+    await access.require(infra.pool, p, policy.Action.CREDENTIAL_USE, ref, target_type="source", target_id=target)
+
+
+async def add(
+    infra: Infra, p: Principal, entry: MemorySourceEntry, composio: ComposioClient | None = None
+) -> MemorySourceEntry:
+    ref = policy.SourceRef(entry.id, entry.owner_user_id, entry.workspace_id)
+    await access.require(infra.pool, p, policy.Action.SOURCE_CREATE, ref, target_type="source", target_id=entry.id)
     _check(infra, entry)
+    await _check_placement(infra, p, entry)
+    await _check_connection(infra, p, composio, entry)
     try:
         async with infra.pool.acquire() as conn, conn.transaction():
-            row = await conn.fetchrow(
+            await conn.execute(
                 "INSERT INTO memory_sources (id, kind, label, enabled, owner_user_id, workspace_id, fields,"
-                " max_tokens_per_sync, max_cost_per_sync_usd, sync_depth_days)"
-                f" VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10) RETURNING {SOURCE_COLUMNS}",
+                " max_tokens_per_sync, max_cost_per_sync_usd, sync_depth_days, secrets)"
+                " VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11)",
                 entry.id,
                 entry.kind.value,
                 entry.label,
@@ -83,76 +158,86 @@ async def add(infra: Infra, p: Principal, entry: MemorySourceEntry) -> MemorySou
                 entry.max_tokens_per_sync,
                 entry.max_cost_per_sync_usd,
                 entry.sync_depth_days,
+                infra.credentials.seal(entry.secrets),
             )
             await audit.record(conn, p, "source_add", target_type="source", target_id=entry.id)
+            loaded = await _load(infra, conn, entry.id)
     except asyncpg.UniqueViolationError as exc:
         raise Conflict(f"a source with id {entry.id!r} exists already") from exc
-    assert row is not None
-    return _entry(row)
-
-
-def _visible_sources_sql(p: Principal) -> tuple[str, list[object]]:
-    if p.is_admin:
-        return "TRUE", []
-    return "(owner_user_id = $1 OR workspace_id = ANY($2::text[]))", [p.user_id, sorted(p.workspace_ids)]
+    except asyncpg.ForeignKeyViolationError as exc:
+        raise NotFound(f"unknown owner or workspace: {exc.detail}") from exc
+    assert loaded is not None
+    return loaded.entry
 
 
 async def list_sources(infra: Infra, p: Principal) -> list[MemorySourceEntry]:
-    where, args = _visible_sources_sql(p)
-    rows = await infra.pool.fetch(f"SELECT {SOURCE_COLUMNS} FROM memory_sources WHERE {where} ORDER BY id", *args)
-    return [_entry(r) for r in rows]
-
-
-def _may_manage(p: Principal, entry: MemorySourceEntry) -> bool:
-    return (
-        p.is_admin
-        or entry.owner_user_id == p.user_id
-        or (entry.workspace_id is not None and entry.workspace_id in p.workspace_ids and not p.agent_id)
+    """The sources ``p`` may read (an agent key: only those in its scope)."""
+    where, args = (
+        ("TRUE", [])
+        if p.is_admin
+        else (
+            "(s.owner_user_id = $1 OR s.workspace_id = ANY($2::text[]))",
+            [
+                p.user_id,
+                sorted(p.workspace_ids),
+            ],
+        )
     )
+    rows = await infra.pool.fetch(f"SELECT {SOURCE_COLUMNS} FROM {SOURCE_FROM} WHERE {where} ORDER BY s.id", *args)
+    loaded = [_loaded(infra, r) for r in rows]
+    return [x.entry for x in loaded if access.allowed(p, policy.Action.SOURCE_READ, x.ref)]
+
+
+def _merge(current: MemorySourceEntry, patch: dict[str, Any]) -> MemorySourceEntry:
+    """Patch semantics over public fields and credentials alike: absent stays, null clears."""
+    merged = current.model_dump(exclude={"credentials"})
+    given = {**current.fields, **current.secrets}
+    for key, value in patch.items():
+        if key == "fields":
+            if not isinstance(value, dict):
+                raise BadRequest("fields must be an object")
+            for name, field_value in value.items():
+                if field_value is None:
+                    given.pop(name, None)
+                elif field_value != CREDENTIAL_PLACEHOLDER:
+                    given[name] = field_value
+        else:
+            merged[key] = value
+    merged["fields"] = given
+    try:
+        return MemorySourceEntry.model_validate(merged)
+    except ValidationError as exc:
+        raise BadRequest(str(exc)) from exc
 
 
 async def update(
-    infra: Infra, p: Principal, source_id: str, patch: dict[str, Any], expected_version: int | None = None
+    infra: Infra,
+    p: Principal,
+    source_id: str,
+    patch: dict[str, Any],
+    composio: ComposioClient | None = None,
+    expected_version: int | None = None,
 ) -> MemorySourceEntry:
-    """Patch semantics: an absent field stays, an explicit null clears it; id and kind never change.
-    The row is locked while merged, so concurrent patches apply one after the other, none lost."""
+    """Patch semantics: an absent field stays, an explicit null clears it; id, kind and owner never
+    change. Only the owner patches; moving into a workspace needs membership there. The row is
+    locked while merged, so concurrent patches apply one after the other, none lost."""
     for frozen in ("id", "kind", "owner_user_id"):
         if frozen in patch:
             raise BadRequest(f"{frozen} cannot change; remove the source and add a new one")
     async with infra.pool.acquire() as conn, conn.transaction():
-        row = await conn.fetchrow(f"SELECT {SOURCE_COLUMNS} FROM memory_sources WHERE id = $1 FOR UPDATE", source_id)
-        if row is None:
-            raise NotFound(f"no source {source_id!r}")
-        if not _may_manage(p, current := _entry(row)):
-            raise await audit.refused(
-                infra.pool,
-                p,
-                "source_update",
-                "not the owner",
-                target_type="source",
-                target_id=source_id,
-                answer=NotFound(f"no source {source_id!r}"),
-            )
+        current = await _authorized(infra, p, source_id, policy.Action.SOURCE_PATCH, conn=conn)
         if expected_version is not None and expected_version != current.version:
             raise Conflict(f"source {source_id} is at version {current.version}, not {expected_version}")
-        merged = current.model_dump()
-        for key, value in patch.items():
-            if key == "fields":
-                fields = dict(current.fields)
-                for name, field_value in (value or {}).items():
-                    if field_value is None:
-                        fields.pop(name, None)
-                    else:
-                        fields[name] = field_value
-                merged["fields"] = fields
-            else:
-                merged[key] = value
-        entry = MemorySourceEntry.model_validate(merged)
+        entry = _merge(current, patch)
         _check(infra, entry)
-        row = await conn.fetchrow(
+        if entry.workspace_id != current.workspace_id:
+            await _check_placement(infra, p, entry)
+        if entry.secrets.get("connection_id") != current.secrets.get("connection_id"):
+            await _check_connection(infra, p, composio, entry)
+        await conn.execute(
             "UPDATE memory_sources SET label = $2, enabled = $3, workspace_id = $4, fields = $5,"
-            " max_tokens_per_sync = $6, max_cost_per_sync_usd = $7, sync_depth_days = $8, version = version + 1,"
-            f" updated_at = now() WHERE id = $1 RETURNING {SOURCE_COLUMNS}",
+            " max_tokens_per_sync = $6, max_cost_per_sync_usd = $7, sync_depth_days = $8, secrets = $9,"
+            " version = version + 1, updated_at = now() WHERE id = $1",
             source_id,
             entry.label,
             entry.enabled,
@@ -161,19 +246,19 @@ async def update(
             entry.max_tokens_per_sync,
             entry.max_cost_per_sync_usd,
             entry.sync_depth_days,
+            infra.credentials.seal(entry.secrets),
         )
         await audit.record(
             conn, p, "source_update", target_type="source", target_id=source_id, reason=",".join(sorted(patch))
         )
-    assert row is not None
-    return _entry(row)
+        loaded = await _load(infra, conn, source_id)
+    assert loaded is not None
+    return loaded.entry
 
 
 async def remove(infra: Infra, p: Principal, source_id: str) -> int:
     """Remove a source and every chunk it brought in; return how many chunks went."""
-    entry = await get(infra, p, source_id)
-    if not _may_manage(p, entry):
-        raise Forbidden(f"only the owner may remove source {source_id}")
+    await _authorized(infra, p, source_id, policy.Action.SOURCE_DELETE)
     async with infra.pool.acquire() as conn, conn.transaction():
         chunks = [
             r["id"] for r in await conn.fetch("DELETE FROM memories WHERE source_id = $1 RETURNING id", source_id)
@@ -188,7 +273,7 @@ async def remove(infra: Infra, p: Principal, source_id: str) -> int:
 
 async def preview(infra: Infra, p: Principal, source_id: str, item_id: str | None = None) -> SourceItemsAnswer:
     """Ask a sync-worker to list the source's items (or read one) now, over NATS request-reply."""
-    await get(infra, p, source_id)
+    await _authorized(infra, p, source_id, policy.Action.SOURCE_ITEMS)
     subject = Subject.SOURCE_READ_ITEM if item_id else Subject.SOURCE_LIST_ITEMS
     request = SourceItemsRequested(source_id=source_id, item_id=item_id, correlation_id=current_correlation_id())
     try:
@@ -202,22 +287,14 @@ async def preview(infra: Infra, p: Principal, source_id: str, item_id: str | Non
 
 
 async def get(infra: Infra, p: Principal, source_id: str) -> MemorySourceEntry:
-    row = await infra.pool.fetchrow(f"SELECT {SOURCE_COLUMNS} FROM memory_sources WHERE id = $1", source_id)
-    if row is None or not (p.is_admin or row["owner_user_id"] == p.user_id or row["workspace_id"] in p.workspace_ids):
-        hidden = NotFound(f"no source {source_id!r}")
-        if row is None:
-            raise hidden
-        raise await audit.refused(
-            infra.pool, p, "source_get", "not the owner", target_type="source", target_id=source_id, answer=hidden
-        )
-    return _entry(row)
+    return await _authorized(infra, p, source_id, policy.Action.SOURCE_READ)
 
 
 async def request_sync(
     infra: Infra, p: Principal, source_id: str, reason: str = "manual"
 ) -> tuple[dict[str, Any], bool]:
     """Queue a run, or return the one in flight. Returns (run, created)."""
-    source = await get(infra, p, source_id)
+    source = await _authorized(infra, p, source_id, policy.Action.SOURCE_SYNC)
     if not source.enabled:
         raise Conflict(f"source {source_id!r} is disabled; enable it before syncing")
     run_id = new_id("run")
@@ -263,7 +340,7 @@ async def request_sync(
 
 
 async def get_run(infra: Infra, p: Principal, source_id: str, run_id: str) -> dict[str, Any]:
-    await get(infra, p, source_id)
+    await _authorized(infra, p, source_id, policy.Action.SOURCE_RUNS)
     row = await infra.pool.fetchrow(
         f"SELECT {RUN_COLUMNS} FROM sync_runs WHERE id = $1 AND source_id = $2", run_id, source_id
     )
@@ -339,7 +416,7 @@ async def status_list(infra: Infra, p: Principal) -> list[SourceStatus]:
     return out
 
 
-async def import_openhuman(infra: Infra, p: Principal, text: str) -> dict[str, Any]:
+async def import_openhuman(infra: Infra, p: Principal, text: str, composio: ComposioClient) -> dict[str, Any]:
     """Bring [[memory_sources]] of OpenHuman's config.toml in: new ids are added, the caller's own
     existing ones updated; each entry that cannot be taken is reported with its reason."""
     try:
@@ -353,13 +430,13 @@ async def import_openhuman(infra: Infra, p: Principal, text: str) -> dict[str, A
         label = str(table.get("id", f"#{n}")) if isinstance(table, dict) else f"#{n}"
         try:
             entry = from_openhuman(table, p.user_id)
-            exists = await infra.pool.fetchval("SELECT 1 FROM memory_sources WHERE id = $1", entry.id)
-            if exists:
-                patch = entry.model_dump(include={"label", "enabled", "fields", *BUDGET_FIELDS})
-                await update(infra, p, entry.id, patch)
+            if await infra.pool.fetchval("SELECT 1 FROM memory_sources WHERE id = $1", entry.id):
+                patch = entry.model_dump(include={"label", "enabled", *BUDGET_FIELDS})
+                patch["fields"] = {**entry.fields, **entry.secrets}
+                await update(infra, p, entry.id, patch, composio)
                 updated.append(entry.id)
             else:
-                await add(infra, p, entry)
+                await add(infra, p, entry, composio)
                 added.append(entry.id)
         except (SourceValidationError, ApiError, ValidationError, TypeError) as exc:
             errors.append({"id": label, "error": getattr(exc, "detail", None) or str(exc)})
@@ -367,11 +444,13 @@ async def import_openhuman(infra: Infra, p: Principal, text: str) -> dict[str, A
 
 
 async def export_openhuman(infra: Infra, p: Principal) -> str:
+    """The sources as [[memory_sources]] tables; credentials are written as a placeholder."""
     return to_openhuman(await list_sources(infra, p))
 
 
 def composio_source_id(toolkit: str, connection_id: str) -> str:
-    return f"composio-{toolkit}-{connection_id}".replace(":", "-")[:128]
+    """Stable per connection, without showing the connection id (a credential)."""
+    return f"composio-{toolkit}-{hashlib.sha256(connection_id.encode()).hexdigest()[:16]}"
 
 
 async def upsert_composio(infra: Infra, p: Principal, client: ComposioClient, connection: Connection) -> bool:
@@ -382,32 +461,43 @@ async def upsert_composio(infra: Infra, p: Principal, client: ComposioClient, co
     entry = MemorySourceEntry(
         id=source_id,
         kind=SourceKind.COMPOSIO,
-        label=f"{connection.toolkit} ({connection.id})",
+        label=f"{connection.toolkit} connection",
         owner_user_id=p.user_id,
         fields={"toolkit": connection.toolkit, "connection_id": connection.id},
     )
     try:
-        await add(infra, p, entry)
+        await add(infra, p, entry, client)
     except Conflict:
         return False  # a concurrent reconcile added it
     return True
 
 
 async def connect_composio(infra: Infra, p: Principal, client: ComposioClient, connection_id: str) -> MemorySourceEntry:
-    """A new Composio connection appears as a source at once."""
+    """A new Composio connection appears as a source at once (its owner's only: checked in ``add``)."""
+    await _check_operator_credential(infra, p, p.user_id, "MEMGW_COMPOSIO_API_KEY", connection_id)
     try:
         connection = await client.connection(connection_id)
     except (ComposioError, OutboundRefused) as exc:
         raise BadRequest(f"Composio connection {connection_id}: {exc}") from exc
-    if connection.user_id not in (None, p.user_id) and not p.is_admin:
-        raise Forbidden(f"Composio connection {connection_id} belongs to another user")
+    ref = policy.ConnectionRef(connection.id, p.user_id, connection.user_id)
+    await access.require(infra.pool, p, policy.Action.CONNECTION_USE, ref, target_type="connection", target_id=None)
     await upsert_composio(infra, p, client, connection)
     return await get(infra, p, composio_source_id(connection.toolkit, connection.id))
 
 
 async def reconcile_composio(infra: Infra, p: Principal, client: ComposioClient) -> list[str]:
     """On listing: connections made before the hook existed become sources too."""
-    if not client.configured or p.agent_id:
+    if (
+        not client.configured
+        or p.agent_id
+        or not access.allowed(
+            p,
+            policy.Action.CREDENTIAL_USE,
+            policy.CredentialRef(
+                "MEMGW_COMPOSIO_API_KEY", p.user_id, tuple(infra.settings.sources.operator_credential_users)
+            ),
+        )
+    ):
         return []
     try:
         connections = await client.connections(p.user_id)
@@ -416,6 +506,11 @@ async def reconcile_composio(infra: Infra, p: Principal, client: ComposioClient)
         return []
     added = []
     for connection in connections:
-        if connection.status.upper() in ("ACTIVE", "") and await upsert_composio(infra, p, client, connection):
-            added.append(connection.id)
+        if connection.user_id != p.user_id:
+            continue  # only what Composio says is this user's
+        try:
+            if connection.status.upper() in ("ACTIVE", "") and await upsert_composio(infra, p, client, connection):
+                added.append(connection.id)
+        except ApiError as exc:  # refused (audited) or unreadable: the listing goes on without it
+            log.warning("composio.reconcile_skipped", error=exc.detail)
     return added

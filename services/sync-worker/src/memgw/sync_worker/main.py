@@ -31,7 +31,7 @@ def readers_for(infra: Infra, fetcher: GuardedFetcher) -> dict[SourceKind, Sourc
         SourceKind.RSS_FEED: RssReader(s, fetcher),
         SourceKind.WEB_PAGE: WebPageReader(s, fetcher),
         SourceKind.CONVERSATION: ConversationReader(infra.pool),
-        SourceKind.COMPOSIO: ComposioReader(ComposioClient(fetcher, s.composio_api_url, s.composio_api_key)),
+        SourceKind.COMPOSIO: ComposioReader(ComposioClient(fetcher, s.composio_api_url, s.composio_api_key), s),
         SourceKind.TWITTER_QUERY: TwitterReader(s, fetcher),
     }
 

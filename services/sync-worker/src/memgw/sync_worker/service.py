@@ -15,6 +15,8 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from memgw.common import policy
+from memgw.common.credentials import CredentialsUnreadable
 from memgw.common.db.outbox import enqueue
 from memgw.common.db.pool import Conn
 from memgw.common.domain import MemoryType, Visibility, content_hash, source_chunk_id, source_chunk_key
@@ -29,8 +31,9 @@ from memgw.common.events import (
 from memgw.common.logging import get_logger
 from memgw.common.memories import NewMemory
 from memgw.common.namespaces import derive_namespace
+from memgw.common.principals import principal_of
 from memgw.common.runtime import Infra
-from memgw.common.sources import MemorySourceEntry, SourceKind
+from memgw.common.sources import MemorySourceEntry, SourceKind, entry_from_row
 from memgw.common.text import chunk_text
 from memgw.sync_worker.readers.base import ItemError, SourceContent, SourceError, SourceReader
 
@@ -103,7 +106,10 @@ class SyncService:
         row = await self.infra.pool.fetchrow("SELECT * FROM memory_sources WHERE id = $1", request.source_id)
         if row is None:
             return SourceItemsAnswer(ok=False, error=f"no source {request.source_id!r}")
-        source = MemorySourceEntry.model_validate(dict(row))
+        try:
+            source = entry_from_row(row, self.infra.credentials)
+        except CredentialsUnreadable as exc:
+            return SourceItemsAnswer(ok=False, error=str(exc))
         reader = self.readers.get(source.kind)
         if reader is None:
             return SourceItemsAnswer(ok=False, error=f"no reader for {source.kind} sources")
@@ -111,10 +117,24 @@ class SyncService:
             items = await reader.list_items(source)
             if request.item_id is None:
                 return SourceItemsAnswer(ok=True, items=[dataclasses.asdict(i) for i in items])
+            if request.item_id not in {i.id for i in items}:  # only what a sync would read (the glob, ...)
+                return SourceItemsAnswer(ok=False, error=f"{request.item_id}: not an item of this source")
             content = await reader.read_item(source, request.item_id)
             return SourceItemsAnswer(ok=True, content=dataclasses.asdict(content))
         except (SourceError, ItemError) as exc:
             return SourceItemsAnswer(ok=False, error=str(exc))
+
+    async def _refusal(self, source: MemorySourceEntry) -> str | None:
+        """Why the source may not be synced now: a workspace source whose owner has left writes no more
+        into the workspace (the owner's rights are read again at every run)."""
+        if source.workspace_id is None:
+            return None
+        owner = await principal_of(self.infra.pool, source.owner_user_id, None)
+        if owner is None:
+            return f"owner {source.owner_user_id} is gone or disabled"
+        ref = policy.PlacementRef(source.workspace_id, source.owner_user_id, source.workspace_id in owner.workspace_ids)
+        decision = policy.decide(owner, policy.Action.SOURCE_PLACE, ref)
+        return None if decision.allowed else decision.reason
 
     async def _load(self, run_id: str) -> tuple[dict[str, Any], MemorySourceEntry] | None:
         row = await self.infra.pool.fetchrow(
@@ -124,7 +144,7 @@ class SyncService:
         if row is None:
             return None
         data = dict(row)
-        return data, MemorySourceEntry.model_validate(data)
+        return data, entry_from_row(data, self.infra.credentials)
 
     async def handle(self, request: SyncRequested, touch: Touch, *, last_attempt: bool = True) -> None:
         loaded = await self._load(request.run_id)
@@ -141,8 +161,11 @@ class SyncService:
             await run.stage(SyncStage.FAILED, f"no reader for {source.kind} sources in this worker")
             return
         try:
+            refusal = await self._refusal(source)
+            if refusal is not None:
+                raise SourceError(f"refused: {refusal}")
             await self._sync(run, reader, touch)
-        except SourceError as exc:
+        except (SourceError, CredentialsUnreadable) as exc:
             await run.stage(SyncStage.FAILED, str(exc))
         except Exception as exc:
             # Unexpected (a database or embedder hiccup): the bus retries, and the run resumes
@@ -227,13 +250,20 @@ class SyncService:
             return False
         vectors = await self.infra.store.embed_passages([c.text for c in chunks], self.infra.embedder)
         key = source_chunk_key(source.id, content.item_id)
-        visibility = Visibility.WORKSPACE_SHARED if source.workspace_id else Visibility.PRIVATE
+        # An item keeps the visibility of where it came from: its agent's (a conversation held
+        # through an agent), else the source's workspace, else its owner's.
+        if content.agent_id:
+            visibility, workspace_id = Visibility.AGENT_ONLY, None
+        elif source.workspace_id:
+            visibility, workspace_id = Visibility.WORKSPACE_SHARED, source.workspace_id
+        else:
+            visibility, workspace_id = Visibility.PRIVATE, None
         namespace = derive_namespace(
             memory_type=MemoryType.RESOURCE,
             visibility=visibility,
             user_id=source.owner_user_id,
-            agent_id=None,
-            workspace_id=source.workspace_id,
+            agent_id=content.agent_id,
+            workspace_id=workspace_id,
         )
         ids = [source_chunk_id(source.id, content.item_id, c.index) for c in chunks]
         async with self.infra.pool.acquire() as conn, conn.transaction():
@@ -243,7 +273,8 @@ class SyncService:
                     NewMemory(
                         id=chunk_id,
                         user_id=source.owner_user_id,
-                        workspace_id=source.workspace_id,
+                        agent_id=content.agent_id,
+                        workspace_id=workspace_id,
                         namespace=namespace,
                         memory_type=MemoryType.RESOURCE.value,
                         content=chunk.text,

@@ -109,7 +109,7 @@ def make_settings(*, data_dir: Path, database_url: str, nats_url: str, prefix: s
         postgres=PostgresSettings(database_url=database_url, db_pool_max=8),
         index=IndexSettings(),
         embedder=EmbedderSettings(),
-        sources=SourceSettings(folder_roots=[data_dir.parent]),
+        sources=SourceSettings(folder_roots={"*": [data_dir.parent]}, operator_credential_users=["*"]),
         log=LogSettings(log_level="WARNING", log_format="json"),
         **groups,
     )

@@ -8,7 +8,7 @@ from memgw.gateway import directory_service as directory
 from memgw.gateway import profile_service
 from memgw.gateway.deps import InfraDep, PrincipalDep
 from memgw.gateway.pagination import Page
-from memgw.gateway.schemas import MAX_PAGE
+from memgw.gateway.schemas import MAX_PAGE, ResourceId
 
 router = APIRouter(prefix="/v1", tags=["directory"])
 
@@ -30,12 +30,12 @@ async def list_users(
 
 
 @router.get("/users/{user_id}", response_model=directory.User)
-async def get_user(user_id: str, infra: InfraDep, principal: PrincipalDep) -> directory.User:
+async def get_user(user_id: ResourceId, infra: InfraDep, principal: PrincipalDep) -> directory.User:
     return await directory.get_user(infra, principal, user_id)
 
 
 @router.get("/users/{user_id}/profile", response_model=profile_service.Profile)
-async def get_profile(user_id: str, infra: InfraDep, principal: PrincipalDep) -> profile_service.Profile:
+async def get_profile(user_id: ResourceId, infra: InfraDep, principal: PrincipalDep) -> profile_service.Profile:
     return await profile_service.get_profile(infra, principal, user_id)
 
 
@@ -50,13 +50,13 @@ async def list_agents(infra: InfraDep, principal: PrincipalDep) -> list[director
 
 
 @router.get("/agents/{agent_id}", response_model=directory.Agent)
-async def get_agent(agent_id: str, infra: InfraDep, principal: PrincipalDep) -> directory.Agent:
+async def get_agent(agent_id: ResourceId, infra: InfraDep, principal: PrincipalDep) -> directory.Agent:
     return await directory.get_agent(infra, principal, agent_id)
 
 
 @router.patch("/agents/{agent_id}", response_model=directory.Agent)
 async def update_agent(
-    agent_id: str, body: directory.AgentPatch, infra: InfraDep, principal: PrincipalDep
+    agent_id: ResourceId, body: directory.AgentPatch, infra: InfraDep, principal: PrincipalDep
 ) -> directory.Agent:
     """An absent field stays; `memory_sources: null` lets the agent recall from every source again."""
     return await directory.update_agent(infra, principal, agent_id, body)
@@ -69,35 +69,54 @@ async def create_workspace(
     return await directory.create_workspace(infra, principal, body)
 
 
+@router.get("/workspaces", response_model=list[directory.Workspace])
+async def list_workspaces(infra: InfraDep, principal: PrincipalDep) -> list[directory.Workspace]:
+    """Workspaces the key's user belongs to or is invited to."""
+    return await directory.list_workspaces(infra, principal)
+
+
+@router.post("/workspaces/{workspace_id}/join", response_model=directory.Workspace)
+async def join_workspace(workspace_id: ResourceId, infra: InfraDep, principal: PrincipalDep) -> directory.Workspace:
+    """Accept an invitation."""
+    return await directory.join(infra, principal, workspace_id)
+
+
 @router.get("/workspaces/{workspace_id}", response_model=directory.Workspace)
-async def get_workspace(workspace_id: str, infra: InfraDep, principal: PrincipalDep) -> directory.Workspace:
+async def get_workspace(workspace_id: ResourceId, infra: InfraDep, principal: PrincipalDep) -> directory.Workspace:
     return await directory.get_workspace(infra, principal, workspace_id)
 
 
 @router.put("/workspaces/{workspace_id}/members/{user_id}", response_model=directory.Workspace)
-async def add_member(workspace_id: str, user_id: str, infra: InfraDep, principal: PrincipalDep) -> directory.Workspace:
-    return await directory.change_workspace(infra, principal, workspace_id, kind="members", member=user_id, add=True)
+async def add_member(
+    workspace_id: ResourceId, user_id: ResourceId, infra: InfraDep, principal: PrincipalDep
+) -> directory.Workspace:
+    """The workspace owner invites `user_id` (it joins with `POST /v1/workspaces/{id}/join`); the admin key adds
+    the member directly."""
+    return await directory.invite_member(infra, principal, workspace_id, user_id)
 
 
 @router.delete("/workspaces/{workspace_id}/members/{user_id}", response_model=directory.Workspace)
 async def remove_member(
-    workspace_id: str, user_id: str, infra: InfraDep, principal: PrincipalDep
+    workspace_id: ResourceId, user_id: ResourceId, infra: InfraDep, principal: PrincipalDep
 ) -> directory.Workspace:
-    return await directory.change_workspace(infra, principal, workspace_id, kind="members", member=user_id, add=False)
+    """A member leaves (its own user id), or the owner removes a member; the member's agents leave with it."""
+    return await directory.remove_member(infra, principal, workspace_id, user_id)
 
 
 @router.put("/workspaces/{workspace_id}/agents/{agent_id}", response_model=directory.Workspace)
 async def allow_agent(
-    workspace_id: str, agent_id: str, infra: InfraDep, principal: PrincipalDep
+    workspace_id: ResourceId, agent_id: ResourceId, infra: InfraDep, principal: PrincipalDep
 ) -> directory.Workspace:
-    return await directory.change_workspace(infra, principal, workspace_id, kind="agents", member=agent_id, add=True)
+    """A member brings one of its own agents in."""
+    return await directory.change_agent(infra, principal, workspace_id, agent_id, add=True)
 
 
 @router.delete("/workspaces/{workspace_id}/agents/{agent_id}", response_model=directory.Workspace)
 async def disallow_agent(
-    workspace_id: str, agent_id: str, infra: InfraDep, principal: PrincipalDep
+    workspace_id: ResourceId, agent_id: ResourceId, infra: InfraDep, principal: PrincipalDep
 ) -> directory.Workspace:
-    return await directory.change_workspace(infra, principal, workspace_id, kind="agents", member=agent_id, add=False)
+    """The agent's owner withdraws it at any time; the workspace owner may remove it too."""
+    return await directory.change_agent(infra, principal, workspace_id, agent_id, add=False)
 
 
 @router.post("/keys", status_code=status.HTTP_201_CREATED, response_model=directory.KeyCreated)
@@ -112,6 +131,6 @@ async def list_keys(infra: InfraDep, principal: PrincipalDep) -> list[directory.
 
 
 @router.delete("/keys/{key_id}")
-async def revoke_key(key_id: str, infra: InfraDep, principal: PrincipalDep) -> dict[str, object]:
+async def revoke_key(key_id: ResourceId, infra: InfraDep, principal: PrincipalDep) -> dict[str, object]:
     await directory.revoke_key(infra, principal, key_id)
     return {"revoked": True, "id": key_id}

@@ -18,6 +18,7 @@ from memgw.gateway.schemas import (
     MemoryListQuery,
     MemoryPatch,
     MemoryVersion,
+    ResourceId,
     SearchRequest,
     SearchResponse,
 )
@@ -68,7 +69,9 @@ async def search_memory(body: SearchRequest, infra: InfraDep, principal: Princip
 
 
 @router.get("/{memory_id}", response_model=MemoryRecord)
-async def get_memory(memory_id: str, infra: InfraDep, principal: PrincipalDep, response: Response) -> MemoryRecord:
+async def get_memory(
+    memory_id: ResourceId, infra: InfraDep, principal: PrincipalDep, response: Response
+) -> MemoryRecord:
     record = await memory_service.get(infra, principal, memory_id)
     response.headers["ETag"] = f'"{record.version}"'
     return record
@@ -76,7 +79,7 @@ async def get_memory(memory_id: str, infra: InfraDep, principal: PrincipalDep, r
 
 @router.patch("/{memory_id}", response_model=MemoryRecord)
 async def update_memory(
-    memory_id: str, body: MemoryPatch, infra: InfraDep, principal: PrincipalDep, if_match: IfMatch = None
+    memory_id: ResourceId, body: MemoryPatch, infra: InfraDep, principal: PrincipalDep, if_match: IfMatch = None
 ) -> MemoryRecord:
     """Change fields as a new version; send `version` or `If-Match` to refuse a stale write (409)."""
     return await memory_service.update(infra, principal, memory_id, body, if_match)
@@ -84,22 +87,22 @@ async def update_memory(
 
 @router.delete("/{memory_id}")
 async def delete_memory(
-    memory_id: str, infra: InfraDep, principal: PrincipalDep, if_match: IfMatch = None
+    memory_id: ResourceId, infra: InfraDep, principal: PrincipalDep, if_match: IfMatch = None
 ) -> dict[str, object]:
     await memory_service.delete(infra, principal, memory_id, if_match)
     return {"deleted": True, "id": memory_id}
 
 
 @router.get("/{memory_id}/history", response_model=list[MemoryVersion])
-async def memory_history(memory_id: str, infra: InfraDep, principal: PrincipalDep) -> list[MemoryVersion]:
+async def memory_history(memory_id: ResourceId, infra: InfraDep, principal: PrincipalDep) -> list[MemoryVersion]:
     """Every version, newest first."""
     return await memory_service.history(infra, principal, memory_id)
 
 
 @router.post("/{memory_id}/feedback", response_model=FeedbackAccepted)
 async def memory_feedback(
-    memory_id: str, body: FeedbackRequest, infra: InfraDep, principal: PrincipalDep
+    memory_id: ResourceId, body: FeedbackRequest, infra: InfraDep, principal: PrincipalDep
 ) -> FeedbackAccepted:
     """`incorrect` takes the memory out of default retrieval at once; every kind reaches the consolidator."""
-    await memory_service.feedback(infra, principal, memory_id, body)
-    return FeedbackAccepted(memory_id=memory_id, feedback=body.feedback)
+    applies_to = await memory_service.feedback(infra, principal, memory_id, body)
+    return FeedbackAccepted(memory_id=memory_id, feedback=body.feedback, applies_to=applies_to)

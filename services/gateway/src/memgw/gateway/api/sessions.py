@@ -7,6 +7,7 @@ from fastapi import APIRouter, Response, status
 from memgw.gateway import review_service as reviews
 from memgw.gateway import session_service as sessions
 from memgw.gateway.deps import InfraDep, PrincipalDep
+from memgw.gateway.schemas import ResourceId
 
 router = APIRouter(prefix="/v1", tags=["sessions"])
 
@@ -17,12 +18,12 @@ async def open_session(body: sessions.SessionCreate, infra: InfraDep, principal:
 
 
 @router.get("/sessions/{session_id}", response_model=sessions.Session)
-async def get_session(session_id: str, infra: InfraDep, principal: PrincipalDep) -> sessions.Session:
+async def get_session(session_id: ResourceId, infra: InfraDep, principal: PrincipalDep) -> sessions.Session:
     return await sessions.get_session(infra, principal, session_id)
 
 
 @router.get("/sessions/{session_id}/episodes", response_model=list[sessions.Episode])
-async def list_episodes(session_id: str, infra: InfraDep, principal: PrincipalDep) -> list[sessions.Episode]:
+async def list_episodes(session_id: ResourceId, infra: InfraDep, principal: PrincipalDep) -> list[sessions.Episode]:
     return await sessions.list_episodes(infra, principal, session_id)
 
 
@@ -34,7 +35,7 @@ async def append_episode(body: sessions.EpisodeCreate, infra: InfraDep, principa
 
 @router.post("/sessions/{session_id}/commit", status_code=status.HTTP_202_ACCEPTED)
 async def commit_session(
-    session_id: str, body: sessions.CommitRequest, infra: InfraDep, principal: PrincipalDep, response: Response
+    session_id: ResourceId, body: sessions.CommitRequest, infra: InfraDep, principal: PrincipalDep, response: Response
 ) -> dict[str, Any]:
     """Hand the session's episodes to the consolidator; follow the job at `/v1/jobs/{job_id}`."""
     answer = await sessions.commit(infra, principal, session_id, body)
@@ -43,7 +44,7 @@ async def commit_session(
 
 
 @router.get("/jobs/{job_id}", response_model=sessions.Job)
-async def get_job(job_id: str, infra: InfraDep, principal: PrincipalDep) -> sessions.Job:
+async def get_job(job_id: ResourceId, infra: InfraDep, principal: PrincipalDep) -> sessions.Job:
     return await sessions.get_job(infra, principal, job_id)
 
 
@@ -60,7 +61,7 @@ async def list_reviews(infra: InfraDep, principal: PrincipalDep, status: str | N
     tags=["reviews"],
 )
 async def decide_review(
-    review_id: str, body: reviews.ReviewDecision, infra: InfraDep, principal: PrincipalDep
+    review_id: ResourceId, body: reviews.ReviewDecision, infra: InfraDep, principal: PrincipalDep
 ) -> reviews.Review:
     """accept_new, keep_old, keep_both, or edit (with edited_content); applied by the consolidator."""
     return await reviews.decide_review(infra, principal, review_id, body)

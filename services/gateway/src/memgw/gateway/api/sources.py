@@ -9,11 +9,13 @@ from fastapi import APIRouter, Body, Header, Request, Response, WebSocket, WebSo
 from fastapi.responses import PlainTextResponse, StreamingResponse
 from pydantic import BaseModel, Field
 
+from memgw.common.domain import ID_PATTERN
 from memgw.common.sources import MemorySourceEntry, SourceKind
 from memgw.gateway import sources_service
-from memgw.gateway.deps import InfraDep, PrincipalDep, get_infra
+from memgw.gateway.deps import InfraDep, PrincipalDep, authenticate, get_infra
 from memgw.gateway.errors import Unauthorized
-from memgw.gateway.identity import api_key_from, principal_for_key
+from memgw.gateway.identity import api_key_from
+from memgw.gateway.schemas import ResourceId
 
 router = APIRouter(prefix="/v1", tags=["sources"])
 HEARTBEAT_S = 15.0
@@ -24,7 +26,7 @@ class SourceCreate(BaseModel):
         "extra": "forbid",
         "json_schema_extra": {"examples": [{"id": "notes", "kind": "Folder", "fields": {"path": "/home/me/notes"}}]},
     }
-    id: str = Field(max_length=128)
+    id: str = Field(pattern=ID_PATTERN)
     kind: SourceKind
     label: str = ""
     enabled: bool = True
@@ -48,10 +50,14 @@ async def list_sources(request: Request, infra: InfraDep, principal: PrincipalDe
 
 
 @router.post("/sources", status_code=status.HTTP_201_CREATED, response_model=MemorySourceEntry)
-async def add_source(body: SourceCreate, infra: InfraDep, principal: PrincipalDep) -> MemorySourceEntry:
+async def add_source(
+    body: SourceCreate, request: Request, infra: InfraDep, principal: PrincipalDep
+) -> MemorySourceEntry:
+    """Credentials among the fields (a GithubRepo `token`, a Composio `connection_id`) are sealed and
+    never shown again: the answer names them under `credentials`."""
     owner = body.owner_user_id or principal.user_id
     entry = MemorySourceEntry.model_validate({**body.model_dump(), "owner_user_id": owner})
-    return await sources_service.add(infra, principal, entry)
+    return await sources_service.add(infra, principal, entry, request.app.state.composio)
 
 
 @router.get("/sources/status", response_model=list[sources_service.SourceStatus])
@@ -68,10 +74,10 @@ async def export_sources(infra: InfraDep, principal: PrincipalDep) -> str:
 
 @router.post("/sources/import")
 async def import_sources(
-    infra: InfraDep, principal: PrincipalDep, toml: Annotated[str, Body(media_type="text/plain")]
+    request: Request, infra: InfraDep, principal: PrincipalDep, toml: Annotated[str, Body(media_type="text/plain")]
 ) -> dict[str, Any]:
     """Bring OpenHuman's `[[memory_sources]]` in (send the TOML as text/plain)."""
-    return await sources_service.import_openhuman(infra, principal, toml)
+    return await sources_service.import_openhuman(infra, principal, toml, request.app.state.composio)
 
 
 @router.post("/sources/composio", status_code=status.HTTP_201_CREATED, response_model=MemorySourceEntry)
@@ -83,43 +89,46 @@ async def connect_composio(
 
 
 @router.get("/sources/{source_id}", response_model=MemorySourceEntry)
-async def get_source(source_id: str, infra: InfraDep, principal: PrincipalDep) -> MemorySourceEntry:
+async def get_source(source_id: ResourceId, infra: InfraDep, principal: PrincipalDep) -> MemorySourceEntry:
     return await sources_service.get(infra, principal, source_id)
 
 
 @router.patch("/sources/{source_id}", response_model=MemorySourceEntry)
 async def update_source(
-    source_id: str,
+    source_id: ResourceId,
     patch: Annotated[dict[str, Any], Body(examples=[{"enabled": False, "fields": {"glob": "**/*.txt"}}])],
+    request: Request,
     infra: InfraDep,
     principal: PrincipalDep,
     if_match: Annotated[str | None, Header()] = None,
 ) -> MemorySourceEntry:
     """An absent field stays, an explicit null clears it; `id` and `kind` cannot change."""
     expected = int(if_match.strip('"')) if if_match and if_match.strip('"').isdigit() else None
-    return await sources_service.update(infra, principal, source_id, patch, expected)
+    return await sources_service.update(infra, principal, source_id, patch, request.app.state.composio, expected)
 
 
 @router.delete("/sources/{source_id}")
-async def remove_source(source_id: str, infra: InfraDep, principal: PrincipalDep) -> dict[str, Any]:
+async def remove_source(source_id: ResourceId, infra: InfraDep, principal: PrincipalDep) -> dict[str, Any]:
     chunks = await sources_service.remove(infra, principal, source_id)
     return {"removed": True, "id": source_id, "chunks_removed": chunks}
 
 
 @router.get("/sources/{source_id}/items")
-async def list_items(source_id: str, infra: InfraDep, principal: PrincipalDep) -> list[dict[str, Any]]:
+async def list_items(source_id: ResourceId, infra: InfraDep, principal: PrincipalDep) -> list[dict[str, Any]]:
     """What the source's reader sees now (asked of a sync-worker; nothing is stored)."""
     return (await sources_service.preview(infra, principal, source_id)).items
 
 
 @router.get("/sources/{source_id}/items/{item_id:path}")
-async def read_item(source_id: str, item_id: str, infra: InfraDep, principal: PrincipalDep) -> dict[str, Any]:
+async def read_item(source_id: ResourceId, item_id: str, infra: InfraDep, principal: PrincipalDep) -> dict[str, Any]:
     answer = await sources_service.preview(infra, principal, source_id, item_id)
     return answer.content or {}
 
 
 @router.post("/sources/{source_id}/sync", status_code=status.HTTP_202_ACCEPTED)
-async def sync_source(source_id: str, infra: InfraDep, principal: PrincipalDep, response: Response) -> dict[str, Any]:
+async def sync_source(
+    source_id: ResourceId, infra: InfraDep, principal: PrincipalDep, response: Response
+) -> dict[str, Any]:
     """Queue a sync and answer at once with its run; a run already in flight is returned instead.
     Follow it on `/v1/events` (SSE) or `/v1/events/ws`."""
     run, created = await sources_service.request_sync(infra, principal, source_id)
@@ -128,7 +137,9 @@ async def sync_source(source_id: str, infra: InfraDep, principal: PrincipalDep, 
 
 
 @router.get("/sources/{source_id}/runs/{run_id}")
-async def get_run(source_id: str, run_id: str, infra: InfraDep, principal: PrincipalDep) -> dict[str, Any]:
+async def get_run(
+    source_id: ResourceId, run_id: ResourceId, infra: InfraDep, principal: PrincipalDep
+) -> dict[str, Any]:
     return await sources_service.get_run(infra, principal, source_id, run_id)
 
 
@@ -156,9 +167,10 @@ async def stage_events_ws(websocket: WebSocket, source_id: str | None = None) ->
     """The same events over a WebSocket; the key comes as a header or, for browsers, `?api_key=`."""
     infra = get_infra(websocket)  # type: ignore[arg-type]
     secret = api_key_from(websocket.headers, websocket.query_params.get("api_key"))
-    principal = await principal_for_key(infra.pool, secret) if secret else None
-    if principal is None:
-        await websocket.close(code=4401, reason=str(Unauthorized("unknown or missing API key")))
+    try:
+        principal = await authenticate(infra, secret, target="websocket /v1/events/ws")
+    except Unauthorized as exc:
+        await websocket.close(code=4401, reason=exc.detail)
         return
     await websocket.accept()
     async with websocket.app.state.stage_relay.listen(principal, source_id) as queue:

@@ -6,6 +6,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
+from memgw.common import policy
+from memgw.common.domain import Principal
+from memgw.common.settings import SourceSettings
 from memgw.common.sources import MemorySourceEntry, SourceKind
 
 
@@ -31,6 +34,19 @@ class SourceContent:
     title: str
     text: str
     updated_at: datetime | None = None
+    agent_id: str | None = None  # the item is its agent's (a conversation held through an agent)
+
+
+def operator_credential(settings: SourceSettings, name: str, value: str | None, source: MemorySourceEntry) -> str:
+    """The operator's own upstream credential ``name`` for this source's sync: only for owners the
+    operator named (MEMGW_OPERATOR_CREDENTIAL_USERS); SourceError otherwise or when it is unset."""
+    if not value:
+        raise SourceError(f"{name} is not set: this source has no credential of its own to use")
+    ref = policy.CredentialRef(name, source.owner_user_id, tuple(settings.operator_credential_users))
+    decision = policy.decide(Principal(user_id=source.owner_user_id), policy.Action.CREDENTIAL_USE, ref)
+    if not decision.allowed:
+        raise SourceError(decision.reason)
+    return value
 
 
 class SourceReader(Protocol):

@@ -8,10 +8,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from memgw.common import policy
 from memgw.common.composio import ComposioClient, ComposioError
+from memgw.common.domain import Principal
 from memgw.common.net import OutboundRefused
+from memgw.common.settings import SourceSettings
 from memgw.common.sources import MemorySourceEntry, SourceKind
-from memgw.sync_worker.readers.base import SourceContent, SourceError, SourceItem
+from memgw.sync_worker.readers.base import SourceContent, SourceError, SourceItem, operator_credential
 from memgw.sync_worker.readers.listed import ListedContent
 
 
@@ -59,8 +62,9 @@ def _date(value: Any) -> datetime | None:
 class ComposioReader:
     kind = SourceKind.COMPOSIO
 
-    def __init__(self, client: ComposioClient):
+    def __init__(self, client: ComposioClient, settings: SourceSettings):
         self._client = client
+        self._settings = settings
         self._listed = ListedContent()
 
     async def _contents(self, source: MemorySourceEntry) -> list[SourceContent]:
@@ -68,8 +72,18 @@ class ComposioReader:
         feed = FEEDS.get(toolkit)
         if feed is None:
             raise SourceError(f"no Composio feed is known for toolkit {toolkit!r} (known: {', '.join(sorted(FEEDS))})")
+        if not self._client.configured:
+            raise SourceError("Composio is not configured: set MEMGW_COMPOSIO_API_KEY")
+        operator_credential(self._settings, "MEMGW_COMPOSIO_API_KEY", "set", source)
+        connection_id = str(source.secrets.get("connection_id", ""))
         try:
-            data = await self._client.execute(feed.tool, str(source.fields["connection_id"]), feed.arguments)
+            # The operator's key reads any connection: each sync checks it is still the owner's.
+            connection = await self._client.connection(connection_id)
+            ref = policy.ConnectionRef(connection_id, source.owner_user_id, connection.user_id)
+            decision = policy.decide(Principal(user_id=source.owner_user_id), policy.Action.CONNECTION_USE, ref)
+            if not decision.allowed:
+                raise SourceError(decision.reason)
+            data = await self._client.execute(feed.tool, connection_id, feed.arguments)
         except (ComposioError, OutboundRefused) as exc:
             raise SourceError(str(exc)) from exc
         contents = []

@@ -24,7 +24,7 @@ class FolderReader:
 
     def _root(self, source: MemorySourceEntry) -> Path:
         try:
-            return allowed_root(Path(str(source.fields["path"])), self._settings.folder_roots)
+            return allowed_root(Path(str(source.fields["path"])), self._settings.folder_roots_of(source.owner_user_id))
         except FileNotFoundError as exc:
             raise SourceError(f"folder {source.fields['path']} does not exist") from exc
         except PathOutsideRoot as exc:

@@ -7,19 +7,21 @@ Paginated through ``Link: rel="next"``; rate-limit aware: when the limit is hit,
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 import time
 from datetime import datetime
 from typing import Any
+from urllib.parse import quote
 
-from memgw.common.net import GuardedFetcher, OutboundRefused
+from memgw.common.net import GuardedFetcher, OutboundRefused, origin
 from memgw.common.settings import SourceSettings
 from memgw.common.sources import MemorySourceEntry, SourceKind
-from memgw.sync_worker.readers.base import SourceContent, SourceError, SourceItem
+from memgw.sync_worker.readers.base import SourceContent, SourceError, SourceItem, operator_credential
 from memgw.sync_worker.readers.listed import ListedContent
 
-_REPO = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
+_REPO_PART = re.compile(r"^[A-Za-z0-9_.-]+$")
 _NEXT = re.compile(r'<([^>]+)>;\s*rel="next"')
 MAX_PAGES = 10
 
@@ -40,18 +42,25 @@ class GithubReader:
         self._listed = ListedContent()
 
     def _headers(self, source: MemorySourceEntry) -> dict[str, str]:
+        """The source's own token; else the operator's, when it serves this owner; else none (public)."""
         headers = {"Accept": "application/vnd.github+json", "X-GitHub-Api-Version": "2022-11-28"}
-        token = source.fields.get("token") or self._settings.github_token
+        token = source.secrets.get("token")
+        if not token and self._settings.github_token:
+            with contextlib.suppress(SourceError):
+                token = operator_credential(self._settings, "MEMGW_GITHUB_TOKEN", self._settings.github_token, source)
         if token:
             headers["Authorization"] = f"Bearer {token}"
         return headers
 
     async def _pages(self, source: MemorySourceEntry, path: str) -> list[dict[str, Any]]:
-        url: str | None = f"{self._settings.github_api_url.rstrip('/')}{path}"
+        base = self._settings.github_api_url.rstrip("/")
+        url: str | None = f"{base}{path}"
         out: list[dict[str, Any]] = []
         for _ in range(MAX_PAGES):
             if url is None:
                 break
+            if origin(url) != origin(base):  # a token is never sent to another host by a Link header
+                raise SourceError(f"GitHub's next page is on another origin ({origin(url)}); not followed")
             try:
                 answer = await self._fetcher.fetch(url, headers=self._headers(source))
             except OutboundRefused as exc:
@@ -73,9 +82,10 @@ class GithubReader:
         return out
 
     async def _contents(self, source: MemorySourceEntry) -> list[SourceContent]:
-        repo = str(source.fields["repo"])
-        if not _REPO.match(repo):
-            raise SourceError(f"repo must be owner/name, not {repo!r}")
+        parts = str(source.fields["repo"]).split("/")
+        if len(parts) != 2 or not all(_REPO_PART.match(x) and x not in (".", "..") for x in parts):
+            raise SourceError(f"repo must be owner/name, not {source.fields['repo']!r}")
+        repo = "/".join(quote(x, safe="") for x in parts)
         include = set(source.fields.get("include") or ("commits", "issues", "pulls"))
         contents: list[SourceContent] = []
         if "commits" in include:

@@ -10,7 +10,7 @@ from urllib.parse import quote
 from memgw.common.net import GuardedFetcher, OutboundRefused
 from memgw.common.settings import SourceSettings
 from memgw.common.sources import MemorySourceEntry, SourceKind
-from memgw.sync_worker.readers.base import SourceContent, SourceError, SourceItem
+from memgw.sync_worker.readers.base import SourceContent, SourceError, SourceItem, operator_credential
 from memgw.sync_worker.readers.listed import ListedContent
 
 
@@ -23,9 +23,11 @@ class TwitterReader:
         self._listed = ListedContent()
 
     async def _tweets(self, source: MemorySourceEntry) -> list[SourceContent]:
-        token = self._settings.twitter_bearer_token
-        if not token:
+        if not self._settings.twitter_bearer_token:
             raise SourceError("TwitterQuery is not configured: set MEMGW_TWITTER_BEARER_TOKEN to sync it")
+        token = operator_credential(
+            self._settings, "MEMGW_TWITTER_BEARER_TOKEN", self._settings.twitter_bearer_token, source
+        )
         url = (
             f"{self._settings.twitter_api_url.rstrip('/')}/2/tweets/search/recent?query="
             f"{quote(str(source.fields['query']))}&max_results=50&tweet.fields=created_at,author_id"
