@@ -107,10 +107,12 @@ def validate_source(entry: MemorySourceEntry) -> None:
         if name not in spec.required and name not in spec.optional:
             problems.append(f"'{name}' does not belong to a {entry.kind} source")
     problems += _kind_problems(entry.kind, given, entry.workspace_id)
-    for name in ("max_tokens_per_sync", "sync_depth_days"):
+    if "\x00" in entry.label:
+        problems.append("label must not contain a NUL character")
+    for name, most in (("max_tokens_per_sync", 2**31 - 1), ("sync_depth_days", 36_500)):
         value = getattr(entry, name)
-        if value is not None and value <= 0:
-            problems.append(f"{name} must be > 0")
+        if value is not None and not 0 < value <= most:
+            problems.append(f"{name} must be > 0 and at most {most}")
     cost = entry.max_cost_per_sync_usd
     if cost is not None and (not math.isfinite(cost) or cost < 0):
         problems.append("max_cost_per_sync_usd must be finite and >= 0")
@@ -132,7 +134,10 @@ def _kind_problems(kind: SourceKind, given: dict[str, Any], workspace_id: str | 
     if kind is SourceKind.CONVERSATION and workspace_id is not None:
         problems.append("a Conversation source keeps its sessions' visibility: it cannot be put into a workspace")
     for name, value in given.items():
-        if isinstance(value, str) and "\x00" in value:
+        values = value if isinstance(value, list) else [value]
+        if not all(isinstance(v, str | int | float | bool) for v in values):
+            problems.append(f"'{name}' must be a string, a number, a boolean or a list of them")
+        elif any(isinstance(v, str) and "\x00" in v for v in values):
             problems.append(f"'{name}' must not contain a NUL character")
     return problems
 

@@ -16,7 +16,7 @@ from memgw.common.domain import Principal
 from memgw.common.logging import current_correlation_id, get_logger
 from memgw.gateway.errors import ApiError, Forbidden
 from memgw.gateway.pagination import Page, keyset_page, window_clauses
-from memgw.gateway.schemas import MAX_PAGE
+from memgw.gateway.schemas import MAX_PAGE, Moment, RequestBody
 
 log = get_logger("memgw.gateway.audit")
 
@@ -116,13 +116,13 @@ class AuditEntry(BaseModel):
     created_at: datetime
 
 
-class AuditQuery(BaseModel):
+class AuditQuery(RequestBody):
     actor: str | None = None
     action: str | None = None
     decision: Literal["allow", "deny"] | None = None
     target: str | None = None
-    since: datetime | None = None
-    until: datetime | None = None
+    since: Moment | None = None
+    until: Moment | None = None
     cursor: str | None = None
     limit: int = Field(default=50, ge=1, le=MAX_PAGE)
 
@@ -145,7 +145,7 @@ async def entries(pool: asyncpg.Pool, principal: Principal, q: AuditQuery) -> Pa
     ):
         if value is not None:
             clauses.append(f"{column} = {params.add(value)}")
-    clauses += window_clauses(params, q.since, q.until, q.cursor)
+    clauses += window_clauses(params, q.since, q.until, q.cursor, key_type=int)
     rows = await pool.fetch(
         f"SELECT * FROM audit_log WHERE {' AND '.join(clauses)} ORDER BY created_at DESC, id DESC"
         f" LIMIT {params.add(q.limit + 1)}",

@@ -19,10 +19,10 @@ from memgw.gateway import access, audit
 from memgw.gateway.errors import Conflict, NotFound
 from memgw.gateway.identity import create_key
 from memgw.gateway.pagination import Page, decode_cursor, encode_cursor
-from memgw.gateway.schemas import ID_PATTERN, MAX_PAGE
+from memgw.gateway.schemas import ID_PATTERN, MAX_PAGE, RequestBody
 
 
-class UserCreate(BaseModel):
+class UserCreate(RequestBody):
     model_config = ConfigDict(
         extra="forbid",
         json_schema_extra={
@@ -44,7 +44,7 @@ class User(BaseModel):
     profile_namespace: str
 
 
-class AgentCreate(BaseModel):
+class AgentCreate(RequestBody):
     model_config = ConfigDict(
         extra="forbid",
         json_schema_extra={
@@ -60,7 +60,7 @@ class AgentCreate(BaseModel):
     )
 
 
-class AgentPatch(BaseModel):
+class AgentPatch(RequestBody):
     model_config = ConfigDict(extra="forbid")
     name: str | None = Field(default=None, max_length=200)
     framework: str | None = Field(default=None, max_length=64)
@@ -75,7 +75,7 @@ class Agent(BaseModel):
     memory_sources: list[str] | None
 
 
-class WorkspaceCreate(BaseModel):
+class WorkspaceCreate(RequestBody):
     model_config = ConfigDict(
         extra="forbid",
         json_schema_extra={
@@ -104,7 +104,7 @@ class Workspace(BaseModel):
     allowed_agent_ids: list[str]
 
 
-class KeyCreate(BaseModel):
+class KeyCreate(RequestBody):
     model_config = ConfigDict(
         extra="forbid",
         json_schema_extra={

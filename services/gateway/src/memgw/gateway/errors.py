@@ -6,14 +6,26 @@ ApiError
  ├── Forbidden           403  the principal may not act for that user, agent or workspace
  ├── NotFound            404  no such thing, or one the principal may not see
  ├── Conflict            409  a stale version, or a duplicate id
- └── PayloadTooLarge     413  the body is over the configured limit
+ ├── PayloadTooLarge     413  the body is over the configured limit
+ └── Unavailable         503  a dependency (a sync-worker, an upstream) did not answer in time
+
+Validation problems answer 422 with the field and the message. Whatever a handler did not foresee is
+mapped here, never left to the server: a value Postgres refuses (NUL, out of range) is 422, a
+reference to something missing 404, a duplicate 409, and anything else a logged 500 that names its
+correlation id and carries no stack.
 """
 
 from __future__ import annotations
 
+import asyncpg
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import ValidationError
+
+from memgw.common.logging import CORRELATION_HEADER, correlation_scope, current_correlation_id, get_logger
+
+log = get_logger("memgw.gateway.errors")
 
 
 class ApiError(Exception):
@@ -72,8 +84,42 @@ def install_error_handlers(app: FastAPI) -> None:
         ]
         return JSONResponse(error_body("invalid_request", problems), status_code=422)
 
+    async def on_model_validation(_: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, ValidationError)
+        problems = [
+            {"field": ".".join(str(p) for p in err["loc"]), "message": err["msg"]}
+            for err in exc.errors(include_url=False)
+        ]
+        return JSONResponse(error_body("invalid_request", problems), status_code=422)
+
+    async def on_database_refusal(request: Request, exc: Exception) -> JSONResponse:
+        status, code = _database_answer(exc)
+        log.warning("request.refused_by_database", path=request.url.path, error=type(exc).__name__, status=status)
+        detail = str(exc).split("\n", 1)[0][:300]
+        return JSONResponse(error_body(code, detail), status_code=status)
+
+    async def on_unexpected(request: Request, exc: Exception) -> JSONResponse:
+        # Runs outside the request's correlation scope (Starlette's outermost middleware): take the
+        # request's own id again, or make one, so the answer and the log line meet.
+        with correlation_scope(current_correlation_id() or request.headers.get(CORRELATION_HEADER)) as cid:
+            log.exception("request.failed", path=request.url.path, error=type(exc).__name__)
+        detail = f"an internal error; it is logged under correlation id {cid}"
+        return JSONResponse(error_body("internal", detail), status_code=500, headers={CORRELATION_HEADER: cid})
+
     app.add_exception_handler(ApiError, on_api_error)
     app.add_exception_handler(RequestValidationError, on_validation)
+    app.add_exception_handler(ValidationError, on_model_validation)
+    for refused in (asyncpg.DataError, asyncpg.IntegrityConstraintViolationError, OverflowError):
+        app.add_exception_handler(refused, on_database_refusal)
+    app.add_exception_handler(Exception, on_unexpected)
+
+
+def _database_answer(exc: Exception) -> tuple[int, str]:
+    if isinstance(exc, asyncpg.ForeignKeyViolationError):
+        return 404, "not_found"
+    if isinstance(exc, asyncpg.UniqueViolationError):
+        return 409, "conflict"
+    return 422, "invalid_value"
 
 
 class Unavailable(ApiError):

@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from fastapi import FastAPI, Request, Response
-from fastapi.responses import JSONResponse
 
 from memgw.common.composio import ComposioClient
 from memgw.common.logging import CORRELATION_HEADER, correlation_scope
 from memgw.common.net import GuardedFetcher
 from memgw.common.runtime import Infra, ServiceParts
 from memgw.gateway.api import audit, directory, health, memory, sessions, sources
-from memgw.gateway.errors import error_body, install_error_handlers
+from memgw.gateway.body_limit import BodyLimit
+from memgw.gateway.errors import install_error_handlers
 from memgw.gateway.events import StageRelay
 from memgw.gateway.mcp import create_mcp
 
@@ -36,10 +36,7 @@ def create_app(infra: Infra) -> FastAPI:
     install_error_handlers(app)
 
     @app.middleware("http")
-    async def correlate_and_limit(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        length = request.headers.get("content-length")
-        if length and length.isdigit() and int(length) > MAX_BODY_BYTES:
-            return JSONResponse(error_body("payload_too_large", f"body over {MAX_BODY_BYTES} bytes"), status_code=413)
+    async def correlate(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
         with correlation_scope(request.headers.get(CORRELATION_HEADER)) as cid:
             response = await call_next(request)
             response.headers[CORRELATION_HEADER] = cid
@@ -48,6 +45,7 @@ def create_app(infra: Infra) -> FastAPI:
     for module in (health, memory, sessions, directory, audit, sources):
         app.include_router(module.router)
     app.mount("/", mcp_app)  # last: FastAPI's own routes match first
+    app.add_middleware(BodyLimit, max_bytes=MAX_BODY_BYTES)  # outermost: before anything reads a body
     return app
 
 

@@ -15,7 +15,7 @@ from memgw.common.events import ReviewDecided
 from memgw.common.runtime import Infra
 from memgw.gateway import access, audit
 from memgw.gateway.errors import BadRequest, Conflict, NotFound
-from memgw.gateway.schemas import MAX_CONTENT_CHARS
+from memgw.gateway.schemas import MAX_CONTENT_CHARS, RequestBody
 
 
 class Review(BaseModel):
@@ -33,7 +33,7 @@ class Review(BaseModel):
     feedback: str | None = None
 
 
-class ReviewDecision(BaseModel):
+class ReviewDecision(RequestBody):
     model_config = ConfigDict(
         extra="forbid",
         json_schema_extra={

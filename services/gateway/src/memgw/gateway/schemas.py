@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Annotated, Any, Literal
+import math
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal, Self
 
 from fastapi import Path as PathParam
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from memgw.common.domain import ID_PATTERN, MemoryRecord, MemoryStatus, Visibility
 
@@ -17,6 +18,61 @@ MAX_QUERY_CHARS = 2_000
 MAX_PAGE = 100
 
 Tags = list[str]
+MAX_NESTING = 8
+SAFE_INTEGER = 2**53  # what every JSON reader holds exactly
+EARLIEST, LATEST = datetime(1900, 1, 1, tzinfo=UTC), datetime(9000, 1, 1, tzinfo=UTC)
+
+
+def _moment(value: datetime) -> datetime:
+    """Aware (a naive time is UTC) and between 1900 and 9000: what every store and clock holds."""
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    try:
+        in_range = EARLIEST <= value < LATEST
+    except OverflowError:
+        in_range = False
+    if not in_range:
+        raise ValueError("must lie between 1900-01-01 and 9000-01-01")
+    return value
+
+
+Moment = Annotated[datetime, AfterValidator(_moment)]
+
+
+def check_value(value: Any, where: str, depth: int = 0) -> None:
+    """What a request may carry anywhere: text without NUL, finite numbers, integers JSON readers
+    hold exactly, nesting at most MAX_NESTING deep. Raises ValueError naming the place."""
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise ValueError(f"{where}: NUL characters are not allowed")
+    elif isinstance(value, bool) or value is None:
+        return
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"{where}: numbers must be finite")
+    elif isinstance(value, int):
+        if abs(value) > SAFE_INTEGER:
+            raise ValueError(f"{where}: integers must lie within ±2**53")
+    elif isinstance(value, dict | list | tuple | set | frozenset):
+        if depth >= MAX_NESTING:
+            raise ValueError(f"{where}: nested more than {MAX_NESTING} levels")
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        for key, item in items:
+            check_value(key, f"{where} key", depth + 1)
+            check_value(item, f"{where}.{key}", depth + 1)
+
+
+class RequestBody(BaseModel):
+    """Every request model: on top of its fields' own rules, nothing anywhere in it that a store
+    refuses or a reader misreads (see ``check_value``)."""
+
+    @model_validator(mode="after")
+    def _storable(self) -> Self:
+        for name, value in self.__dict__.items():
+            check_value(value, name)
+        return self
+
+
 # A resource id in a URL path: one pattern for every resource, so `../x` or a NUL is 422 at the door.
 ResourceId = Annotated[str, PathParam(pattern=ID_PATTERN, description="An id: " + ID_PATTERN)]
 
@@ -28,7 +84,7 @@ def _check_tags(tags: list[str]) -> list[str]:
     return tags
 
 
-class MemoryCreate(BaseModel):
+class MemoryCreate(RequestBody):
     model_config = ConfigDict(
         extra="forbid",
         json_schema_extra={
@@ -61,7 +117,7 @@ class MemoryCreate(BaseModel):
     source: str = Field(default="manual", max_length=64)
     source_ref: str | None = Field(default=None, max_length=500)
     metadata: dict[str, Any] = Field(default_factory=dict)
-    expires_at: datetime | None = None
+    expires_at: Moment | None = None
 
     _tags = field_validator("tags")(_check_tags)
 
@@ -72,7 +128,7 @@ class MemoryCreated(BaseModel):
     version: int
 
 
-class MemoryPatch(BaseModel):
+class MemoryPatch(RequestBody):
     """Fields to change; an absent field stays. ``version`` (or an If-Match header) makes the write
     conditional: a stale one gets 409."""
 
@@ -90,7 +146,7 @@ class MemoryPatch(BaseModel):
     memory_type: str | None = Field(default=None, min_length=1, max_length=64)
     status: MemoryStatus | None = None
     metadata: dict[str, Any] | None = None
-    expires_at: datetime | None = None
+    expires_at: Moment | None = None
     flags: list[Literal["incorrect", "outdated", "useful"]] | None = Field(
         default=None, description="Set or clear feedback flags, e.g. [] to restore a memory marked incorrect."
     )
@@ -109,13 +165,13 @@ class MemoryPatch(BaseModel):
         return value
 
 
-class MemoryListQuery(BaseModel):
+class MemoryListQuery(RequestBody):
     namespace: str | None = None
     memory_type: str | None = None
     tags: list[str] | None = None
     status: list[MemoryStatus] | None = None
-    since: datetime | None = None
-    until: datetime | None = None
+    since: Moment | None = None
+    until: Moment | None = None
     cursor: str | None = None
     limit: int = Field(default=20, ge=1, le=MAX_PAGE)
 
@@ -128,7 +184,7 @@ class MemoryVersion(BaseModel):
     snapshot: dict[str, Any]
 
 
-class SearchRequest(BaseModel):
+class SearchRequest(RequestBody):
     model_config = ConfigDict(
         extra="forbid",
         json_schema_extra={"examples": [{"query": "中文输出偏好", "limit": 5}, {"query": "project decisions"}]},
@@ -159,7 +215,7 @@ class SearchResponse(BaseModel):
     total: int
 
 
-class FeedbackRequest(BaseModel):
+class FeedbackRequest(RequestBody):
     model_config = ConfigDict(
         extra="forbid",
         json_schema_extra={"examples": [{"feedback": "incorrect", "comment": "这是一次临时偏好，不应长期保留。"}]},

@@ -23,12 +23,12 @@ from memgw.common.runtime import Infra
 from memgw.gateway import access, audit
 from memgw.gateway.errors import BadRequest, Conflict, NotFound
 from memgw.gateway.memory_service import check_acts_for
-from memgw.gateway.schemas import ID_PATTERN, MAX_CONTENT_CHARS, MAX_TAGS
+from memgw.gateway.schemas import ID_PATTERN, MAX_CONTENT_CHARS, MAX_TAGS, RequestBody
 
 log = get_logger("memgw.gateway.sessions")
 
 
-class SessionCreate(BaseModel):
+class SessionCreate(RequestBody):
     model_config = ConfigDict(extra="forbid")
     session_id: str | None = Field(default=None, pattern=ID_PATTERN)
     agent_id: str | None = None
@@ -47,7 +47,7 @@ class Session(BaseModel):
     committed_at: datetime | None = None
 
 
-class EpisodeCreate(BaseModel):
+class EpisodeCreate(RequestBody):
     model_config = ConfigDict(
         extra="forbid",
         json_schema_extra={
@@ -78,7 +78,7 @@ class Episode(BaseModel):
     expires_at: datetime
 
 
-class CommitRequest(BaseModel):
+class CommitRequest(RequestBody):
     model_config = ConfigDict(
         extra="forbid",
         json_schema_extra={

@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query
@@ -8,7 +7,7 @@ from fastapi import APIRouter, Query
 from memgw.gateway import audit, memory_service
 from memgw.gateway.deps import InfraDep, PrincipalDep
 from memgw.gateway.pagination import Page
-from memgw.gateway.schemas import MAX_PAGE
+from memgw.gateway.schemas import MAX_PAGE, Moment
 
 router = APIRouter(prefix="/v1", tags=["audit"])
 
@@ -21,8 +20,8 @@ async def list_audit(
     action: str | None = None,
     decision: Literal["allow", "deny"] | None = None,
     target: str | None = None,
-    since: datetime | None = None,
-    until: datetime | None = None,
+    since: Moment | None = None,
+    until: Moment | None = None,
     cursor: str | None = None,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
 ) -> Page[audit.AuditEntry]:

@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Header, Query, Response, status
@@ -18,6 +17,7 @@ from memgw.gateway.schemas import (
     MemoryListQuery,
     MemoryPatch,
     MemoryVersion,
+    Moment,
     ResourceId,
     SearchRequest,
     SearchResponse,
@@ -42,8 +42,8 @@ async def list_memories(
     memory_type: str | None = None,
     tags: Annotated[list[str] | None, Query(description="All of these tags.")] = None,
     status_: Annotated[list[MemoryStatus] | None, Query(alias="status")] = None,
-    since: datetime | None = None,
-    until: datetime | None = None,
+    since: Moment | None = None,
+    until: Moment | None = None,
     cursor: str | None = None,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 20,
 ) -> Page[MemoryRecord]:

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Header, Request, Response, WebSocket, WebSocketDisconnect, status
 from fastapi.responses import PlainTextResponse, StreamingResponse
-from pydantic import BaseModel, Field
+from pydantic import ConfigDict, Field
 
 from memgw.common.domain import ID_PATTERN
 from memgw.common.sources import MemorySourceEntry, SourceKind
@@ -15,17 +15,17 @@ from memgw.gateway import sources_service
 from memgw.gateway.deps import InfraDep, PrincipalDep, authenticate, get_infra
 from memgw.gateway.errors import Unauthorized
 from memgw.gateway.identity import api_key_from
-from memgw.gateway.schemas import ResourceId
+from memgw.gateway.schemas import RequestBody, ResourceId
 
 router = APIRouter(prefix="/v1", tags=["sources"])
 HEARTBEAT_S = 15.0
 
 
-class SourceCreate(BaseModel):
-    model_config = {
-        "extra": "forbid",
-        "json_schema_extra": {"examples": [{"id": "notes", "kind": "Folder", "fields": {"path": "/home/me/notes"}}]},
-    }
+class SourceCreate(RequestBody):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"id": "notes", "kind": "Folder", "fields": {"path": "/home/me/notes"}}]},
+    )
     id: str = Field(pattern=ID_PATTERN)
     kind: SourceKind
     label: str = ""
@@ -38,7 +38,7 @@ class SourceCreate(BaseModel):
     sync_depth_days: int | None = None
 
 
-class ComposioConnect(BaseModel):
+class ComposioConnect(RequestBody):
     connection_id: str = Field(min_length=1, max_length=200)
 
 

@@ -1,0 +1,196 @@
+"""Issue "Trust B": inputs that used to answer 500 answer a clear 4xx; body limits hold on the
+stream whatever its framing; anything unforeseen is a logged 500 with a correlation id and no stack;
+the outbound guard's address table."""
+
+from __future__ import annotations
+
+import base64
+import ipaddress
+import json
+import uuid
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from memgw.common.net import is_public
+from memgw.gateway import memory_service
+from tests.conftest import System
+
+NUL = "\x00"
+
+
+@pytest.fixture
+async def key(system: System) -> str:
+    return await system.user(f"tb_{uuid.uuid4().hex[:8]}")
+
+
+def _cursor(created: Any, key: Any) -> str:
+    return base64.urlsafe_b64encode(json.dumps([created, key]).encode()).decode().rstrip("=")
+
+
+NOW = "2026-01-01T00:00:00+00:00"
+# (method, path, json body or None, query params or None)
+BAD_INPUTS: list[tuple[str, str, Any, Any]] = [
+    ("POST", "/v1/memory", {"content": f"a{NUL}b"}, None),
+    ("POST", "/v1/memory", {"content": "x", "summary": f"s{NUL}"}, None),
+    ("POST", "/v1/memory", {"content": "x", "tags": [f"t{NUL}"]}, None),
+    ("POST", "/v1/memory", {"content": "x", "metadata": {f"k{NUL}": 1}}, None),
+    ("POST", "/v1/memory", {"content": "x", "metadata": {"k": f"v{NUL}"}}, None),
+    ("POST", "/v1/memory", {"content": "x", "metadata": {"k": float("nan")}}, None),
+    ("POST", "/v1/memory", {"content": "x", "metadata": {"k": float("inf")}}, None),
+    ("POST", "/v1/memory", {"content": "x", "metadata": {"k": 2**70}}, None),
+    ("POST", "/v1/memory", {"content": "x", "source": f"s{NUL}"}, None),
+    ("POST", "/v1/memory", {"content": "x", "expires_at": "9999-12-31T23:59:59-12:00"}, None),
+    ("POST", "/v1/memory", {"content": "x", "expires_at": "0001-01-01T00:00:00+14:00"}, None),
+    ("POST", "/v1/memory/search", {"query": f"q{NUL}"}, None),
+    ("POST", "/v1/memory/search", {"query": "q", "namespaces": [f"n{NUL}"]}, None),
+    ("GET", "/v1/memory", None, {"namespace": f"n{NUL}"}),
+    ("GET", "/v1/memory", None, {"tags": [f"t{NUL}"]}),
+    ("GET", "/v1/memory", None, {"memory_type": f"t{NUL}"}),
+    ("GET", "/v1/memory", None, {"until": "9999-12-31T23:59:59-12:00"}),
+    ("GET", "/v1/memory", None, {"since": "0001-01-01T00:00:00+14:00"}),
+    ("GET", "/v1/memory", None, {"cursor": _cursor(NOW, 17)}),
+    ("GET", "/v1/memory", None, {"cursor": _cursor(NOW, [1])}),
+    ("GET", "/v1/memory", None, {"cursor": _cursor("0001-01-01T00:00:00", "m")}),
+    ("GET", "/v1/memory", None, {"cursor": "!!!"}),
+    ("GET", "/v1/audit", None, {"cursor": _cursor(NOW, "not-an-int")}),
+    ("GET", "/v1/audit", None, {"actor": f"a{NUL}"}),
+    ("GET", "/v1/audit", None, {"until": "9999-12-31T23:59:59-12:00"}),
+    ("GET", "/v1/users", None, {"cursor": _cursor(NOW, 5)}),
+    ("GET", "/v1/memory/mem%00x", None, None),
+    ("PATCH", "/v1/memory/mem%00x", {"content": "x"}, None),
+    ("POST", "/v1/episodes", {"session_id": "s1", "content": f"e{NUL}"}, None),
+    ("POST", "/v1/sources", {"id": "f1", "kind": "Folder", "fields": {"path": f"/tmp/a{NUL}b"}}, None),
+    ("POST", "/v1/sources", {"id": "f2", "kind": "Folder", "fields": {"path": "/tmp"}, "label": f"l{NUL}"}, None),
+    (
+        "POST",
+        "/v1/sources",
+        {"id": "f3", "kind": "RssFeed", "fields": {"url": "https://x.y/"}, "max_tokens_per_sync": 2**70},
+        None,
+    ),
+    (
+        "POST",
+        "/v1/sources",
+        {"id": "f4", "kind": "RssFeed", "fields": {"url": "https://x.y/"}, "sync_depth_days": 2**40},
+        None,
+    ),
+    ("POST", "/v1/sources", {"id": "f5", "kind": "RssFeed", "fields": {"url": {"a": {"b": 1}}}}, None),
+    ("POST", "/v1/reviews/rev_x/decision", {"decision": "edit", "edited_content": f"x{NUL}"}, None),
+    ("GET", "/v1/reviews", None, {"status": f"open{NUL}"}),
+]
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body", "params"), BAD_INPUTS, ids=[f"{m} {p} #{n}" for n, (m, p, _, _) in enumerate(BAD_INPUTS)]
+)
+async def test_bad_input_is_a_clear_4xx(
+    system: System, key: str, method: str, path: str, body: Any, params: Any
+) -> None:
+    content = None if body is None else json.dumps(body).encode()  # json.dumps writes NaN and Infinity as given
+    as_key = None if path == "/v1/users" else key  # the admin lists users with cursors
+    response = await system.client.request(
+        method,
+        path,
+        content=content,
+        params=params,
+        headers={**system.auth(as_key), "content-type": "application/json"},
+    )
+    assert 400 <= response.status_code < 500, response.text
+    assert set(response.json()) == {"error", "detail"}
+
+
+async def test_nested_tables_in_an_import_are_reported_not_a_crash(system: System, key: str) -> None:
+    toml = '[[memory_sources]]\nid = "n1"\nkind = "RssFeed"\nurl = "https://x.y/"\n[memory_sources.extra]\na = 1\n'
+    answer = await system.client.post(
+        "/v1/sources/import", content=toml, headers={**system.auth(key), "content-type": "text/plain"}
+    )
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["errors"][0]["id"] == "n1"
+
+
+async def _chunks(data: bytes, size: int = 64 * 1024) -> AsyncIterator[bytes]:
+    for start in range(0, len(data), size):
+        yield data[start : start + size]
+
+
+@pytest.mark.parametrize(
+    ("path", "content_type", "payload"),
+    [
+        ("/v1/memory", "application/json", json.dumps({"content": "x" * 3_000_000}).encode()),
+        (
+            "/v1/sources/import",
+            "text/plain",
+            b'[[memory_sources]]\nid = "big"\nkind = "Folder"\npath = "' + b"x" * 3_000_000 + b'"\n',
+        ),
+        ("/mcp", "application/json", json.dumps({"jsonrpc": "2.0", "id": 1, "method": "x" * 3_000_000}).encode()),
+    ],
+)
+async def test_the_body_limit_holds_for_chunked_bodies(
+    system: System, key: str, path: str, content_type: str, payload: bytes
+) -> None:
+    headers = {**system.auth(key), "content-type": content_type, "accept": "application/json, text/event-stream"}
+    answer = await system.client.post(path, content=_chunks(payload), headers=headers)
+    assert answer.status_code == 413, answer.text[:300]
+    sized = await system.client.post(path, content=payload, headers=headers)
+    assert sized.status_code == 413
+
+
+async def test_a_body_under_the_limit_still_arrives_whole_when_chunked(system: System, key: str) -> None:
+    text = "分块传输的内容 " * 2000
+    answer = await system.client.post(
+        "/v1/memory",
+        content=_chunks(json.dumps({"content": text[:30_000]}).encode(), 1000),
+        headers={**system.auth(key), "content-type": "application/json"},
+    )
+    assert answer.status_code == 201, answer.text
+    stored = await system.client.get(f"/v1/memory/{answer.json()['id']}", headers=system.auth(key))
+    assert stored.json()["content"] == text[:30_000]
+
+
+async def test_an_unforeseen_error_is_a_logged_500_with_a_correlation_id_and_no_stack(
+    system: System, key: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def broken(*_: Any, **__: Any) -> None:
+        raise RuntimeError("something nobody foresaw")
+
+    monkeypatch.setattr(memory_service, "list_memories", broken)
+    answer = await system.client.get("/v1/memory", headers={**system.auth(key), "X-Correlation-ID": "cid-trust-b"})
+    assert answer.status_code == 500
+    assert answer.json()["error"] == "internal"
+    assert "cid-trust-b" in answer.json()["detail"]
+    assert "Traceback" not in answer.text
+    assert "something nobody foresaw" not in answer.text
+
+
+# The outbound guard's address table (#8): Python's is_global plus IPv4 addresses carried inside IPv6.
+ADDRESSES = [
+    ("8.8.8.8", True),
+    ("2606:4700:4700::1111", True),
+    ("127.0.0.1", False),
+    ("10.1.2.3", False),
+    ("169.254.169.254", False),
+    ("100.100.100.200", False),  # shared address space (100.64/10): a cloud's metadata service
+    ("100.64.0.1", False),
+    ("192.0.2.1", False),  # documentation
+    ("0.0.0.0", False),
+    ("224.0.0.1", False),
+    ("::1", False),
+    ("fe80::1", False),
+    ("fc00::1", False),
+    ("::ffff:127.0.0.1", False),  # IPv4-mapped
+    ("::ffff:8.8.8.8", True),
+    ("::127.0.0.1", False),  # IPv4-compatible
+    ("2002:7f00:1::", False),  # 6to4 of 127.0.0.1
+    ("2002:a9fe:a9fe::1", False),  # 6to4 of 169.254.169.254
+    ("2002:0808:0808::1", True),  # 6to4 of 8.8.8.8
+    ("64:ff9b::a9fe:a9fe", False),  # NAT64 of 169.254.169.254
+    ("64:ff9b::0a00:0001", False),  # NAT64 of 10.0.0.1
+    ("64:ff9b:1::a00:1", False),  # local-use NAT64
+    ("2001:0:4136:e378:8000:63bf:3fff:fdd2", False),  # Teredo
+]
+
+
+@pytest.mark.parametrize(("address", "public"), ADDRESSES)
+def test_the_outbound_guard_knows_which_addresses_are_public(address: str, public: bool) -> None:
+    assert is_public(ipaddress.ip_address(address)) is public
