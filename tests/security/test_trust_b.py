@@ -137,15 +137,15 @@ async def test_the_body_limit_holds_for_chunked_bodies(
 
 
 async def test_a_body_under_the_limit_still_arrives_whole_when_chunked(system: System, key: str) -> None:
-    text = "分块传输的内容 " * 2000
+    text = ("分块传输的内容 " * 2000)[:6000]
     answer = await system.client.post(
         "/v1/memory",
-        content=_chunks(json.dumps({"content": text[:30_000]}).encode(), 1000),
+        content=_chunks(json.dumps({"content": text}).encode(), 1000),
         headers={**system.auth(key), "content-type": "application/json"},
     )
     assert answer.status_code == 201, answer.text
     stored = await system.client.get(f"/v1/memory/{answer.json()['id']}", headers=system.auth(key))
-    assert stored.json()["content"] == text[:30_000]
+    assert stored.json()["content"] == text
 
 
 async def test_an_unforeseen_error_is_a_logged_500_with_a_correlation_id_and_no_stack(
@@ -194,3 +194,68 @@ ADDRESSES = [
 @pytest.mark.parametrize(("address", "public"), ADDRESSES)
 def test_the_outbound_guard_knows_which_addresses_are_public(address: str, public: bool) -> None:
     assert is_public(ipaddress.ip_address(address)) is public
+
+
+# 3 and 4: bounded, fair embedding; no timing that tells one tenant about another ---------------------------
+
+
+@pytest.mark.parametrize("text", ["😀" * 32_000, "长" * 9_000, "ab " * 10_000])
+async def test_content_is_limited_in_tokens_and_the_answer_names_the_limit(system: System, key: str, text: str) -> None:
+    answer = await system.client.post("/v1/memory", json={"content": text}, headers=system.auth(key))
+    assert answer.status_code == 422, answer.text[:200]
+    assert "8192" in answer.text
+
+
+def test_the_embedder_reads_no_further_than_its_window(system: System) -> None:
+    inner = system.infra.embedder.inner  # type: ignore[attr-defined]
+    for text in ("x" * 8_000, "中文内容" * 2_000, "😀" * 5_000, "short"):
+        fitted = inner.fit_window(text)
+        assert text.startswith(fitted)
+        assert inner._model.token_count(fitted) <= 512
+    assert inner.fit_window("short") == "short"
+
+
+async def test_stored_embeddings_are_reused_only_within_one_tenant(
+    system: System, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    embedded: list[str] = []
+    inner = system.infra.embedder.embed_passages
+
+    async def counting(texts):  # type: ignore[no-untyped-def]
+        embedded.extend(texts)
+        return await inner(texts)
+
+    monkeypatch.setattr(system.infra.embedder, "embed_passages", counting)
+    guess = f"the PIN is {uuid.uuid4().hex[:6]}"
+    a = await system.user(f"tn_{uuid.uuid4().hex[:8]}")
+    b = await system.user(f"tn_{uuid.uuid4().hex[:8]}")
+    for who in (a, b, b):
+        assert (
+            await system.client.post("/v1/memory", json={"content": guess}, headers=system.auth(who))
+        ).status_code == 201
+    assert embedded.count(guess) == 2  # once for each tenant, never across
+
+
+async def test_the_query_cache_is_kept_per_asker() -> None:
+    from memgw.common.embedding.base import QueryCache
+
+    calls: list[str] = []
+
+    class Counting:
+        name, dim = "counting", 2
+
+        async def embed_passages(self, texts: Any) -> list[list[float]]:
+            return [[0.0, 1.0] for _ in texts]
+
+        async def embed_query(self, text: str, *, scope: str = "") -> list[float]:
+            calls.append(text)
+            return [1.0, 0.0]
+
+        async def close(self) -> None:
+            return None
+
+    cache = QueryCache(Counting())
+    await cache.embed_query("what did alice ask", scope="alice")
+    await cache.embed_query("what did alice ask", scope="alice")
+    await cache.embed_query("what did alice ask", scope="mallory")
+    assert calls == ["what did alice ask", "what did alice ask"]

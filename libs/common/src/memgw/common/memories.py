@@ -7,6 +7,8 @@ Who may write what is decided by the callers (gateway, sync-worker, consolidator
 
 from __future__ import annotations
 
+import asyncio
+import weakref
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -120,6 +122,13 @@ class MemoryStore:
         self.pool = pool
         self.index = index
         self.layout = layout
+        self._lanes: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    def _tenant_lane(self, tenant: str) -> asyncio.Lock:
+        lane = self._lanes.get(tenant)
+        if lane is None:
+            lane = self._lanes[tenant] = asyncio.Lock()
+        return lane
 
     async def insert(self, conn: Conn, new: NewMemory, *, actor: str | None, announce: bool = True) -> MemoryRecord:
         """Insert, or overwrite a record with the same id (deterministic chunk ids make re-ingest
@@ -234,19 +243,26 @@ class MemoryStore:
         )
         return [r["id"] for r in rows]
 
-    async def embed_passages(self, texts: Sequence[str], embedder: Embedder) -> list[list[float]]:
-        """Embeddings for ``texts``, reusing any stored for the same content (by hash), so the same
-        text is never embedded twice; only the rest goes to the embedder, in one batch."""
+    async def embed_passages(self, texts: Sequence[str], embedder: Embedder, *, tenant: str) -> list[list[float]]:
+        """Embeddings for ``texts`` on behalf of user ``tenant``, reusing any stored for the same
+        content (by hash) among that user's own memories: the same text is not embedded twice, and
+        how fast a write is never tells whether another tenant stored that text. One call per
+        tenant at a time goes to the embedder, so one tenant's bulk write cannot occupy it: others
+        get their batches in between."""
         hashes = [content_hash(t) for t in texts]
         rows = await self.pool.fetch(
             "SELECT DISTINCT ON (content_hash) content_hash, embedding FROM memories"
-            " WHERE content_hash = ANY($1) AND embedding_model = $2",
+            " WHERE content_hash = ANY($1) AND embedding_model = $2 AND user_id = $3",
             list(set(hashes)),
             embedder.name,
+            tenant,
         )
         known = {r["content_hash"]: list(r["embedding"]) for r in rows}
         missing = [i for i, h in enumerate(hashes) if h not in known]
-        fresh = await embedder.embed_passages([texts[i] for i in missing]) if missing else []
+        fresh: list[list[float]] = []
+        if missing:
+            async with self._tenant_lane(tenant):
+                fresh = await embedder.embed_passages([texts[i] for i in missing])
         for i, vector in zip(missing, fresh, strict=True):
             known[hashes[i]] = vector
         return [known[h] for h in hashes]

@@ -215,7 +215,7 @@ class Consolidator:
             await self._merge(exact, candidate, event, "exact duplicate (same content hash)")
             outcome.merged.append(exact["id"])
             return
-        [vector] = await self.infra.store.embed_passages([candidate.content], self.infra.embedder)
+        [vector] = await self.infra.store.embed_passages([candidate.content], self.infra.embedder, tenant=event.user_id)
         neighbours = await self._neighbours(event.user_id, namespace, candidate.content, vector)
         for existing, _ in neighbours:  # a contradiction first: it must reach a person, never be merged
             reason = contradiction(existing["content"], candidate.content)
@@ -410,7 +410,9 @@ class Consolidator:
             if event.decision == "edit":
                 if not event.edited_content:
                     raise ValueError("an 'edit' decision needs edited_content")
-                [vector] = await self.infra.store.embed_passages([event.edited_content], self.infra.embedder)
+                [vector] = await self.infra.store.embed_passages(
+                    [event.edited_content], self.infra.embedder, tenant=review["user_id"]
+                )
                 await self.infra.store.update(
                     conn,
                     new_id_,
@@ -470,7 +472,9 @@ class Consolidator:
         elif event.decision == "edit":
             if not event.edited_content:
                 raise ValueError("an 'edit' decision needs edited_content")
-            [vector] = await self.infra.store.embed_passages([event.edited_content], self.infra.embedder)
+            [vector] = await self.infra.store.embed_passages(
+                [event.edited_content], self.infra.embedder, tenant=review["user_id"]
+            )
             changes = {
                 "content": event.edited_content,
                 "embedding": vector,

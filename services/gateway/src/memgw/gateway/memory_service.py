@@ -133,7 +133,7 @@ async def create(infra: Infra, p: Principal, body: MemoryCreate) -> MemoryRecord
             "memory_upsert",
             f"namespace {body.namespace} is not where {body.visibility} memory goes ({derived})",
         )
-    [vector] = await infra.store.embed_passages([body.content], infra.embedder)
+    [vector] = await infra.store.embed_passages([body.content], infra.embedder, tenant=user_id)
     new = NewMemory(
         id=new_id("mem"),
         user_id=user_id,
@@ -206,7 +206,9 @@ async def update(
     if "status" in changes:
         changes["status"] = MemoryStatus(changes["status"]).value
     if "content" in changes and changes["content"] != row["content"]:
-        [changes["embedding"]] = await infra.store.embed_passages([changes["content"]], infra.embedder)
+        [changes["embedding"]] = await infra.store.embed_passages(
+            [changes["content"]], infra.embedder, tenant=row["user_id"]
+        )
         changes["embedding_model"] = infra.embedder.name
     async with infra.pool.acquire() as conn, conn.transaction():
         current = await conn.fetchval("SELECT version FROM memories WHERE id = $1 FOR UPDATE", memory_id)
@@ -279,7 +281,7 @@ async def search(infra: Infra, p: Principal, body: SearchRequest) -> list[Search
     async def dense() -> list[IndexHit]:
         if body.mode == "sparse":
             return []
-        vector = await infra.embedder.embed_query(body.query)
+        vector = await infra.embedder.embed_query(body.query, scope=p.user_id)
         return await infra.index.search(dense=vector, text=None, where=where, limit=depth, mode="dense")
 
     async def bm25() -> list[IndexHit]:

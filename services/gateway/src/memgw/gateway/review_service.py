@@ -15,7 +15,7 @@ from memgw.common.events import ReviewDecided
 from memgw.common.runtime import Infra
 from memgw.gateway import access, audit
 from memgw.gateway.errors import BadRequest, Conflict, NotFound
-from memgw.gateway.schemas import MAX_CONTENT_CHARS, RequestBody
+from memgw.gateway.schemas import Content, RequestBody
 
 
 class Review(BaseModel):
@@ -41,7 +41,7 @@ class ReviewDecision(RequestBody):
         },
     )
     decision: Literal["accept_new", "keep_old", "keep_both", "edit"]
-    edited_content: str | None = Field(default=None, min_length=1, max_length=MAX_CONTENT_CHARS)
+    edited_content: Content | None = None
 
 
 async def list_reviews(infra: Infra, p: Principal, status: str | None) -> list[Review]:

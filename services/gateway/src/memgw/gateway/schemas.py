@@ -10,8 +10,10 @@ from fastapi import Path as PathParam
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from memgw.common.domain import ID_PATTERN, MemoryRecord, MemoryStatus, Visibility
+from memgw.common.text import estimate_tokens
 
 MAX_CONTENT_CHARS = 32_000
+MAX_CONTENT_TOKENS = 8_192
 MAX_TAGS = 32
 MAX_TAG_CHARS = 64
 MAX_QUERY_CHARS = 2_000
@@ -37,6 +39,20 @@ def _moment(value: datetime) -> datetime:
 
 
 Moment = Annotated[datetime, AfterValidator(_moment)]
+
+
+def _within_tokens(text: str) -> str:
+    tokens = estimate_tokens(text)
+    if tokens > MAX_CONTENT_TOKENS:
+        raise ValueError(
+            f"about {tokens} tokens; a memory holds at most {MAX_CONTENT_TOKENS} (its vector reads the first 512)."
+            " Longer documents belong in a memory source, which chunks them"
+        )
+    return text
+
+
+# A memory's text: bounded in tokens (what embedding and ranking cost), not only in characters.
+Content = Annotated[str, Field(min_length=1, max_length=MAX_CONTENT_CHARS), AfterValidator(_within_tokens)]
 
 
 def check_value(value: Any, where: str, depth: int = 0) -> None:
@@ -108,7 +124,7 @@ class MemoryCreate(RequestBody):
     session_id: str | None = None
     namespace: str | None = Field(default=None, description="Derived from type and visibility when absent.")
     memory_type: str = Field(default="fact", min_length=1, max_length=64)
-    content: str = Field(min_length=1, max_length=MAX_CONTENT_CHARS)
+    content: Content
     summary: str = Field(default="", max_length=2_000)
     tags: list[str] = Field(default_factory=list, max_length=MAX_TAGS)
     importance: float = Field(default=0.5, ge=0, le=1)
@@ -138,7 +154,7 @@ class MemoryPatch(RequestBody):
             "examples": [{"summary": "用户偏好中文、结构化、少废话。", "importance": 0.9, "version": 1}]
         },
     )
-    content: str | None = Field(default=None, min_length=1, max_length=MAX_CONTENT_CHARS)
+    content: Content | None = None
     summary: str | None = Field(default=None, max_length=2_000)
     tags: list[str] | None = Field(default=None, max_length=MAX_TAGS)
     importance: float | None = Field(default=None, ge=0, le=1)

@@ -23,7 +23,7 @@ from memgw.common.runtime import Infra
 from memgw.gateway import access, audit
 from memgw.gateway.errors import BadRequest, Conflict, NotFound
 from memgw.gateway.memory_service import check_acts_for
-from memgw.gateway.schemas import ID_PATTERN, MAX_CONTENT_CHARS, MAX_TAGS, RequestBody
+from memgw.gateway.schemas import ID_PATTERN, MAX_TAGS, Content, RequestBody
 
 log = get_logger("memgw.gateway.sessions")
 
@@ -60,7 +60,7 @@ class EpisodeCreate(RequestBody):
     agent_id: str | None = None
     workspace_id: str | None = None
     session_id: str = Field(pattern=ID_PATTERN)
-    content: str = Field(min_length=1, max_length=MAX_CONTENT_CHARS)
+    content: Content
     summary: str = Field(default="", max_length=2_000)
     events: list[dict[str, Any]] = Field(default_factory=list, max_length=200)
     tags: list[str] = Field(default_factory=list, max_length=MAX_TAGS)

@@ -248,7 +248,9 @@ class SyncService:
         tokens = sum(c.tokens for c in chunks)
         if not self._within_budget(run, tokens):
             return False
-        vectors = await self.infra.store.embed_passages([c.text for c in chunks], self.infra.embedder)
+        vectors = await self.infra.store.embed_passages(
+            [c.text for c in chunks], self.infra.embedder, tenant=source.owner_user_id
+        )
         key = source_chunk_key(source.id, content.item_id)
         # An item keeps the visibility of where it came from: its agent's (a conversation held
         # through an agent), else the source's workspace, else its owner's.

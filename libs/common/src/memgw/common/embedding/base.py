@@ -1,5 +1,7 @@
 """One embedder interface. Passages and queries are embedded differently (E5 prefixes), so the
-interface keeps them apart; query vectors are cached because agents repeat their questions."""
+interface keeps them apart; query vectors are cached because agents repeat their questions — per
+``scope`` (the asking user), so how fast a question is answered never tells one tenant what another
+asked."""
 
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ class Embedder(Protocol):
 
     async def embed_passages(self, texts: Sequence[str]) -> list[list[float]]: ...
 
-    async def embed_query(self, text: str) -> list[float]: ...
+    async def embed_query(self, text: str, *, scope: str = "") -> list[float]: ...
 
     async def close(self) -> None: ...
 
@@ -31,17 +33,18 @@ class QueryCache:
         self.name = inner.name
         self.dim = inner.dim
         self._size = size
-        self._cache: OrderedDict[str, list[float]] = OrderedDict()
+        self._cache: OrderedDict[tuple[str, str], list[float]] = OrderedDict()
 
     async def embed_passages(self, texts: Sequence[str]) -> list[list[float]]:
         return await self.inner.embed_passages(texts)
 
-    async def embed_query(self, text: str) -> list[float]:
-        if (hit := self._cache.get(text)) is not None:
-            self._cache.move_to_end(text)
+    async def embed_query(self, text: str, *, scope: str = "") -> list[float]:
+        key = (scope, text)
+        if (hit := self._cache.get(key)) is not None:
+            self._cache.move_to_end(key)
             return hit
         vector = await self.inner.embed_query(text)
-        self._cache[text] = vector
+        self._cache[key] = vector
         if len(self._cache) > self._size:
             self._cache.popitem(last=False)
         return vector

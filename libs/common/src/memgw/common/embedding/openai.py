@@ -70,7 +70,7 @@ class OpenAIEmbedder:
             vectors.extend(await self._post(list(texts[start : start + self._batch]), "passage"))
         return vectors
 
-    async def embed_query(self, text: str) -> list[float]:
+    async def embed_query(self, text: str, *, scope: str = "") -> list[float]:
         return (await self._post([text], "query"))[0]
 
     async def close(self) -> None:
