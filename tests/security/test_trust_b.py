@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import ipaddress
 import json
+import os
 import uuid
 from collections.abc import AsyncIterator
 from typing import Any
@@ -259,3 +260,53 @@ async def test_the_query_cache_is_kept_per_asker() -> None:
     await cache.embed_query("what did alice ask", scope="alice")
     await cache.embed_query("what did alice ask", scope="mallory")
     assert calls == ["what did alice ask", "what did alice ask"]
+
+
+# 5: a bad item fails only itself -----------------------------------------------------------------------------
+
+
+async def test_a_file_name_that_is_not_utf8_fails_only_itself(
+    system: System, key: str, files_dir: Any, stage_watcher: Any
+) -> None:
+    (files_dir / "good.md").write_text("# Good\n\n好的文件内容 good content", encoding="utf-8")
+    os.close(os.open(os.fsencode(files_dir) + b"/bad-\xff\xfe.md", os.O_CREAT | os.O_WRONLY, 0o644))
+    (files_dir / "nul.md").write_bytes(b"# Nul\n\nbefore\x00after")
+    source_id = f"badnames-{uuid.uuid4().hex[:6]}"
+    await system.folder_source(key, source_id, files_dir)
+    listed = await system.client.get(f"/v1/sources/{source_id}/items", headers=system.auth(key))
+    assert listed.status_code == 200, listed.text
+    errors = {item["id"]: item["error"] for item in listed.json()}
+    assert errors["good.md"] is None
+    assert [e for i, e in errors.items() if i.startswith("bad-")] == ["file name is not valid UTF-8 text"]
+    final = await system.sync(key, source_id, stage_watcher)
+    assert final["stage"] == "Completed", final
+    assert final["counts"]["items_failed"] == 2  # the odd name, and the file of binary content
+    assert any("not valid UTF-8" in f for f in final["failed_items"])
+    rows = await system.infra.pool.fetch("SELECT content FROM memories WHERE source_id = $1", source_id)
+    contents = " ".join(r["content"] for r in rows)
+    assert "好的文件内容" in contents
+    again = await system.sync(key, source_id, stage_watcher)  # and the next sync of the folder is fine too
+    assert again["stage"] == "Completed"
+
+
+async def test_an_upstream_that_refuses_connections_fails_the_run_not_the_worker(
+    system: System, key: str, stage_watcher: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memgw.common.embedded.process import free_port
+
+    port = free_port()  # nothing listens there
+    body = {"id": f"dead-{uuid.uuid4().hex[:6]}", "kind": "RssFeed", "fields": {"url": f"http://127.0.0.1:{port}/feed"}}
+    assert (await system.client.post("/v1/sources", json=body, headers=system.auth(key))).status_code == 201
+    final = await system.sync(key, body["id"], stage_watcher)
+    assert final["stage"] == "Failed"
+    assert final["detail"]
+    preview = await system.client.get(f"/v1/sources/{body['id']}/items", headers=system.auth(key))
+    assert preview.status_code == 400, preview.text
+
+
+def test_nul_characters_from_upstream_are_dropped_before_the_store() -> None:
+    from memgw.sync_worker.readers.base import SourceContent
+    from memgw.sync_worker.service import _clean
+
+    cleaned = _clean(SourceContent(item_id="i", title="t\x00", text="issue body\x00 with NUL"))
+    assert (cleaned.title, cleaned.text) == ("t", "issue body with NUL")

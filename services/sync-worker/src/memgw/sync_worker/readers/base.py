@@ -26,6 +26,9 @@ class SourceItem:
     title: str
     updated_at: datetime | None = None
     size: int | None = None
+    # Set when the item was seen but cannot be read (a file name that is not UTF-8 ...): the run
+    # counts and names it, and goes on with the others.
+    error: str | None = None
 
 
 @dataclass(frozen=True)

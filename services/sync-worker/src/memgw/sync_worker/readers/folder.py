@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -14,6 +15,14 @@ from memgw.sync_worker.readers.textconv import decode_text, html_to_text
 
 DEFAULT_GLOB = "**/*.md"
 _HTML = {".html", ".htm"}
+
+
+def _is_text(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:  # surrogates stand for bytes that were not UTF-8
+        return False
+    return "\x00" not in name
 
 
 class FolderReader:
@@ -39,14 +48,19 @@ class FolderReader:
         for path in sorted(root.glob(pattern)):
             try:
                 real = resolve_within(root, path)  # a symlink out of the root is skipped
-            except PathOutsideRoot:
+                if not real.is_file():
+                    continue
+                stat = real.stat()
+            except (PathOutsideRoot, OSError):
                 continue
-            if not real.is_file():
+            name = path.relative_to(root).as_posix()
+            if not _is_text(name):  # a name that is not UTF-8 (or holds NUL) is named, never read
+                shown = os.fsencode(name).decode("utf-8", "backslashreplace").replace("\x00", "\\x00")
+                items.append(SourceItem(id=shown, title=shown, error="file name is not valid UTF-8 text"))
                 continue
-            stat = real.stat()
             items.append(
                 SourceItem(
-                    id=path.relative_to(root).as_posix(),
+                    id=name,
                     title=path.name,
                     updated_at=datetime.fromtimestamp(stat.st_mtime, UTC),
                     size=stat.st_size,
