@@ -4,6 +4,7 @@ the outbound guard's address table."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import ipaddress
 import json
@@ -310,3 +311,62 @@ def test_nul_characters_from_upstream_are_dropped_before_the_store() -> None:
 
     cleaned = _clean(SourceContent(item_id="i", title="t\x00", text="issue body\x00 with NUL"))
     assert (cleaned.title, cleaned.text) == ("t", "issue body with NUL")
+
+
+# 6: live streams outlive neither their key nor their rights --------------------------------------------------
+
+
+async def _closing_reason(system: System, key: str, opened: asyncio.Event) -> str:
+    """Follow an SSE stream until it closes; return the reason it gave."""
+    event = None
+    async with system.client.stream("GET", "/v1/events", headers=system.auth(key), timeout=None) as stream:
+        async for line in stream.aiter_lines():
+            if line.startswith(": connected"):
+                opened.set()
+            elif line.startswith("event: "):
+                event = line[7:]
+            elif line.startswith("data: ") and event == "closed":
+                return str(json.loads(line[6:])["reason"])
+    return ""
+
+
+async def test_a_stream_closes_with_its_reason_when_its_key_is_revoked(system: System) -> None:
+    user = f"sse_{uuid.uuid4().hex[:6]}"
+    await system.user(user)
+    created = await system.admin("POST", "/v1/keys", json={"user_id": user})
+    opened = asyncio.Event()
+    follow = asyncio.create_task(_closing_reason(system, created["api_key"], opened))
+    await asyncio.wait_for(opened.wait(), 10)
+    await system.admin("DELETE", f"/v1/keys/{created['id']}")
+    reason = await asyncio.wait_for(follow, 10)
+    assert "revoked" in reason
+
+
+async def test_a_stream_closes_when_its_member_leaves_the_workspace(system: System) -> None:
+    s = uuid.uuid4().hex[:6]
+    owner, member = f"wso_{s}", f"wsm_{s}"
+    owner_key, member_key = await system.user(owner), await system.user(member)
+    await system.client.post(
+        "/v1/workspaces", json={"workspace_id": f"wss_{s}", "member_user_ids": [member]}, headers=system.auth(owner_key)
+    )
+    await system.client.post(f"/v1/workspaces/wss_{s}/join", headers=system.auth(member_key))
+    opened = asyncio.Event()
+    follow = asyncio.create_task(_closing_reason(system, member_key, opened))
+    await asyncio.wait_for(opened.wait(), 10)
+    left = await system.client.delete(f"/v1/workspaces/wss_{s}/members/{member}", headers=system.auth(member_key))
+    assert left.status_code == 200
+    reason = await asyncio.wait_for(follow, 10)
+    assert "access changed" in reason
+
+
+async def test_the_periodic_recheck_closes_a_stream_whose_key_was_revoked_behind_its_back(system: System) -> None:
+    user = f"tick_{uuid.uuid4().hex[:6]}"
+    await system.user(user)
+    created = await system.admin("POST", "/v1/keys", json={"user_id": user})
+    opened = asyncio.Event()
+    follow = asyncio.create_task(_closing_reason(system, created["api_key"], opened))
+    await asyncio.wait_for(opened.wait(), 10)
+    # Revoked straight in the database (another gateway's announcement lost): the next check finds it.
+    await system.infra.pool.execute("UPDATE api_keys SET revoked_at = now() WHERE id = $1", created["id"])
+    await system.app.state.stage_relay.recheck()
+    assert "revoked" in await asyncio.wait_for(follow, 10)

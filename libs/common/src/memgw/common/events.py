@@ -27,6 +27,9 @@ class Subject(StrEnum):
     # Request-reply on core NATS (no stream): the gateway asks a sync-worker to read a source.
     SOURCE_LIST_ITEMS = "source.items.list"
     SOURCE_READ_ITEM = "source.items.read"
+    # Core NATS, no stream: a hint to every gateway that someone's rights changed (a key revoked,
+    # a member gone); live streams check their principal again at once rather than at the next tick.
+    ACCESS_CHANGED = "access.changed"
 
 
 def _now() -> datetime:
@@ -140,6 +143,14 @@ class MemoryFeedbackGiven(Event):
     # From someone who may not write the memory: their own signal; incorrect/outdated open a review
     # for the memory's owner, and the shared record is never changed by it.
     personal: bool = False
+
+
+class AccessChanged(Event):
+    """Someone's rights changed; live streams of that user re-check their principal."""
+
+    type: Literal["AccessChanged"] = "AccessChanged"
+    user_id: str | None = None
+    reason: str = ""
 
 
 class ReviewRequested(Event):

@@ -14,12 +14,16 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from memgw.common import policy
 from memgw.common.domain import Principal
+from memgw.common.events import AccessChanged, Subject
+from memgw.common.logging import get_logger
 from memgw.common.runtime import Infra
 from memgw.gateway import access, audit
 from memgw.gateway.errors import Conflict, NotFound
 from memgw.gateway.identity import create_key
 from memgw.gateway.pagination import Page, decode_cursor, encode_cursor
 from memgw.gateway.schemas import ID_PATTERN, MAX_PAGE, RequestBody
+
+log = get_logger("memgw.gateway.directory")
 
 
 class UserCreate(RequestBody):
@@ -246,6 +250,7 @@ async def update_agent(infra: Infra, p: Principal, agent_id: str, patch: AgentPa
         await audit.record(
             infra.pool, p, "agent_update", target_type="agent", target_id=agent_id, reason=",".join(changes)
         )
+        await announce_access_changed(infra, row["owner_user_id"], f"agent {agent_id} changed")
     assert row is not None
     return _agent(row)
 
@@ -432,8 +437,19 @@ async def change_agent(infra: Infra, p: Principal, workspace_id: str, agent_id: 
     return await _changed(infra, p, workspace_id, f"{'allow' if add else 'withdraw'} agent {agent_id}")
 
 
+async def announce_access_changed(infra: Infra, user_id: str | None, reason: str) -> None:
+    """Tell every gateway (core NATS, after the change is written) that rights changed: their live
+    streams check again at once. Best effort: the periodic re-check covers a lost hint."""
+    try:
+        change = AccessChanged(user_id=user_id, reason=reason)
+        await infra.broker.publish(change.model_dump(mode="json"), infra.layout.subject(Subject.ACCESS_CHANGED))
+    except Exception as exc:
+        log.warning("access_changed.not_announced", error=str(exc))
+
+
 async def _changed(infra: Infra, p: Principal, workspace_id: str, what: str) -> Workspace:
     await audit.record(infra.pool, p, "workspace_update", target_type="workspace", target_id=workspace_id, reason=what)
+    await announce_access_changed(infra, None, f"workspace {workspace_id}: {what}")
     updated = await _workspace(infra, workspace_id)
     assert updated is not None
     return updated
@@ -478,3 +494,4 @@ async def revoke_key(infra: Infra, p: Principal, key_id: str) -> None:
     await _require(infra, p, policy.Action.KEY_REVOKE, policy.KeyRef(owner), key_id)
     await infra.pool.execute("UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL", key_id)
     await audit.record(infra.pool, p, "key_revoke", target_type="key", target_id=key_id)
+    await announce_access_changed(infra, owner, f"key {key_id} revoked")

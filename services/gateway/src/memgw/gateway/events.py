@@ -1,60 +1,137 @@
 """Live sync progress for people: stage events from NATS, relayed to SSE and WebSocket listeners,
-each listener seeing only the events of sources it may see."""
+each listener seeing only the events of sources it may see (the policy's SOURCE_RUNS).
+
+A listener keeps the key it came with, and its principal is resolved again every ``recheck_s``
+seconds and at once when any gateway announces AccessChanged (a key revoked, a member gone, an
+agent withdrawn): a stream whose key no longer answers, or whose rights changed, is closed with its
+reason (the client reconnects with the rights it has now).
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
 from typing import Any
 
+from memgw.common import policy
 from memgw.common.domain import Principal
-from memgw.common.events import MemorySyncStageChanged, Subject
+from memgw.common.events import AccessChanged, MemorySyncStageChanged, Subject
 from memgw.common.logging import get_logger
 from memgw.common.runtime import Infra
+from memgw.gateway.identity import principal_for_key
 
 log = get_logger("memgw.gateway.events")
 QUEUE_SIZE = 1000
+RECHECK_S = 30.0
 
 
 def may_see(p: Principal, event: MemorySyncStageChanged) -> bool:
-    if p.memory_sources is not None and event.connection_id not in p.memory_sources:
-        return False
-    return p.is_admin or event.owner_user_id == p.user_id or event.workspace_id in p.workspace_ids
+    source = policy.SourceRef(event.connection_id, event.owner_user_id, event.workspace_id)
+    return policy.decide(p, policy.Action.SOURCE_RUNS, source).allowed
+
+
+def _rights(p: Principal) -> tuple[object, ...]:
+    return (p.user_id, p.agent_id, p.is_admin, p.workspace_ids, p.memory_sources)
+
+
+@dataclass(frozen=True)
+class StreamClosed:
+    """The last thing a listener receives: why its stream ends."""
+
+    reason: str
+
+
+@dataclass(eq=False)
+class Listener:
+    principal: Principal
+    secret: str
+    source_id: str | None
+    queue: asyncio.Queue[MemorySyncStageChanged | StreamClosed] = field(
+        default_factory=lambda: asyncio.Queue(QUEUE_SIZE)
+    )
+    closed: bool = False
+
+    def close(self, reason: str) -> None:
+        if not self.closed:
+            self.closed = True
+            while True:  # make room: the reason must arrive even to a listener that fell behind
+                try:
+                    self.queue.put_nowait(StreamClosed(reason))
+                    return
+                except asyncio.QueueFull:
+                    self.queue.get_nowait()
 
 
 class StageRelay:
-    def __init__(self, infra: Infra):
+    def __init__(self, infra: Infra, recheck_s: float = RECHECK_S):
         self._infra = infra
-        self._listeners: dict[asyncio.Queue[MemorySyncStageChanged], tuple[Principal, str | None]] = {}
-        self._subscription: Any = None
+        self.recheck_s = recheck_s
+        self._listeners: set[Listener] = set()
+        self._subscriptions: list[Any] = []
+        self._ticker: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
 
     async def _ensure_subscribed(self) -> None:
         async with self._lock:
-            if self._subscription is None:
-                subject = self._infra.layout.subject(Subject.SYNC_STAGE)
-                self._subscription = await self._infra.broker.connection.subscribe(subject, cb=self._on_message)
+            if not self._subscriptions:
+                nc = self._infra.broker.connection
+                layout = self._infra.layout
+                self._subscriptions = [
+                    await nc.subscribe(layout.subject(Subject.SYNC_STAGE), cb=self._on_stage),
+                    await nc.subscribe(layout.subject(Subject.ACCESS_CHANGED), cb=self._on_access_changed),
+                ]
+                self._ticker = asyncio.create_task(self._tick(), name="stage-relay-recheck")
 
-    async def _on_message(self, msg: Any) -> None:
+    async def _on_stage(self, msg: Any) -> None:
         try:
             event = MemorySyncStageChanged.model_validate_json(msg.data)
         except ValueError:
             log.warning("events.unreadable", subject=msg.subject)
             return
-        for queue, (principal, source_id) in list(self._listeners.items()):
-            if (source_id is None or source_id == event.connection_id) and may_see(principal, event):
+        for listener in list(self._listeners):
+            wanted = listener.source_id is None or listener.source_id == event.connection_id
+            if wanted and not listener.closed and may_see(listener.principal, event):
                 with contextlib.suppress(asyncio.QueueFull):  # a listener that does not read loses events
-                    queue.put_nowait(event)
+                    listener.queue.put_nowait(event)
+
+    async def _on_access_changed(self, msg: Any) -> None:
+        try:
+            change = AccessChanged.model_validate_json(msg.data)
+        except ValueError:
+            return
+        await self.recheck(change.user_id)
+
+    async def _tick(self) -> None:
+        while True:
+            await asyncio.sleep(self.recheck_s)
+            with contextlib.suppress(Exception):
+                await self.recheck()
+
+    async def recheck(self, user_id: str | None = None) -> None:
+        """Resolve the listeners' principals again (of one user, or all); close what no longer holds."""
+        for listener in list(self._listeners):
+            if listener.closed or (user_id is not None and listener.principal.user_id != user_id):
+                continue
+            principal = await principal_for_key(self._infra.pool, listener.secret)
+            if principal is None:
+                listener.close("the key was revoked or its user disabled")
+            elif _rights(principal) != _rights(listener.principal):
+                listener.close("this key's access changed (workspaces or source scope); reconnect to go on")
 
     @contextlib.asynccontextmanager
-    async def listen(
-        self, p: Principal, source_id: str | None = None
-    ) -> AsyncIterator[asyncio.Queue[MemorySyncStageChanged]]:
+    async def listen(self, p: Principal, secret: str, source_id: str | None = None) -> AsyncIterator[Listener]:
         await self._ensure_subscribed()
-        queue: asyncio.Queue[MemorySyncStageChanged] = asyncio.Queue(QUEUE_SIZE)
-        self._listeners[queue] = (p, source_id)
+        listener = Listener(p, secret, source_id)
+        self._listeners.add(listener)
         try:
-            yield queue
+            yield listener
         finally:
-            self._listeners.pop(queue, None)
+            self._listeners.discard(listener)
+
+    async def close(self) -> None:
+        if self._ticker is not None:
+            self._ticker.cancel()
+        for listener in list(self._listeners):
+            listener.close("the gateway is shutting down")

@@ -51,4 +51,4 @@ def create_app(infra: Infra) -> FastAPI:
 
 def build(infra: Infra) -> ServiceParts:
     app = create_app(infra)
-    return ServiceParts(name="gateway", app=app, cleanup=[app.state.fetcher.close])
+    return ServiceParts(name="gateway", app=app, cleanup=[app.state.stage_relay.close, app.state.fetcher.close])

@@ -14,6 +14,7 @@ from memgw.common.sources import MemorySourceEntry, SourceKind
 from memgw.gateway import sources_service
 from memgw.gateway.deps import InfraDep, PrincipalDep, authenticate, get_infra
 from memgw.gateway.errors import Unauthorized
+from memgw.gateway.events import StreamClosed
 from memgw.gateway.identity import api_key_from
 from memgw.gateway.schemas import RequestBody, ResourceId
 
@@ -148,15 +149,20 @@ async def stage_events(request: Request, principal: PrincipalDep, source_id: str
     """Server-sent events: every MemorySyncStageChanged the key may see (optionally of one source)."""
     relay = request.app.state.stage_relay
 
+    secret = api_key_from(request.headers) or ""
+
     async def stream() -> AsyncIterator[str]:
-        async with relay.listen(principal, source_id) as queue:
+        async with relay.listen(principal, secret, source_id) as listener:
             yield ": connected\n\n"
             while not await request.is_disconnected():
                 try:
-                    event = await asyncio.wait_for(queue.get(), HEARTBEAT_S)
+                    event = await asyncio.wait_for(listener.queue.get(), HEARTBEAT_S)
                 except TimeoutError:
                     yield ": ping\n\n"
                     continue
+                if isinstance(event, StreamClosed):
+                    yield f"event: closed\ndata: {json.dumps({'reason': event.reason})}\n\n"
+                    return
                 yield f"event: {event.type}\nid: {event.id}\ndata: {event.model_dump_json()}\n\n"
 
     return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
@@ -173,10 +179,13 @@ async def stage_events_ws(websocket: WebSocket, source_id: str | None = None) ->
         await websocket.close(code=4401, reason=exc.detail)
         return
     await websocket.accept()
-    async with websocket.app.state.stage_relay.listen(principal, source_id) as queue:
+    async with websocket.app.state.stage_relay.listen(principal, secret or "", source_id) as listener:
         try:
             while True:
-                event = await queue.get()
+                event = await listener.queue.get()
+                if isinstance(event, StreamClosed):
+                    await websocket.close(code=4403, reason=event.reason)
+                    return
                 await websocket.send_text(json.dumps(event.model_dump(mode="json"), ensure_ascii=False))
         except WebSocketDisconnect:
             return
