@@ -6,10 +6,13 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import stat
 import sys
 from pathlib import Path
 
+import asyncpg
 import httpx
+import nats
 import pytest
 
 from memgw.common.embedded.process import free_port, port_open
@@ -49,6 +52,22 @@ def _embedded_ports(data_dir: Path) -> list[int]:
     return [int(pid_file.read_text().splitlines()[3])] if pid_file.exists() else []
 
 
+async def _assert_locked_down(data_dir: Path, pg_port: int) -> None:
+    """No other local process reads the embedded infrastructure: the data dir is the user's alone,
+    Postgres wants the generated password, NATS the generated token."""
+    assert stat.S_IMODE(data_dir.stat().st_mode) == 0o700
+    for secret in ("postgres/password", "nats/token", "admin.key", "credentials.key"):
+        assert stat.S_IMODE((data_dir / secret).stat().st_mode) == 0o600, secret
+    with pytest.raises((asyncpg.InvalidPasswordError, asyncpg.InvalidAuthorizationSpecificationError)):
+        await asyncpg.connect(f"postgresql://memgw@127.0.0.1:{pg_port}/memgw")
+    password = (data_dir / "postgres" / "password").read_text().strip()
+    conn = await asyncpg.connect(f"postgresql://memgw:{password}@127.0.0.1:{pg_port}/memgw")
+    await conn.close()
+    nats_port = int(next(p for p in (data_dir / "nats" / "port").read_text().split()))
+    with pytest.raises(Exception, match=r"[Aa]uthoriz"):
+        await nats.connect(f"nats://127.0.0.1:{nats_port}", allow_reconnect=False, max_reconnect_attempts=0)
+
+
 @pytest.mark.slow
 async def test_up_serves_the_curl_example_stops_cleanly_and_keeps_data_across_restarts(tmp_path: Path) -> None:
     data_dir = tmp_path / "data"
@@ -65,17 +84,38 @@ async def test_up_serves_the_curl_example_stops_cleanly_and_keeps_data_across_re
             pg_ports = _embedded_ports(data_dir)
             assert pg_ports
             assert port_open("127.0.0.1", pg_ports[0])
+            await _assert_locked_down(data_dir, pg_ports[0])
     finally:
         code = await _stop(proc, signal.SIGINT)
     assert code == 0
     assert not (data_dir / "postgres" / "data" / "postmaster.pid").exists()
     assert not port_open("127.0.0.1", pg_ports[0])
 
-    proc, url, key_again = await _start(data_dir, port)
+    proc, url, shown_again = await _start(data_dir, port)
     try:
-        assert key_again == key
+        assert key not in shown_again  # printed once, on the first start; then only where it is kept
+        assert str(data_dir / "admin.key") in shown_again
+        assert (data_dir / "admin.key").read_text().strip() == key
         async with httpx.AsyncClient(base_url=url, headers=headers, timeout=30) as client:
             found = await client.post("/v1/memory/search", json={"query": "中文输出偏好", "limit": 3})
             assert found.json()["results"][0]["memory"]["id"] == created.json()["id"]
     finally:
         assert await _stop(proc, signal.SIGTERM) == 0
+
+
+async def test_a_cluster_made_with_trust_auth_asks_for_the_password_after_its_next_start(tmp_path: Path) -> None:
+    from memgw.common.embedded.postgres import EmbeddedPostgres
+
+    postgres = EmbeddedPostgres(tmp_path)
+    await postgres.start()
+    postgres.stop()
+    hba = postgres.pgdata / "pg_hba.conf"
+    hba.write_text("host all all 127.0.0.1/32 trust\n")  # as an older version left it
+    await postgres.start()
+    try:
+        with pytest.raises((asyncpg.InvalidPasswordError, asyncpg.InvalidAuthorizationSpecificationError)):
+            await asyncpg.connect(f"postgresql://memgw@127.0.0.1:{postgres.port}/memgw")
+        conn = await asyncpg.connect(postgres.dsn)
+        await conn.close()
+    finally:
+        postgres.stop()

@@ -15,7 +15,7 @@ from memgw.common.logging import get_logger
 from memgw.common.runtime import Infra, ServiceParts, open_infra, run_services
 from memgw.common.settings import Settings
 from memgw.consolidator.main import build as build_consolidator
-from memgw.gateway.identity import ensure_admin_key
+from memgw.gateway.identity import ADMIN_KEY_FILE, ensure_admin_key
 from memgw.gateway.main import build as build_gateway
 from memgw.obsidian_bridge.main import build as build_obsidian_bridge
 from memgw.sync_worker.main import build as build_sync_worker
@@ -71,7 +71,11 @@ async def run(settings: Settings, names: list[str], on_ready: Callable[[str, str
         parts = [SERVICES[name](infra) for name in names]
         admin_key = None
         if "gateway" in names:
+            key_file = settings.data.data_dir / ADMIN_KEY_FILE
+            first_start = not key_file.exists() and not settings.gateway.admin_api_key
             admin_key = await ensure_admin_key(infra.pool, settings.data.data_dir, settings.gateway.admin_api_key)
+            # Shown once, on the start that made it; after that only where it is (logs are kept).
+            admin_key = admin_key if first_start else f"kept in {key_file} (mode 0600)"
         async with run_services(infra, parts):
             app = next((p.app for p in parts if p.app is not None), None)
             if app is None:

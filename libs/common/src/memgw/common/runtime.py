@@ -66,6 +66,7 @@ async def open_infra(settings: Settings) -> AsyncIterator[Infra]:
     async with contextlib.AsyncExitStack() as stack:
         data_dir = settings.data.data_dir
         data_dir.mkdir(parents=True, exist_ok=True)
+        data_dir.chmod(0o700)  # the bus store, the database, the index and the keys: this user's alone
         nats_url = settings.nats.nats_url
         if not nats_url:
             nats = EmbeddedNats(data_dir)

@@ -16,6 +16,7 @@ from memgw.common.domain import Principal, new_id
 from memgw.common.principals import readable_workspaces_sql
 
 ADMIN_USER = "admin"
+ADMIN_KEY_FILE = "admin.key"
 KEY_PREFIX = "mgw_"
 
 
@@ -63,7 +64,7 @@ async def create_key(
 async def ensure_admin_key(pool: asyncpg.Pool, data_dir: Path, configured: str | None) -> str:
     """Provision the admin user and key. A configured key is registered as is; otherwise one is
     generated on first start and kept (mode 0600) in the data dir, so restarts print the same key."""
-    key_file = data_dir / "admin.key"
+    key_file = data_dir / ADMIN_KEY_FILE
     secret = configured or (key_file.read_text().strip() if key_file.exists() else None)
     async with pool.acquire() as conn, conn.transaction():
         await conn.execute("SELECT pg_advisory_xact_lock(hashtext('memgw-admin-key'))")

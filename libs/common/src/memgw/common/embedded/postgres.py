@@ -5,6 +5,10 @@ refuses to run as root, so as root every Postgres command runs inside a user nam
 an unprivileged uid onto root (``unshare --user --map-user=1000``): nothing outside the data dir is
 changed, no system user is created and no permission is altered. As a normal user the commands run
 as they are.
+
+It listens on 127.0.0.1 only and asks every client for a password (scram-sha-256), generated on
+first start and kept in the data dir (mode 0600): a local process without it reads nothing. A
+cluster made by an older version with trust auth is given the password on its next start.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from pathlib import Path
 
 import asyncpg
 
-from memgw.common.embedded.process import free_port, port_open
+from memgw.common.embedded.process import free_port, port_open, private_secret
 from memgw.common.logging import get_logger
 
 log = get_logger("memgw.embedded.postgres")
@@ -60,8 +64,15 @@ class EmbeddedPostgres:
         self._bindir = postgres_bindir()
 
     @property
+    def password(self) -> str:
+        return private_secret(self.dir / "password")
+
+    @property
     def dsn(self) -> str:
-        return f"postgresql://{SUPERUSER}@127.0.0.1:{self.port}/{DATABASE}"
+        return self._dsn(DATABASE)
+
+    def _dsn(self, database: str) -> str:
+        return f"postgresql://{SUPERUSER}:{self.password}@127.0.0.1:{self.port}/{database}"
 
     def _run(self, *args: str) -> subprocess.CompletedProcess[str]:
         cmd = _as_unprivileged([str(self._bindir / args[0]), *args[1:]])
@@ -87,6 +98,7 @@ class EmbeddedPostgres:
 
     async def start(self) -> str:
         self.dir.mkdir(parents=True, exist_ok=True)
+        private_secret(self.dir / "password")  # made before initdb reads it
         if not (self.pgdata / "PG_VERSION").exists():
             await asyncio.to_thread(
                 self._run,
@@ -95,7 +107,8 @@ class EmbeddedPostgres:
                 str(self.pgdata),
                 "-U",
                 SUPERUSER,
-                "--auth=trust",
+                "--auth=scram-sha-256",
+                f"--pwfile={self.dir / 'password'}",
                 "-E",
                 "UTF8",
                 "--locale=C",
@@ -122,12 +135,35 @@ class EmbeddedPostgres:
                 "60",
                 "start",
             )
+        await self._require_password()
         await self._ensure_database()
         log.info("embedded.postgres.started", port=self.port, pgdata=str(self.pgdata))
         return self.dsn
 
-    async def _ensure_database(self) -> None:
+    async def _require_password(self) -> None:
+        """A cluster from before passwords (trust auth): set the password, then ask for it."""
+        hba = self.pgdata / "pg_hba.conf"
+        lines = hba.read_text().splitlines()
+        if not any(line.split()[-1:] == ["trust"] for line in lines if line and not line.startswith("#")):
+            return
         conn = await asyncpg.connect(f"postgresql://{SUPERUSER}@127.0.0.1:{self.port}/postgres")
+        try:
+            await conn.execute("SET password_encryption = 'scram-sha-256'")
+            await conn.execute(f"ALTER USER {SUPERUSER} PASSWORD '{self.password}'")
+        finally:
+            await conn.close()
+        kept = [line for line in lines if line.startswith("#") or not line.strip()]
+        kept += [
+            "local all all scram-sha-256",
+            "host all all 127.0.0.1/32 scram-sha-256",
+            "host all all ::1/128 scram-sha-256",
+        ]
+        hba.write_text("\n".join(kept) + "\n")
+        await asyncio.to_thread(self._run, "pg_ctl", "-D", str(self.pgdata), "reload")
+        log.info("embedded.postgres.password_required")
+
+    async def _ensure_database(self) -> None:
+        conn = await asyncpg.connect(self._dsn("postgres"))
         try:
             if not await conn.fetchval("SELECT 1 FROM pg_database WHERE datname = $1", DATABASE):
                 await conn.execute(f'CREATE DATABASE "{DATABASE}"')
