@@ -143,8 +143,9 @@ async def test_2_a_composio_source_only_on_the_callers_own_connection(people: Pe
             mine = await people.call("alice", "POST", "/v1/sources", json=source("ca_alice"))
             assert mine.status_code == 201, mine.text
             assert not any("GMAIL_SEND_EMAIL:" in c for c in calls)  # nothing was ever executed upstream
-            actions = {d["action"] for d in await people.denials("mallory")}
-            assert "connection_use" in actions
+            reasons = [d["reason"] for d in await people.denials("mallory") if d["action"] == "connection_use"]
+            assert any("belongs to another user" in r for r in reasons)
+            assert any("names no owner" in r for r in reasons)
         finally:
             app.state.composio = original
             await fetcher.close()
