@@ -12,6 +12,7 @@ from typing import Any
 
 import httpx
 import nats
+import pytest
 import pytest_asyncio
 
 from memgw.common.events import Subject
@@ -77,6 +78,20 @@ async def system(infra: Infra) -> AsyncIterator[System]:
         app = next(p.app for p in parts if p.app is not None)
         async with serve(app) as url, httpx.AsyncClient(base_url=url, timeout=30) as client:
             yield System(infra, client, admin_key, app)
+
+
+@pytest.fixture
+def passages_embedded(system: System, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every passage text that reaches the embedder while the test runs (reused ones never do)."""
+    embedded: list[str] = []
+    inner = system.infra.embedder.embed_passages
+
+    async def counting(texts: Any) -> list[list[float]]:
+        embedded.extend(texts)
+        return await inner(texts)
+
+    monkeypatch.setattr(system.infra.embedder, "embed_passages", counting)
+    return embedded
 
 
 @dataclass

@@ -5,8 +5,6 @@ from __future__ import annotations
 import uuid
 from pathlib import Path
 
-import pytest
-
 from tests.conftest import StageWatcher, System
 
 
@@ -115,15 +113,8 @@ async def test_reindex_rebuilds_the_index_from_postgres_without_re_embedding(sys
     assert memory_id in [h["memory"]["id"] for h in hits]
 
 
-async def test_the_same_content_is_never_embedded_twice(system: System, monkeypatch: pytest.MonkeyPatch) -> None:
-    embedded: list[str] = []
-    inner = system.infra.embedder.embed_passages
-
-    async def counting(texts):  # type: ignore[no-untyped-def]
-        embedded.extend(texts)
-        return await inner(texts)
-
-    monkeypatch.setattr(system.infra.embedder, "embed_passages", counting)
+async def test_the_same_content_is_never_embedded_twice(system: System, passages_embedded: list[str]) -> None:
+    embedded = passages_embedded
     text = f"同一段内容只嵌入一次 {uuid.uuid4().hex}"
     first = await _remember(system, text)
     second = await _remember(system, text)

@@ -218,16 +218,9 @@ def test_the_embedder_reads_no_further_than_its_window(system: System) -> None:
 
 
 async def test_stored_embeddings_are_reused_only_within_one_tenant(
-    system: System, monkeypatch: pytest.MonkeyPatch
+    system: System, passages_embedded: list[str]
 ) -> None:
-    embedded: list[str] = []
-    inner = system.infra.embedder.embed_passages
-
-    async def counting(texts):  # type: ignore[no-untyped-def]
-        embedded.extend(texts)
-        return await inner(texts)
-
-    monkeypatch.setattr(system.infra.embedder, "embed_passages", counting)
+    embedded = passages_embedded
     guess = f"the PIN is {uuid.uuid4().hex[:6]}"
     a = await system.user(f"tn_{uuid.uuid4().hex[:8]}")
     b = await system.user(f"tn_{uuid.uuid4().hex[:8]}")
