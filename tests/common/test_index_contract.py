@@ -55,21 +55,29 @@ def _ids(hits: list) -> list[str]:
 
 
 async def test_dense_search_ranks_the_nearest_first(index: VectorIndex) -> None:
-    hits = await index.search(dense=_vec(0), text=None, where=None, limit=2, mode="dense")
+    hits = await index.search(dense=_vec(0), where=None, limit=2)
     assert _ids(hits)[0] == "m-tea"
 
 
 async def test_bm25_finds_chinese_words_inside_an_unsegmented_sentence(index: VectorIndex) -> None:
-    hits = await index.search(dense=None, text="中文输出", where=None, limit=3, mode="sparse")
+    hits = await index.search(text="中文输出", where=None, limit=3)
     assert _ids(hits) == ["m-zh"]
 
 
-async def test_hybrid_fuses_both_and_the_filter_keeps_other_users_out(index: VectorIndex) -> None:
+async def test_the_filter_keeps_other_users_out_of_both_kinds_of_search(index: VectorIndex) -> None:
     where = Where(must=(Match("user_id", "u1"),))
-    hits = await index.search(dense=_vec(0), text="drinks tea", where=where, limit=5, mode="hybrid")
-    assert _ids(hits)[0] == "m-tea"
-    assert "m-other" not in _ids(hits)
-    assert all(h.payload["user_id"] == "u1" for h in hits)
+    for hits in (
+        await index.search(dense=_vec(0), where=where, limit=5),
+        await index.search(text="drinks tea", where=where, limit=5),
+    ):
+        assert _ids(hits)[0] == "m-tea"
+        assert "m-other" not in _ids(hits)
+        assert all(h.payload["user_id"] == "u1" for h in hits)
+
+
+async def test_asking_by_meaning_and_by_words_at_once_is_refused(index: VectorIndex) -> None:
+    with pytest.raises(ValueError, match="ranking fuses"):
+        await index.search(dense=_vec(0), text="tea", where=None, limit=5)
 
 
 async def test_nested_conditions_express_status_expiry_and_source_scope(index: VectorIndex) -> None:
@@ -80,7 +88,7 @@ async def test_nested_conditions_express_status_expiry_and_source_scope(index: V
             Where(should=(IsEmpty("source_id"), MatchAny("source_id", ("other-source",)))),
         )
     )
-    hits = await index.search(dense=_vec(0), text="tea coffee 中文", where=where, limit=10)
+    hits = await index.search(dense=_vec(0), where=where, limit=10)
     assert set(_ids(hits)) == {"m-tea", "m-other"}
     assert await index.count(where) == 2
 
@@ -88,7 +96,7 @@ async def test_nested_conditions_express_status_expiry_and_source_scope(index: V
 async def test_payload_updates_and_deletes_are_seen_by_the_next_query(index: VectorIndex) -> None:
     await index.set_payload(["m-tea"], {"status": "archived"})
     active = Where(must=(Match("status", "active"),))
-    assert "m-tea" not in _ids(await index.search(dense=_vec(0), text="tea", where=active, limit=5))
+    assert "m-tea" not in _ids(await index.search(dense=_vec(0), where=active, limit=5))
     await index.delete(["m-zh"])
     assert await index.count() == 3
     await index.clear()
@@ -98,7 +106,7 @@ async def test_payload_updates_and_deletes_are_seen_by_the_next_query(index: Vec
 async def test_upserting_the_same_memory_again_replaces_it(index: VectorIndex) -> None:
     await index.upsert([IndexPoint("m-tea", _vec(4), "now about hiking", {"user_id": "u1", "status": "active"})])
     assert await index.count() == len(POINTS)
-    hits = await index.search(dense=None, text="hiking", where=None, limit=1, mode="sparse")
+    hits = await index.search(text="hiking", where=None, limit=1)
     assert _ids(hits) == ["m-tea"]
 
 
@@ -112,7 +120,7 @@ async def test_the_embedded_shard_keeps_its_points_across_a_restart(tmp_path: Pa
     await again.ensure()
     try:
         assert await again.count() == len(POINTS)
-        hits = await again.search(dense=_vec(1), text="中文", where=Where(must=(Match("user_id", "u1"),)), limit=1)
+        hits = await again.search(text="中文", where=Where(must=(Match("user_id", "u1"),)), limit=1)
         assert _ids(hits) == ["m-zh"]
     finally:
         await again.close()

@@ -48,6 +48,24 @@ async def test_a_stale_write_gets_409_and_changes_nothing(system: System, key: s
     assert current["summary"] == "tea"
 
 
+@pytest.mark.parametrize("header", ['"2"', "2", 'W/"2"'])
+async def test_if_match_is_read_one_way_wherever_it_is_sent(system: System, key: str, header: str) -> None:
+    h = system.auth(key)
+    mid = (await system.client.post("/v1/memory", json={"content": "if-match"}, headers=h)).json()["id"]
+    stale = await system.client.patch(f"/v1/memory/{mid}", json={"summary": "s"}, headers={**h, "If-Match": header})
+    assert stale.status_code == 409
+    sid = f"im-{uuid.uuid4().hex[:6]}"
+    source = {"id": sid, "kind": "RssFeed", "fields": {"url": "https://example.com/feed"}}
+    assert (await system.client.post("/v1/sources", json=source, headers=h)).status_code == 201
+    stale_source = await system.client.patch(
+        f"/v1/sources/{sid}", json={"label": "x"}, headers={**h, "If-Match": header}
+    )
+    assert stale_source.status_code == 409
+    for path, body in ((f"/v1/memory/{mid}", {"summary": "s"}), (f"/v1/sources/{sid}", {"label": "x"})):
+        bad = await system.client.patch(path, json=body, headers={**h, "If-Match": "three"})
+        assert bad.status_code == 400, bad.text
+
+
 async def test_a_delete_is_audited_and_the_memory_is_gone_everywhere(system: System, key: str) -> None:
     h = system.auth(key)
     mid = (await system.client.post("/v1/memory", json={"content": "短暂的记忆 ephemeral"}, headers=h)).json()["id"]

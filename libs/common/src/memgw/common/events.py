@@ -10,7 +10,7 @@ from __future__ import annotations
 import uuid
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
@@ -118,6 +118,10 @@ class SessionCommitted(Event):
     actor_agent_id: str | None = None
 
 
+ChangeKind = Literal["created", "updated", "deleted", "merged", "archived", "status"]
+CHANGE_KINDS: frozenset[str] = frozenset(get_args(ChangeKind))
+
+
 class MemoryChanged(Event):
     """A memory record was created, changed, merged, archived or deleted."""
 
@@ -125,7 +129,7 @@ class MemoryChanged(Event):
     memory_id: str
     user_id: str
     namespace: str
-    change: Literal["created", "updated", "deleted", "merged", "archived", "status"]
+    change: ChangeKind
     version: int
     status: str | None = None
 

@@ -21,7 +21,7 @@ from memgw.common.db.outbox import enqueue
 from memgw.common.db.pool import Conn
 from memgw.common.domain import MemoryRecord, content_hash
 from memgw.common.embedding.base import Embedder
-from memgw.common.events import MemoryChanged
+from memgw.common.events import CHANGE_KINDS, MemoryChanged
 from memgw.common.index.base import IndexPoint, VectorIndex
 
 _UPDATABLE = frozenset(
@@ -42,7 +42,6 @@ _UPDATABLE = frozenset(
         "source_ref",
     }
 )
-_CHANGE_KINDS = frozenset({"created", "updated", "deleted", "merged", "archived", "status"})
 
 RECORD_COLUMNS = (
     "id, user_id, agent_id, workspace_id, session_id, namespace, memory_type, content, summary, tags, flags,"
@@ -225,7 +224,7 @@ class MemoryStore:
                 memory_id=row["id"],
                 user_id=row["user_id"],
                 namespace=row["namespace"],
-                change=change if change in _CHANGE_KINDS else "updated",
+                change=change if change in CHANGE_KINDS else "updated",
                 version=row["version"],
                 status=row["status"],
             ),

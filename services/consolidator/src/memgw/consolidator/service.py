@@ -184,8 +184,8 @@ class Consolidator:
         where = Where(must=(Match("user_id", user_id), MatchAny("namespace", namespaces), MatchAny("status", statuses)))
         k = self.settings.conflict_neighbours
         by_meaning, by_words = await asyncio.gather(
-            self.infra.index.search(dense=vector, text=None, where=where, limit=k, mode="dense"),
-            self.infra.index.search(dense=None, text=text, where=where, limit=k, mode="sparse"),
+            self.infra.index.search(dense=vector, where=where, limit=k),
+            self.infra.index.search(text=text, where=where, limit=k),
         )
         similarity = {h.memory_id: h.score for h in by_meaning}
         rows = await self.infra.pool.fetch(

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, Header, Request
 
 from memgw.common.domain import Principal
 from memgw.common.runtime import Infra
 from memgw.gateway import audit
-from memgw.gateway.errors import Unauthorized
+from memgw.gateway.errors import BadRequest, Unauthorized
 from memgw.gateway.identity import api_key_from, principal_for_key
 
 
@@ -39,3 +39,20 @@ async def authenticate(infra: Infra, secret: str | None, *, target: str) -> Prin
 
 
 PrincipalDep = Annotated[Principal, Depends(get_principal)]
+
+
+def if_match_version(
+    if_match: Annotated[
+        str | None, Header(description='The version you read, e.g. `"3"`; a stale one gets 409.')
+    ] = None,
+) -> int | None:
+    """The one reading of If-Match: a version number, quoted or not, weak or not; else 400."""
+    if if_match is None:
+        return None
+    raw = if_match.strip().removeprefix("W/").strip('"')
+    if not raw.isdigit():
+        raise BadRequest('If-Match must be the version you read, e.g. If-Match: "3"')
+    return int(raw)
+
+
+IfMatchVersion = Annotated[int | None, Depends(if_match_version)]

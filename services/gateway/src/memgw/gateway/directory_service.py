@@ -16,6 +16,7 @@ from memgw.common import policy
 from memgw.common.domain import Principal
 from memgw.common.events import AccessChanged, Subject
 from memgw.common.logging import get_logger
+from memgw.common.namespaces import user_namespace
 from memgw.common.runtime import Infra
 from memgw.gateway import access, audit
 from memgw.gateway.errors import Conflict, NotFound
@@ -153,7 +154,7 @@ async def _require(
 def _user(row: asyncpg.Record) -> User:
     return User(
         **{k: row[k] for k in ("id", "display_name", "status", "preferences", "is_trusted")},
-        profile_namespace=f"user/{row['id']}/profile",
+        profile_namespace=user_namespace(row["id"], "profile"),
     )
 
 

@@ -17,7 +17,15 @@ from memgw.common.domain import MemoryRecord, MemoryStatus, Principal, Visibilit
 from memgw.common.events import MemoryFeedbackGiven
 from memgw.common.index.base import IndexHit, Match, MatchAny, Where
 from memgw.common.memories import RECORD_COLUMNS, NewMemory, to_record
-from memgw.common.namespaces import derive_namespace
+from memgw.common.namespaces import (
+    GLOBAL_NAMESPACE,
+    USER_KINDS,
+    agent_namespace,
+    derive_namespace,
+    session_namespace,
+    user_namespace,
+    workspace_namespace,
+)
 from memgw.common.runtime import Infra
 from memgw.gateway import access, audit, ranking
 from memgw.gateway.errors import ApiError, BadRequest, Conflict, NotFound
@@ -170,15 +178,6 @@ async def get(infra: Infra, p: Principal, memory_id: str) -> MemoryRecord:
     return to_record(row)
 
 
-def _expected_version(body_version: int | None, if_match: str | None) -> int | None:
-    if if_match is not None:
-        try:
-            return int(if_match.strip().strip('"').removeprefix("W/").strip('"'))
-        except ValueError as exc:
-            raise BadRequest('If-Match must be the memory\'s version, e.g. If-Match: "3"') from exc
-    return body_version
-
-
 async def _writable(infra: Infra, p: Principal, memory_id: str, action: str, expected: int | None) -> Any:
     row = await _load_visible(infra, p, memory_id, action)
     await access.require(
@@ -196,9 +195,10 @@ async def _writable(infra: Infra, p: Principal, memory_id: str, action: str, exp
 
 
 async def update(
-    infra: Infra, p: Principal, memory_id: str, patch: MemoryPatch, if_match: str | None = None
+    infra: Infra, p: Principal, memory_id: str, patch: MemoryPatch, if_match: int | None = None
 ) -> MemoryRecord:
-    expected = _expected_version(patch.version, if_match)
+    """``if_match`` (the If-Match header) wins over the body's ``version``."""
+    expected = if_match if if_match is not None else patch.version
     row = await _writable(infra, p, memory_id, "memory_update", expected)
     changes: dict[str, Any] = patch.model_dump(exclude_unset=True, exclude={"version"})
     if not changes:
@@ -222,8 +222,8 @@ async def update(
     return record
 
 
-async def delete(infra: Infra, p: Principal, memory_id: str, if_match: str | None = None) -> None:
-    row = await _writable(infra, p, memory_id, "memory_delete", _expected_version(None, if_match))
+async def delete(infra: Infra, p: Principal, memory_id: str, if_match: int | None = None) -> None:
+    row = await _writable(infra, p, memory_id, "memory_delete", if_match)
     async with infra.pool.acquire() as conn, conn.transaction():
         current = await conn.fetchval("SELECT version FROM memories WHERE id = $1 FOR UPDATE", memory_id)
         if current != row["version"]:
@@ -282,12 +282,12 @@ async def search(infra: Infra, p: Principal, body: SearchRequest) -> list[Search
         if body.mode == "sparse":
             return []
         vector = await infra.embedder.embed_query(body.query, scope=p.user_id)
-        return await infra.index.search(dense=vector, text=None, where=where, limit=depth, mode="dense")
+        return await infra.index.search(dense=vector, where=where, limit=depth)
 
     async def bm25() -> list[IndexHit]:
         if body.mode == "dense":
             return []
-        return await infra.index.search(dense=None, text=body.query, where=where, limit=depth, mode="sparse")
+        return await infra.index.search(text=body.query, where=where, limit=depth)
 
     dense_hits, bm25_hits = await asyncio.gather(dense(), bm25())
     ranked = ranking.fuse(dense_hits, bm25_hits, s)
@@ -401,18 +401,18 @@ async def namespaces(infra: Infra, p: Principal) -> list[dict[str, Any]]:
     )
     session_ids = [r["id"] for r in sessions]
     out: list[dict[str, Any]] = [
-        {"namespace": f"user/{p.user_id}/{kind}", "visibility": "private", "read": True, "write": True}
-        for kind in ("profile", "preferences", "long_term")
+        {"namespace": user_namespace(p.user_id, kind), "visibility": "private", "read": True, "write": True}
+        for kind in USER_KINDS
     ]
     if p.agent_id:
-        out.append({"namespace": f"agent/{p.agent_id}/memory", "visibility": "agent-only", "read": True, "write": True})
+        out.append({"namespace": agent_namespace(p.agent_id), "visibility": "agent-only", "read": True, "write": True})
     for ws in sorted(p.workspace_ids):
         out.append(
-            {"namespace": f"workspace/{ws}/shared", "visibility": "workspace-shared", "read": True, "write": True}
+            {"namespace": workspace_namespace(ws), "visibility": "workspace-shared", "read": True, "write": True}
         )
     for sid in session_ids:
-        out.append({"namespace": f"session/{sid}/episodic", "visibility": "session", "read": True, "write": True})
+        out.append({"namespace": session_namespace(sid), "visibility": "session", "read": True, "write": True})
     out.append(
-        {"namespace": "global/public", "visibility": Visibility.GLOBAL.value, "read": True, "write": p.is_trusted}
+        {"namespace": GLOBAL_NAMESPACE, "visibility": Visibility.GLOBAL.value, "read": True, "write": p.is_trusted}
     )
     return out

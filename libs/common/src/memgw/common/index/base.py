@@ -11,7 +11,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
 # Payload fields that ACL and status filters use; each gets a payload index.
 KEYWORD_FIELDS = (
@@ -95,7 +95,9 @@ class IndexHit:
     payload: dict[str, Any]
 
 
-SearchMode = Literal["hybrid", "dense", "sparse"]
+def one_of(dense: Sequence[float] | None, text: str | None) -> None:
+    if dense is not None and text is not None:
+        raise ValueError("search by meaning or by words, not both at once: ranking fuses the two lists")
 
 
 class VectorIndex(Protocol):
@@ -111,15 +113,13 @@ class VectorIndex(Protocol):
     async def search(
         self,
         *,
-        dense: Sequence[float] | None,
-        text: str | None,
+        dense: Sequence[float] | None = None,
+        text: str | None = None,
         where: Where | None,
         limit: int,
-        mode: SearchMode = "hybrid",
-        weights: tuple[float, float] = (1.0, 1.0),
-        prefetch: int | None = None,
     ) -> list[IndexHit]:
-        """Dense, BM25 or both fused with RRF; ``weights`` = (dense, bm25)."""
+        """The nearest points by meaning (``dense``) or by words (BM25 of ``text``): one of the two.
+        Fusing the lists is ranking's work (``memgw.gateway.ranking``), done once, in one place."""
         ...
 
     async def count(self, where: Where | None = None) -> int: ...

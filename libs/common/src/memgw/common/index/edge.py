@@ -29,8 +29,8 @@ from memgw.common.index.base import (
     Match,
     MatchAny,
     Range,
-    SearchMode,
     Where,
+    one_of,
     point_id,
 )
 
@@ -130,34 +130,19 @@ class EdgeIndex:
     async def search(
         self,
         *,
-        dense: Sequence[float] | None,
-        text: str | None,
+        dense: Sequence[float] | None = None,
+        text: str | None = None,
         where: Where | None,
         limit: int,
-        mode: SearchMode = "hybrid",
-        weights: tuple[float, float] = (1.0, 1.0),
-        prefetch: int | None = None,
     ) -> list[IndexHit]:
-        flt = to_edge_filter(where)
-        dense_q = qe.Query.Nearest(list(dense), using="dense") if dense is not None else None
-        sparse_q = qe.Query.Nearest(sparse.as_edge(sparse.encode_query(text)), using="bm25") if text else None
-        if mode == "dense" or (mode == "hybrid" and sparse_q is None):
-            request = qe.QueryRequest(limit=limit, query=dense_q, filter=flt, with_payload=True)
-        elif mode == "sparse" or dense_q is None:
-            request = qe.QueryRequest(limit=limit, query=sparse_q, filter=flt, with_payload=True)
+        one_of(dense, text)
+        if dense is not None:
+            query = qe.Query.Nearest(list(dense), using="dense")
+        elif text:
+            query = qe.Query.Nearest(sparse.as_edge(sparse.encode_query(text)), using="bm25")
         else:
-            depth = prefetch or max(limit * 4, 40)
-            request = qe.QueryRequest(
-                limit=limit,
-                prefetches=[
-                    qe.Prefetch(limit=depth, query=dense_q, filter=flt),
-                    qe.Prefetch(limit=depth, query=sparse_q, filter=flt),
-                ],
-                query=qe.Fusion.Rrf(k=60, weights=list(weights)),  # type: ignore[arg-type]
-                with_payload=True,
-            )
-        if request.query is None and not request.prefetches:
             return []
+        request = qe.QueryRequest(limit=limit, query=query, filter=to_edge_filter(where), with_payload=True)
         points = await self._call(lambda: self.shard.query(request))
         return [IndexHit(str((p.payload or {})["memory_id"]), float(p.score), dict(p.payload or {})) for p in points]
 

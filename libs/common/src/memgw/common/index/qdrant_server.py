@@ -20,8 +20,8 @@ from memgw.common.index.base import (
     Match,
     MatchAny,
     Range,
-    SearchMode,
     Where,
+    one_of,
     point_id,
 )
 
@@ -112,41 +112,27 @@ class QdrantServerIndex:
     async def search(
         self,
         *,
-        dense: Sequence[float] | None,
-        text: str | None,
+        dense: Sequence[float] | None = None,
+        text: str | None = None,
         where: Where | None,
         limit: int,
-        mode: SearchMode = "hybrid",
-        weights: tuple[float, float] = (1.0, 1.0),
-        prefetch: int | None = None,
     ) -> list[IndexHit]:
-        flt = to_qdrant_filter(where)
-        sparse_q = _sparse(sparse.encode_query(text)) if text else None
-        dense_q = list(dense) if dense is not None else None
-        if mode == "dense" or (mode == "hybrid" and sparse_q is None):
-            if dense_q is None:
-                return []
-            result = await self._client.query_points(
-                self._collection, query=dense_q, using="dense", query_filter=flt, limit=limit, with_payload=True
-            )
-        elif mode == "sparse" or dense_q is None:
-            if sparse_q is None:
-                return []
-            result = await self._client.query_points(
-                self._collection, query=sparse_q, using="bm25", query_filter=flt, limit=limit, with_payload=True
-            )
+        one_of(dense, text)
+        query: Any
+        if dense is not None:
+            query, using = list(dense), "dense"
+        elif text:
+            query, using = _sparse(sparse.encode_query(text)), "bm25"
         else:
-            depth = prefetch or max(limit * 4, 40)
-            result = await self._client.query_points(
-                self._collection,
-                prefetch=[
-                    qm.Prefetch(query=dense_q, using="dense", filter=flt, limit=depth),
-                    qm.Prefetch(query=sparse_q, using="bm25", filter=flt, limit=depth),
-                ],
-                query=qm.RrfQuery(rrf=qm.Rrf(k=60, weights=list(weights))),
-                limit=limit,
-                with_payload=True,
-            )
+            return []
+        result = await self._client.query_points(
+            self._collection,
+            query=query,
+            using=using,
+            query_filter=to_qdrant_filter(where),
+            limit=limit,
+            with_payload=True,
+        )
         return [
             IndexHit(str((p.payload or {})["memory_id"]), float(p.score), dict(p.payload or {})) for p in result.points
         ]

@@ -2,11 +2,11 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Header, Query, Response, status
+from fastapi import APIRouter, Query, Response, status
 
 from memgw.common.domain import MemoryRecord, MemoryStatus
 from memgw.gateway import memory_service
-from memgw.gateway.deps import InfraDep, PrincipalDep
+from memgw.gateway.deps import IfMatchVersion, InfraDep, PrincipalDep
 from memgw.gateway.pagination import Page
 from memgw.gateway.schemas import (
     MAX_PAGE,
@@ -24,7 +24,6 @@ from memgw.gateway.schemas import (
 )
 
 router = APIRouter(prefix="/v1/memory", tags=["memory"])
-IfMatch = Annotated[str | None, Header(description="The version you read; a stale one gets 409.")]
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=MemoryCreated)
@@ -79,17 +78,17 @@ async def get_memory(
 
 @router.patch("/{memory_id}", response_model=MemoryRecord)
 async def update_memory(
-    memory_id: ResourceId, body: MemoryPatch, infra: InfraDep, principal: PrincipalDep, if_match: IfMatch = None
+    memory_id: ResourceId, body: MemoryPatch, infra: InfraDep, principal: PrincipalDep, expected: IfMatchVersion = None
 ) -> MemoryRecord:
     """Change fields as a new version; send `version` or `If-Match` to refuse a stale write (409)."""
-    return await memory_service.update(infra, principal, memory_id, body, if_match)
+    return await memory_service.update(infra, principal, memory_id, body, expected)
 
 
 @router.delete("/{memory_id}")
 async def delete_memory(
-    memory_id: ResourceId, infra: InfraDep, principal: PrincipalDep, if_match: IfMatch = None
+    memory_id: ResourceId, infra: InfraDep, principal: PrincipalDep, expected: IfMatchVersion = None
 ) -> dict[str, object]:
-    await memory_service.delete(infra, principal, memory_id, if_match)
+    await memory_service.delete(infra, principal, memory_id, expected)
     return {"deleted": True, "id": memory_id}
 
 

@@ -5,14 +5,14 @@ import json
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Header, Request, Response, WebSocket, WebSocketDisconnect, status
+from fastapi import APIRouter, Body, Request, Response, WebSocket, WebSocketDisconnect, status
 from fastapi.responses import PlainTextResponse, StreamingResponse
 from pydantic import ConfigDict, Field
 
 from memgw.common.domain import ID_PATTERN
 from memgw.common.sources import MemorySourceEntry, SourceKind
 from memgw.gateway import sources_service
-from memgw.gateway.deps import InfraDep, PrincipalDep, authenticate, get_infra
+from memgw.gateway.deps import IfMatchVersion, InfraDep, PrincipalDep, authenticate, get_infra
 from memgw.gateway.errors import Unauthorized
 from memgw.gateway.events import StreamClosed
 from memgw.gateway.identity import api_key_from
@@ -101,10 +101,9 @@ async def update_source(
     request: Request,
     infra: InfraDep,
     principal: PrincipalDep,
-    if_match: Annotated[str | None, Header()] = None,
+    expected: IfMatchVersion = None,
 ) -> MemorySourceEntry:
     """An absent field stays, an explicit null clears it; `id` and `kind` cannot change."""
-    expected = int(if_match.strip('"')) if if_match and if_match.strip('"').isdigit() else None
     return await sources_service.update(infra, principal, source_id, patch, request.app.state.composio, expected)
 
 
