@@ -197,6 +197,9 @@ _TOML_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r"
 
 
 def _toml_value(value: Any) -> str:
+    """A TOML literal of a scalar or a list of scalars (what validation lets a field be)."""
+    if value is None or isinstance(value, dict):
+        raise TypeError(f"{value!r} has no place in a [[memory_sources]] table")
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int | float):
@@ -219,7 +222,9 @@ def to_openhuman(entries: list[MemorySourceEntry]) -> str:
             ("label", e.label),
             ("enabled", e.enabled),
         ]
-        pairs += sorted([*e.fields.items(), *((name, CREDENTIAL_PLACEHOLDER) for name in e.secrets)])
+        pairs += sorted(
+            [*((k, v) for k, v in e.fields.items() if v is not None), *((k, CREDENTIAL_PLACEHOLDER) for k in e.secrets)]
+        )
         pairs += [(k, getattr(e, k)) for k in BUDGET_FIELDS if getattr(e, k) is not None]
         blocks.append("[[memory_sources]]\n" + "".join(f"{k} = {_toml_value(v)}\n" for k, v in pairs))
     return "\n".join(blocks)

@@ -94,7 +94,7 @@ def _listing_sql(p: Principal, params: SqlParams, statuses: tuple[MemoryStatus, 
     return clause
 
 
-async def _load_visible(infra: Infra, p: Principal, memory_id: str, action: str, *, lock: bool = False) -> Any:
+async def _load_visible(infra: Infra, p: Principal, memory_id: str, action: str) -> Any:
     params = SqlParams()
     mid = params.add(memory_id)
     row = await infra.pool.fetchrow(
