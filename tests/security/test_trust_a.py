@@ -20,6 +20,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from memgw.common import jobs
 from memgw.common.bus import MSG_ID_HEADER
 from memgw.common.composio import ComposioClient
 from memgw.common.events import SessionCommitted, Subject
@@ -300,13 +301,7 @@ async def test_5_a_commit_is_checked_when_the_consolidator_writes(people: People
     # Bob left the workspace; a SessionCommitted naming it (as if queued before) must not write there.
     await people.call("bob", "DELETE", f"/v1/workspaces/{people.ws}/members/{people.ids['bob']}")
     job_id = f"job_{people.s}"
-    async with system.infra.pool.acquire() as conn:
-        await conn.execute(
-            "INSERT INTO jobs (id, kind, user_id, subject_id) VALUES ($1, 'consolidate_session', $2, $3)",
-            job_id,
-            people.ids["bob"],
-            sid,
-        )
+    await jobs.create(system.infra.pool, job_id, kind="consolidate_session", user_id=people.ids["bob"], subject_id=sid)
     event = SessionCommitted(
         job_id=job_id,
         session_id=sid,

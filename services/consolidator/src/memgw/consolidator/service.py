@@ -12,15 +12,14 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Literal
 
-from memgw.common import policy
-from memgw.common.db.outbox import enqueue
+from memgw.common import audit_log, jobs, policy, reviews
 from memgw.common.db.pool import Conn
 from memgw.common.domain import MemoryStatus, MemoryType, Visibility, content_hash, new_id
-from memgw.common.events import MemoryFeedbackGiven, ReviewDecided, ReviewRequested, SessionCommitted
+from memgw.common.events import MemoryFeedbackGiven, ReviewDecided, SessionCommitted
 from memgw.common.index.base import Match, MatchAny, Where
-from memgw.common.logging import current_correlation_id, get_logger
+from memgw.common.logging import get_logger
 from memgw.common.memories import RECORD_COLUMNS, NewMemory
 from memgw.common.namespaces import Owners, derive_namespace, owners_in, user_namespace
 from memgw.common.principals import principal_of
@@ -58,19 +57,18 @@ async def audit(
     target: str | None,
     reason: str,
     namespace: str | None = None,
-    decision: str = "allow",
+    decision: Literal["allow", "deny"] = "allow",
 ) -> None:
-    await conn.execute(
-        "INSERT INTO audit_log (actor_user_id, actor_agent_id, action, target_type, target_id, namespace, decision,"
-        " reason, correlation_id) VALUES ($1, $2, $3, 'memory', $4, $5, $6, $7, $8)",
-        user_id,
-        ACTOR,
-        action,
-        target,
-        namespace,
-        decision,
-        reason,
-        current_correlation_id(),
+    await audit_log.write(
+        conn,
+        actor_user_id=user_id,
+        actor_agent_id=ACTOR,
+        action=action,
+        decision=decision,
+        reason=reason,
+        target_type="memory",
+        target_id=target,
+        namespace=namespace,
     )
 
 
@@ -97,23 +95,18 @@ class Consolidator:
 
     async def on_session_committed(self, event: SessionCommitted) -> Outcome | None:
         pool = self.infra.pool
-        job = await pool.fetchrow("SELECT state FROM jobs WHERE id = $1", event.job_id)
-        if job is not None and job["state"] in ("done", "failed"):
+        if await jobs.state(pool, event.job_id) in ("done", "failed"):
             return None  # delivered again: it was applied already
         refusal = await self._refusal(event)
         if refusal is not None:
             async with pool.acquire() as conn, conn.transaction():
-                await conn.execute(
-                    "UPDATE jobs SET state = 'failed', detail = $2, updated_at = now() WHERE id = $1",
-                    event.job_id,
-                    f"refused: {refusal}",
-                )
+                await jobs.move(conn, event.job_id, "failed", detail=f"refused: {refusal}")
                 await audit(
                     conn, event.user_id, "commit_target", event.session_id, refusal, event.target_namespace, "deny"
                 )
             log.warning("consolidate.refused", session_id=event.session_id, reason=refusal)
             return None
-        await pool.execute("UPDATE jobs SET state = 'running', updated_at = now() WHERE id = $1", event.job_id)
+        await jobs.move(pool, event.job_id, "running")
         rows = await pool.fetch(
             "SELECT content FROM episodes WHERE session_id = $1 AND expires_at > now() ORDER BY created_at, id",
             event.session_id,
@@ -132,11 +125,14 @@ class Consolidator:
             "episodes": len(rows),
         }
         async with pool.acquire() as conn, conn.transaction():
-            await conn.execute(
-                "UPDATE jobs SET state = 'done', result = $2, detail = $3, updated_at = now() WHERE id = $1",
+            await jobs.move(
+                conn,
                 event.job_id,
-                result,
-                f"{len(outcome.promoted)} promoted, {len(outcome.merged)} merged, {len(outcome.reviews)} to review",
+                "done",
+                result=result,
+                detail=(
+                    f"{len(outcome.promoted)} promoted, {len(outcome.merged)} merged, {len(outcome.reviews)} to review"
+                ),
             )
             await audit(
                 conn,
@@ -310,7 +306,6 @@ class Consolidator:
         vector: list[float],
         reason: str,
     ) -> str:
-        review_id = new_id("rev")
         async with self.infra.pool.acquire() as conn, conn.transaction():
             record = await self.infra.store.insert(
                 conn,
@@ -320,22 +315,8 @@ class Consolidator:
             await self.infra.store.update(
                 conn, existing["id"], {"status": MemoryStatus.NEEDS_REVIEW.value}, actor=ACTOR, change="status"
             )
-            await conn.execute(
-                "INSERT INTO reviews (id, user_id, memory_ids, reason) VALUES ($1, $2, $3, $4)",
-                review_id,
-                event.user_id,
-                [existing["id"], record.id],
-                reason,
-            )
-            await enqueue(
-                conn,
-                self.infra.layout,
-                ReviewRequested(
-                    review_id=review_id,
-                    user_id=event.user_id,
-                    memory_ids=[existing["id"], record.id],
-                    reason=reason,
-                ),
+            review_id = await reviews.open_review(
+                conn, self.infra.layout, user_id=event.user_id, memory_ids=[existing["id"], record.id], reason=reason
             )
             await audit(
                 conn,
@@ -357,33 +338,18 @@ class Consolidator:
             if event.feedback not in ("incorrect", "outdated"):
                 return
             await conn.execute("SELECT pg_advisory_xact_lock(hashtext('review:' || $1))", event.memory_id)
-            if await conn.fetchval(
-                "SELECT 1 FROM reviews WHERE kind = 'feedback' AND status = 'open' AND memory_ids = $1",
-                [event.memory_id],
-            ):
+            if await reviews.open_feedback_exists(conn, event.memory_id):
                 return
-            review_id = new_id("rev")
             reason = f"{event.given_by} says it is {event.feedback}" + (f": {event.comment}" if event.comment else "")
-            await conn.execute(
-                "INSERT INTO reviews (id, user_id, memory_ids, reason, kind, requested_by, feedback)"
-                " VALUES ($1, $2, $3, $4, 'feedback', $5, $6)",
-                review_id,
-                row["user_id"],
-                [event.memory_id],
-                reason,
-                event.given_by,
-                event.feedback,
-            )
-            await enqueue(
+            await reviews.open_review(
                 conn,
                 self.infra.layout,
-                ReviewRequested(
-                    review_id=review_id,
-                    user_id=row["user_id"],
-                    memory_ids=[event.memory_id],
-                    reason=reason,
-                    kind="feedback",
-                ),
+                user_id=row["user_id"],
+                memory_ids=[event.memory_id],
+                reason=reason,
+                kind="feedback",
+                requested_by=event.given_by,
+                feedback=event.feedback,
             )
             await audit(conn, row["user_id"], "feedback_to_review", event.memory_id, reason, row["namespace"])
 
@@ -392,7 +358,7 @@ class Consolidator:
     async def on_review_decided(self, event: ReviewDecided) -> bool:
         """Apply a person's decision; False when the review is unknown or was decided already."""
         async with self.infra.pool.acquire() as conn, conn.transaction():
-            review = await conn.fetchrow("SELECT * FROM reviews WHERE id = $1 FOR UPDATE", event.review_id)
+            review = await reviews.get(conn, event.review_id, lock=True)
             if review is None or review["status"] == "decided":
                 return False
             if review["kind"] == "feedback":
@@ -443,12 +409,7 @@ class Consolidator:
         return True
 
     async def _close_review(self, conn: Conn, review: Any, event: ReviewDecided) -> None:
-        await conn.execute(
-            "UPDATE reviews SET status = 'decided', decision = $2, decided_by = $3, decided_at = now() WHERE id = $1",
-            event.review_id,
-            event.decision,
-            event.decided_by,
-        )
+        await reviews.close(conn, event.review_id, decision=event.decision, decided_by=event.decided_by)
         await audit(
             conn, review["user_id"], "review_decided", event.review_id, f"{event.decision} by {event.decided_by}"
         )

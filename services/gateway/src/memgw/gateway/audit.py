@@ -9,11 +9,11 @@ from typing import Literal
 import asyncpg
 from pydantic import BaseModel, Field
 
-from memgw.common import policy
+from memgw.common import audit_log, policy
 from memgw.common.acl import SqlParams
 from memgw.common.db.pool import Executor
 from memgw.common.domain import Principal
-from memgw.common.logging import current_correlation_id, get_logger
+from memgw.common.logging import get_logger
 from memgw.gateway.errors import ApiError, Forbidden
 from memgw.gateway.pagination import Page, keyset_page, window_clauses
 from memgw.gateway.schemas import MAX_PAGE, Moment, RequestBody
@@ -26,24 +26,22 @@ async def record(
     principal: Principal | None,
     action: str,
     *,
-    decision: str = "allow",
+    decision: Literal["allow", "deny"] = "allow",
     reason: str = "",
     target_type: str = "",
     target_id: str | None = None,
     namespace: str | None = None,
 ) -> None:
-    await db.execute(
-        "INSERT INTO audit_log (actor_user_id, actor_agent_id, action, target_type, target_id, namespace,"
-        " decision, reason, correlation_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-        principal.user_id if principal else None,
-        principal.agent_id if principal else None,
-        action,
-        target_type,
-        target_id,
-        namespace,
-        decision,
-        reason,
-        current_correlation_id(),
+    await audit_log.write(
+        db,
+        actor_user_id=principal.user_id if principal else None,
+        actor_agent_id=principal.agent_id if principal else None,
+        action=action,
+        decision=decision,
+        reason=reason,
+        target_type=target_type,
+        target_id=target_id,
+        namespace=namespace,
     )
     if decision == "deny":
         log.warning("access.denied", action=action, target=target_id, reason=reason)

@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from memgw.common import policy
+from memgw.common import policy, reviews
 from memgw.common.db.outbox import enqueue
 from memgw.common.domain import Principal
 from memgw.common.events import ReviewDecided
@@ -45,13 +45,7 @@ class ReviewDecision(RequestBody):
 
 
 async def list_reviews(infra: Infra, p: Principal, status: str | None) -> list[Review]:
-    rows = await infra.pool.fetch(
-        "SELECT * FROM reviews WHERE ($1 OR user_id = $2) AND ($3::text IS NULL OR status = $3)"
-        " ORDER BY created_at DESC LIMIT 200",
-        p.is_admin,
-        p.user_id,
-        status,
-    )
+    rows = await reviews.listing(infra.pool, user_id=None if p.is_admin else p.user_id, status=status)
     return [Review(**dict(r)) for r in rows if access.allowed(p, policy.Action.REVIEW_READ, _ref(r))]
 
 
@@ -61,7 +55,7 @@ def _ref(row: Any) -> policy.OwnedRef:
 
 async def decide_review(infra: Infra, p: Principal, review_id: str, body: ReviewDecision) -> Review:
     """A person's decision on a contradiction, sent to the consolidator as ReviewDecided."""
-    row = await infra.pool.fetchrow("SELECT * FROM reviews WHERE id = $1", review_id)
+    row = await reviews.get(infra.pool, review_id)
     if row is None:
         raise NotFound(f"no review {review_id!r}")
     hidden = not access.allowed(p, policy.Action.REVIEW_READ, _ref(row))

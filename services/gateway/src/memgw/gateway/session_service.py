@@ -13,7 +13,7 @@ from typing import Any
 import asyncpg
 from pydantic import BaseModel, ConfigDict, Field
 
-from memgw.common import policy
+from memgw.common import jobs, policy
 from memgw.common.db.outbox import enqueue
 from memgw.common.domain import Principal, new_id
 from memgw.common.events import SessionCommitted
@@ -202,12 +202,7 @@ async def commit(infra: Infra, p: Principal, session_id: str, body: CommitReques
         raise BadRequest(f"session {session_id} has no episodes to commit")
     job_id = new_id("job")
     async with infra.pool.acquire() as conn, conn.transaction():
-        await conn.execute(
-            "INSERT INTO jobs (id, kind, user_id, subject_id) VALUES ($1, 'consolidate_session', $2, $3)",
-            job_id,
-            session["user_id"],
-            session_id,
-        )
+        await jobs.create(conn, job_id, kind="consolidate_session", user_id=session["user_id"], subject_id=session_id)
         await conn.execute("UPDATE sessions SET committed_at = now(), status = 'committed' WHERE id = $1", session_id)
         await enqueue(
             conn,
@@ -236,12 +231,9 @@ async def commit(infra: Infra, p: Principal, session_id: str, body: CommitReques
 
 
 async def get_job(infra: Infra, p: Principal, job_id: str) -> Job:
-    row = await infra.pool.fetchrow(
-        "SELECT id, kind, state, subject_id, detail, result, created_at, updated_at, user_id FROM jobs WHERE id = $1",
-        job_id,
-    )
+    row = await jobs.get(infra.pool, job_id)
     if row is None:
         raise NotFound(f"no job {job_id!r}")
     ref = policy.OwnedRef("job", job_id, row["user_id"])
     await access.require(infra.pool, p, policy.Action.JOB_READ, ref, target_type="job", target_id=job_id, hidden=True)
-    return Job(**{k: v for k, v in dict(row).items() if k != "user_id"})
+    return Job(**{k: v for k, v in row.items() if k != "user_id"})

@@ -12,18 +12,14 @@ from typing import Any
 import asyncpg
 from pydantic import BaseModel, ValidationError
 
-from memgw.common import policy
+from memgw.common import policy, runs
 from memgw.common.composio import ComposioClient, ComposioError, Connection
-from memgw.common.db.outbox import enqueue
 from memgw.common.db.pool import Executor
-from memgw.common.domain import Principal, new_id
+from memgw.common.domain import Principal
 from memgw.common.events import (
-    MemorySyncStageChanged,
     SourceItemsAnswer,
     SourceItemsRequested,
     Subject,
-    SyncRequested,
-    SyncStage,
 )
 from memgw.common.logging import current_correlation_id, get_logger
 from memgw.common.net import OutboundRefused
@@ -52,7 +48,6 @@ SOURCE_COLUMNS = (
     " s.max_cost_per_sync_usd, s.sync_depth_days, s.version, s.secrets, w.owner_user_id AS workspace_owner_id"
 )
 SOURCE_FROM = "memory_sources s LEFT JOIN workspaces w ON w.id = s.workspace_id"
-RUN_COLUMNS = "id, source_id, reason, stage, counts, detail, more_pending, created_at, updated_at, finished_at"
 
 
 def _check(infra: Infra, entry: MemorySourceEntry) -> None:
@@ -297,56 +292,20 @@ async def request_sync(
     source = await _authorized(infra, p, source_id, policy.Action.SOURCE_SYNC)
     if not source.enabled:
         raise Conflict(f"source {source_id!r} is disabled; enable it before syncing")
-    run_id = new_id("run")
+    owners = runs.SourceOwners(source.id, source.owner_user_id, source.workspace_id)
     async with infra.pool.acquire() as conn, conn.transaction():
-        row = await conn.fetchrow(
-            "INSERT INTO sync_runs (id, source_id, reason, stage) VALUES ($1, $2, $3, $4)"
-            f" ON CONFLICT (source_id) WHERE finished_at IS NULL DO NOTHING RETURNING {RUN_COLUMNS}",
-            run_id,
-            source_id,
-            reason,
-            SyncStage.REQUESTED.value,
-        )
-        if row is None:
-            active = await conn.fetchrow(
-                f"SELECT {RUN_COLUMNS} FROM sync_runs WHERE source_id = $1 AND finished_at IS NULL", source_id
-            )
-            assert active is not None
-            return dict(active), False
-        await enqueue(
-            conn,
-            infra.layout,
-            SyncRequested(
-                id=run_id,
-                run_id=run_id,
-                source_id=source_id,
-                owner_user_id=source.owner_user_id,
-                reason="manual",
-            ),
-        )
-        await enqueue(
-            conn,
-            infra.layout,
-            MemorySyncStageChanged(
-                run_id=run_id,
-                connection_id=source_id,
-                owner_user_id=source.owner_user_id,
-                workspace_id=source.workspace_id,
-                stage=SyncStage.REQUESTED,
-            ),
-        )
-        await audit.record(conn, p, "source_sync", target_type="source", target_id=source_id)
-    return dict(row), True
+        run, created = await runs.start(conn, infra.layout, owners, reason=reason)
+        if created:
+            await audit.record(conn, p, "source_sync", target_type="source", target_id=source_id)
+    return run, created
 
 
 async def get_run(infra: Infra, p: Principal, source_id: str, run_id: str) -> dict[str, Any]:
     await _authorized(infra, p, source_id, policy.Action.SOURCE_RUNS)
-    row = await infra.pool.fetchrow(
-        f"SELECT {RUN_COLUMNS} FROM sync_runs WHERE id = $1 AND source_id = $2", run_id, source_id
-    )
-    if row is None:
+    run = await runs.get(infra.pool, source_id, run_id)
+    if run is None:
         raise NotFound(f"no run {run_id!r} for source {source_id!r}")
-    return dict(row)
+    return run
 
 
 class SourceStatus(BaseModel):
@@ -370,18 +329,12 @@ async def _status_of(infra: Infra, entry: MemorySourceEntry, now: datetime) -> S
         "SELECT count(*) AS n, max(updated_at) AS last FROM memories WHERE source_id = $1", entry.id
     )
     items = await infra.pool.fetchval("SELECT count(*) FROM source_items WHERE source_id = $1", entry.id)
-    in_flight = await infra.pool.fetchrow(
-        "SELECT id, stage, detail FROM sync_runs WHERE source_id = $1 AND finished_at IS NULL", entry.id
-    )
-    last_done = await infra.pool.fetchrow(
-        "SELECT counts FROM sync_runs WHERE source_id = $1 AND finished_at IS NOT NULL"
-        " ORDER BY finished_at DESC LIMIT 1",
-        entry.id,
-    )
+    in_flight = await runs.in_flight(infra.pool, entry.id)
+    last_done = await runs.last_finished_counts(infra.pool, entry.id)
     pending = 0
     if last_done is not None:  # what the last run saw but could not take in (a budget, a failure)
-        seen = int(last_done["counts"].get("items_seen", 0))
-        pending = max(0, seen - items - int(last_done["counts"].get("items_failed", 0)))
+        seen = int(last_done.get("items_seen", 0))
+        pending = max(0, seen - items - int(last_done.get("items_failed", 0)))
     assert chunks is not None
     return SourceStatus(
         source_id=entry.id,

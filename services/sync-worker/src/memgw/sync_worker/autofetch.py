@@ -12,9 +12,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from memgw.common.db.outbox import enqueue
-from memgw.common.domain import new_id
-from memgw.common.events import MemorySyncStageChanged, SyncRequested, SyncStage
+from memgw.common import runs
 from memgw.common.logging import get_logger
 from memgw.common.runtime import Infra
 
@@ -52,39 +50,17 @@ class AutoFetch:
         started = []
         for source in due:
             slot = int(time.time() // cadences[source["kind"]])
-            run_id = new_id("run")
+            owners = runs.SourceOwners(source["id"], source["owner_user_id"], source["workspace_id"])
             async with self.infra.pool.acquire() as conn, conn.transaction():
-                inserted = await conn.fetchval(
-                    "INSERT INTO sync_runs (id, source_id, reason, stage) VALUES ($1, $2, 'auto', $3)"
-                    " ON CONFLICT (source_id) WHERE finished_at IS NULL DO NOTHING RETURNING id",
-                    run_id,
-                    source["id"],
-                    SyncStage.REQUESTED.value,
-                )
-                if inserted is None:
-                    continue  # another replica (or a person) started it a moment ago
-                await enqueue(
+                _, created = await runs.start(
                     conn,
                     self.infra.layout,
-                    SyncRequested(
-                        id=f"auto-{source['id']}-{slot}",
-                        run_id=run_id,
-                        source_id=source["id"],
-                        owner_user_id=source["owner_user_id"],
-                        reason="auto",
-                    ),
+                    owners,
+                    reason="auto",
+                    message_id=f"auto-{source['id']}-{slot}",
+                    detail="auto-fetch",
                 )
-                await enqueue(
-                    conn,
-                    self.infra.layout,
-                    MemorySyncStageChanged(
-                        run_id=run_id,
-                        connection_id=source["id"],
-                        owner_user_id=source["owner_user_id"],
-                        workspace_id=source["workspace_id"],
-                        stage=SyncStage.REQUESTED,
-                        detail="auto-fetch",
-                    ),
-                )
+            if not created:
+                continue  # another replica (or a person) started it a moment ago
             started.append(source["id"])
         return started

@@ -17,13 +17,11 @@ from typing import Any
 
 import asyncpg
 
-from memgw.common import policy
+from memgw.common import policy, runs
 from memgw.common.credentials import CredentialsUnreadable
-from memgw.common.db.outbox import enqueue
 from memgw.common.db.pool import Conn
 from memgw.common.domain import MemoryType, Visibility, content_hash, source_chunk_id, source_chunk_key
 from memgw.common.events import (
-    MemorySyncStageChanged,
     SourceItemsAnswer,
     SourceItemsRequested,
     SyncCounts,
@@ -57,31 +55,18 @@ class _Run:
         self._last_progress = 0.0
 
     async def stage(self, stage: SyncStage, detail: str | None = None) -> None:
+        owners = runs.SourceOwners(self.source.id, self.source.owner_user_id, self.source.workspace_id)
         async with self.infra.pool.acquire() as conn, conn.transaction():
-            await conn.execute(
-                "UPDATE sync_runs SET stage = $2, counts = $3, detail = $4, more_pending = $5, updated_at = now(),"
-                " finished_at = CASE WHEN $6 THEN now() ELSE NULL END WHERE id = $1",
-                self.run_id,
-                stage.value,
-                self.counts.model_dump(),
-                detail,
-                self.more_pending,
-                stage.is_final,
-            )
-            await enqueue(
+            await runs.advance(
                 conn,
                 self.infra.layout,
-                MemorySyncStageChanged(
-                    run_id=self.run_id,
-                    connection_id=self.source.id,
-                    owner_user_id=self.source.owner_user_id,
-                    workspace_id=self.source.workspace_id,
-                    stage=stage,
-                    counts=self.counts.model_copy(),
-                    detail=detail,
-                    failed_items=self.failed[:50],
-                    more_pending=self.more_pending,
-                ),
+                owners,
+                self.run_id,
+                stage,
+                self.counts,
+                detail=detail,
+                failed_items=self.failed,
+                more_pending=self.more_pending,
             )
         log.info("sync.stage", run_id=self.run_id, source_id=self.source.id, stage=stage.value, detail=detail)
 

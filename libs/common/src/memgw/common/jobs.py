@@ -1,0 +1,41 @@
+"""Jobs (table ``jobs``): long work a request started, followed at ``/v1/jobs/{id}``. The gateway
+creates and reads them; the consumer doing the work moves their state. All their SQL is here."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from memgw.common.db.pool import Executor
+
+JobState = Literal["queued", "running", "done", "failed"]
+JOB_COLUMNS = "id, kind, state, subject_id, detail, result, created_at, updated_at, user_id"
+
+
+async def create(db: Executor, job_id: str, *, kind: str, user_id: str, subject_id: str | None) -> None:
+    await db.execute(
+        "INSERT INTO jobs (id, kind, user_id, subject_id) VALUES ($1, $2, $3, $4)", job_id, kind, user_id, subject_id
+    )
+
+
+async def get(db: Executor, job_id: str) -> dict[str, Any] | None:
+    row = await db.fetchrow(f"SELECT {JOB_COLUMNS} FROM jobs WHERE id = $1", job_id)
+    return dict(row) if row else None
+
+
+async def state(db: Executor, job_id: str) -> JobState | None:
+    found: JobState | None = await db.fetchval("SELECT state FROM jobs WHERE id = $1", job_id)
+    return found
+
+
+async def move(
+    db: Executor, job_id: str, to: JobState, *, detail: str | None = None, result: dict[str, Any] | None = None
+) -> None:
+    """Set the state (and, when given, the detail and the result)."""
+    await db.execute(
+        "UPDATE jobs SET state = $2, detail = COALESCE($3, detail), result = COALESCE($4, result), updated_at = now()"
+        " WHERE id = $1",
+        job_id,
+        to,
+        detail,
+        result,
+    )

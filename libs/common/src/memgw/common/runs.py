@@ -1,0 +1,135 @@
+"""Sync runs (table ``sync_runs``): the one place they are started, advanced and read.
+
+A run is started under the one-run-per-source unique index, in one transaction with the
+SyncRequested that asks a worker to do it and the Requested stage people watch; whoever starts it
+(a person through the gateway, or auto-fetch in a worker) starts it the same way, and when two try
+at once one of them gets the run that is in flight.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from memgw.common.bus import BusLayout
+from memgw.common.db.outbox import enqueue
+from memgw.common.db.pool import Conn, Executor
+from memgw.common.domain import new_id
+from memgw.common.events import MemorySyncStageChanged, SyncCounts, SyncRequested, SyncStage
+
+RUN_COLUMNS = "id, source_id, reason, stage, counts, detail, more_pending, created_at, updated_at, finished_at"
+
+
+@dataclass(frozen=True)
+class SourceOwners:
+    """What a run's events carry about their source (who may see them)."""
+
+    id: str
+    owner_user_id: str
+    workspace_id: str | None
+
+
+async def start(
+    conn: Conn,
+    layout: BusLayout,
+    source: SourceOwners,
+    *,
+    reason: str,
+    message_id: str | None = None,
+    detail: str | None = None,
+) -> tuple[dict[str, Any], bool]:
+    """Start a run of ``source`` in the caller's transaction, or return the one in flight:
+    (run, started now). ``message_id`` deduplicates the request on the bus (auto-fetch's time slot)."""
+    run_id = new_id("run")
+    row = await conn.fetchrow(
+        "INSERT INTO sync_runs (id, source_id, reason, stage) VALUES ($1, $2, $3, $4)"
+        f" ON CONFLICT (source_id) WHERE finished_at IS NULL DO NOTHING RETURNING {RUN_COLUMNS}",
+        run_id,
+        source.id,
+        reason,
+        SyncStage.REQUESTED.value,
+    )
+    if row is None:
+        active = await conn.fetchrow(
+            f"SELECT {RUN_COLUMNS} FROM sync_runs WHERE source_id = $1 AND finished_at IS NULL", source.id
+        )
+        assert active is not None
+        return dict(active), False
+    request = SyncRequested(
+        id=message_id or run_id, run_id=run_id, source_id=source.id, owner_user_id=source.owner_user_id, reason=reason
+    )
+    await enqueue(conn, layout, request)
+    await enqueue(
+        conn,
+        layout,
+        MemorySyncStageChanged(
+            run_id=run_id,
+            connection_id=source.id,
+            owner_user_id=source.owner_user_id,
+            workspace_id=source.workspace_id,
+            stage=SyncStage.REQUESTED,
+            detail=detail,
+        ),
+    )
+    return dict(row), True
+
+
+async def advance(
+    conn: Conn,
+    layout: BusLayout,
+    source: SourceOwners,
+    run_id: str,
+    stage: SyncStage,
+    counts: SyncCounts,
+    *,
+    detail: str | None = None,
+    failed_items: list[str] | None = None,
+    more_pending: bool = False,
+) -> None:
+    """Move a run to ``stage`` (final stages finish it) and announce it, in the caller's transaction."""
+    await conn.execute(
+        "UPDATE sync_runs SET stage = $2, counts = $3, detail = $4, more_pending = $5, updated_at = now(),"
+        " finished_at = CASE WHEN $6 THEN now() ELSE NULL END WHERE id = $1",
+        run_id,
+        stage.value,
+        counts.model_dump(),
+        detail,
+        more_pending,
+        stage.is_final,
+    )
+    await enqueue(
+        conn,
+        layout,
+        MemorySyncStageChanged(
+            run_id=run_id,
+            connection_id=source.id,
+            owner_user_id=source.owner_user_id,
+            workspace_id=source.workspace_id,
+            stage=stage,
+            counts=counts.model_copy(),
+            detail=detail,
+            failed_items=(failed_items or [])[:50],
+            more_pending=more_pending,
+        ),
+    )
+
+
+async def get(db: Executor, source_id: str, run_id: str) -> dict[str, Any] | None:
+    row = await db.fetchrow(f"SELECT {RUN_COLUMNS} FROM sync_runs WHERE id = $1 AND source_id = $2", run_id, source_id)
+    return dict(row) if row else None
+
+
+async def in_flight(db: Executor, source_id: str) -> dict[str, Any] | None:
+    row = await db.fetchrow(
+        "SELECT id, stage, detail FROM sync_runs WHERE source_id = $1 AND finished_at IS NULL", source_id
+    )
+    return dict(row) if row else None
+
+
+async def last_finished_counts(db: Executor, source_id: str) -> dict[str, Any] | None:
+    counts = await db.fetchval(
+        "SELECT counts FROM sync_runs WHERE source_id = $1 AND finished_at IS NOT NULL"
+        " ORDER BY finished_at DESC LIMIT 1",
+        source_id,
+    )
+    return dict(counts) if counts is not None else None
