@@ -230,6 +230,18 @@ class MemoryStore:
             ),
         )
 
+    async def delete_source_chunks(self, conn: Conn, source_id: str) -> list[str]:
+        """Delete every chunk a source brought in (the source is going); return their ids. Source
+        chunks are neither versioned nor announced: their life belongs to their source."""
+        return [r["id"] for r in await conn.fetch("DELETE FROM memories WHERE source_id = $1 RETURNING id", source_id)]
+
+    async def mark_retrieved(self, memory_ids: Sequence[str]) -> None:
+        """Retrieval keeps a memory fresh (decay counts from the last time it was found)."""
+        if memory_ids:
+            await self.pool.execute(
+                "UPDATE memories SET last_retrieved_at = now() WHERE id = ANY($1)", list(memory_ids)
+            )
+
     async def delete_where_source_item(
         self, conn: Conn, source_id: str, source_ref: str, keep_ids: Sequence[str] = ()
     ) -> list[str]:

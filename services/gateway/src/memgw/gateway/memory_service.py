@@ -319,10 +319,7 @@ async def search(infra: Infra, p: Principal, body: SearchRequest) -> list[Search
             )
             for r in kept
         ]
-        if results:
-            await infra.pool.execute(
-                "UPDATE memories SET last_retrieved_at = now() WHERE id = ANY($1)", [r.memory.id for r in results]
-            )
+        await infra.store.mark_retrieved([r.memory.id for r in results])
     await audit.record(
         infra.pool,
         p,

@@ -255,9 +255,7 @@ async def remove(infra: Infra, p: Principal, source_id: str) -> int:
     """Remove a source and every chunk it brought in; return how many chunks went."""
     await _authorized(infra, p, source_id, policy.Action.SOURCE_DELETE)
     async with infra.pool.acquire() as conn, conn.transaction():
-        chunks = [
-            r["id"] for r in await conn.fetch("DELETE FROM memories WHERE source_id = $1 RETURNING id", source_id)
-        ]
+        chunks = await infra.store.delete_source_chunks(conn, source_id)
         await conn.execute("DELETE FROM memory_sources WHERE id = $1", source_id)
         await audit.record(
             conn, p, "source_remove", target_type="source", target_id=source_id, reason=f"{len(chunks)} chunks removed"
