@@ -13,6 +13,8 @@ from memgw.common.events import (
     SyncStage,
 )
 
+pytestmark = pytest.mark.unit
+
 
 def test_every_event_round_trips_through_the_discriminated_union() -> None:
     event = MemorySyncStageChanged(

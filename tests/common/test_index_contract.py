@@ -14,6 +14,8 @@ from memgw.common.index.base import IndexPoint, IsEmpty, Match, MatchAny, Range,
 from memgw.common.index.edge import EdgeIndex
 from memgw.common.index.qdrant_server import QdrantServerIndex
 
+pytestmark = pytest.mark.unit
+
 DIM = 8
 
 

@@ -10,6 +10,8 @@ from memgw.common.sources import CREDENTIAL_PLACEHOLDER, MemorySourceEntry, Sour
 from memgw.sync_worker.readers.base import SourceContent
 from memgw.sync_worker.readers.listed import ListedContent
 
+pytestmark = pytest.mark.unit
+
 
 def test_an_export_reads_back_as_the_same_entries_with_credentials_as_placeholders() -> None:
     entry = MemorySourceEntry(

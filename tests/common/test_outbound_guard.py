@@ -14,6 +14,8 @@ from starlette.routing import Route
 from memgw.common.net import GuardedFetcher, OutboundRefused
 from tests.fakes import serve
 
+pytestmark = pytest.mark.unit
+
 
 async def _huge(_: object) -> StreamingResponse:
     async def chunks() -> AsyncIterator[bytes]:

@@ -6,6 +6,8 @@ import pytest
 
 from memgw.common.paths import PathOutsideRoot, allowed_root, resolve_within
 
+pytestmark = pytest.mark.unit
+
 
 def test_a_relative_path_inside_the_root_resolves(tmp_path: Path) -> None:
     (tmp_path / "a").mkdir()

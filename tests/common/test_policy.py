@@ -32,6 +32,8 @@ from memgw.common.policy import (
     decide,
 )
 
+pytestmark = pytest.mark.unit
+
 ALICE = Principal(user_id="alice", workspace_ids=frozenset({"ws"}))
 ALICE_AGENT = Principal(user_id="alice", agent_id="a_bot", workspace_ids=frozenset({"ws"}), memory_sources=("s1",))
 ALICE_AGENT_OUT = Principal(user_id="alice", agent_id="a_other", workspace_ids=frozenset())  # not allowed in ws

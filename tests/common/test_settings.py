@@ -6,6 +6,8 @@ import pytest
 
 from memgw.common.settings import Settings
 
+pytestmark = pytest.mark.unit
+
 
 def test_flat_memgw_variables_fill_their_groups(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MEMGW_DATABASE_URL", "postgresql://x@h/db")

@@ -4,6 +4,8 @@ import pytest
 
 from memgw.common.text import chunk_text, estimate_tokens
 
+pytestmark = pytest.mark.unit
+
 
 def test_headings_start_new_chunks_and_prefix_their_path() -> None:
     text = "# Guide\n\nIntro paragraph.\n\n## Install\n\nRun make.\n\n## 使用\n\n运行服务。\n"

@@ -6,6 +6,8 @@ import pytest
 
 from memgw.consolidator.conflicts import attribute_triggers, contradiction
 
+pytestmark = pytest.mark.unit
+
 CONTRADICTIONS = [
     ("我住在北京。", "我搬到上海了。", "residence"),
     ("The user lives in Paris.", "The user moved to Rome.", "residence"),

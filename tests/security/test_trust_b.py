@@ -193,6 +193,7 @@ ADDRESSES = [
 ]
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize(("address", "public"), ADDRESSES)
 def test_the_outbound_guard_knows_which_addresses_are_public(address: str, public: bool) -> None:
     assert is_public(ipaddress.ip_address(address)) is public
@@ -231,6 +232,7 @@ async def test_stored_embeddings_are_reused_only_within_one_tenant(
     assert embedded.count(guess) == 2  # once for each tenant, never across
 
 
+@pytest.mark.unit
 async def test_the_query_cache_is_kept_per_asker() -> None:
     from memgw.common.embedding.base import QueryCache
 
@@ -298,6 +300,7 @@ async def test_an_upstream_that_refuses_connections_fails_the_run_not_the_worker
     assert preview.status_code == 400, preview.text
 
 
+@pytest.mark.unit
 def test_nul_characters_from_upstream_are_dropped_before_the_store() -> None:
     from memgw.sync_worker.readers.base import SourceContent
     from memgw.sync_worker.service import _clean

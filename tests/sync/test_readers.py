@@ -27,6 +27,8 @@ from memgw.sync_worker.readers.twitter import TwitterReader
 from memgw.sync_worker.readers.webpage import WebPageReader
 from tests.fakes import serve
 
+pytestmark = pytest.mark.unit
+
 
 def _source(kind: SourceKind, **fields: Any) -> MemorySourceEntry:
     return MemorySourceEntry(id=f"t-{kind.value.lower()}", kind=kind, owner_user_id="u", fields=fields)
