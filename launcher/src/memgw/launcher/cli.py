@@ -20,10 +20,12 @@ from memgw.common.runtime import open_infra
 from memgw.common.settings import Settings
 from memgw.consolidator.maintenance import Maintenance
 from memgw.launcher import compose
+from memgw.launcher.dead_cli import dead_app
 from memgw.launcher.sources_cli import sources_app
 
 app = typer.Typer(help="Memory Gateway: shared, isolated long-term memory for AI agents.", no_args_is_help=True)
 app.add_typer(sources_app, name="sources")
+app.add_typer(dead_app, name="dead")
 console = Console(stderr=True)
 ASYNCAPI_PATH = Path("deploy/asyncapi.json")
 

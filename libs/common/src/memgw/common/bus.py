@@ -8,15 +8,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+import uuid
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
 
 import nats.js.api as js_api
+from faststream.middlewares import BaseMiddleware
 from faststream.nats import JStream, NatsBroker, NatsMessage, PullSub, RetentionPolicy
 from nats.aio.client import Client as NatsClient
 from nats.js.errors import NotFoundError
+from pydantic import ValidationError
 
 from memgw.common.events import Event, Subject
 from memgw.common.logging import CORRELATION_HEADER, get_logger
@@ -140,32 +145,110 @@ def _backoff(delivery: int) -> float:
     return float(min(60, 2 ** max(0, delivery - 1)))
 
 
-@asynccontextmanager
-async def settle(msg: NatsMessage, broker: NatsBroker, layout: BusLayout) -> AsyncIterator[None]:
-    """Ack on success; on error nack with backoff, and after ``max_deliver`` tries park the message
-    on the dead-letter subject and terminate it, so one poison message never blocks a consumer."""
+class PoisonMessage(Exception):
+    """A handler's way to say: this message can never succeed; dead-letter it now, do not retry."""
+
+
+# What no retry can mend: a payload that is not the event it claims to be.
+_POISON = (ValidationError, json.JSONDecodeError, UnicodeDecodeError, PoisonMessage)
+
+
+def settling(layout: BusLayout, broker: NatsBroker) -> type[BaseMiddleware]:
+    """The one way a JetStream message is settled, as a faststream middleware of every consumer
+    (subscribers declare ``AckPolicy.MANUAL``, so this is the only acknowledgement):
+
+    - the handler returned: ack;
+    - the payload does not validate (or the handler raised PoisonMessage): dead-letter at once;
+    - anything else: nack with exponential backoff, and dead-letter on the last delivery;
+    - cancelled (shutting down mid-message): left unacked, so another replica gets it after ack_wait.
+
+    A dead letter keeps the payload and the original headers, and says where it came from and why
+    (``X-Dead-Subject``, ``X-Error``); ``memgw dead list|replay`` shows and resends them."""
+
+    class Settle(BaseMiddleware):
+        async def consume_scope(self, call_next: Any, msg: Any) -> Any:
+            raw = msg.raw_message
+            metadata = getattr(raw, "metadata", None)
+            if metadata is None:  # core NATS (request-reply): nothing to settle
+                return await call_next(msg)
+            delivered = metadata.num_delivered or 1
+            try:
+                result = await call_next(msg)
+            except asyncio.CancelledError:
+                raise
+            except _POISON as exc:
+                await _dead_letter(layout, broker, msg, f"poison: {exc}", delivered)
+                return None
+            except Exception as exc:
+                if delivered >= layout.max_deliver:
+                    await _dead_letter(layout, broker, msg, str(exc), delivered)
+                else:
+                    log.warning("bus.message.retry", subject=raw.subject, deliveries=delivered, error=str(exc))
+                    await msg.nack(delay=_backoff(delivered))
+                return None
+            await msg.ack()
+            return result
+
+    return Settle
+
+
+async def _dead_letter(layout: BusLayout, broker: NatsBroker, msg: Any, why: str, delivered: int) -> None:
     raw = msg.raw_message
-    delivered = raw.metadata.num_delivered if raw.metadata else 1
-    try:
-        yield
-    except asyncio.CancelledError:
-        # Shutting down mid-message: leave it unacked so another replica gets it after ack_wait.
-        raise
-    except Exception as exc:
-        if delivered >= layout.max_deliver:
-            log.error("bus.message.dead_lettered", subject=raw.subject, deliveries=delivered, error=str(exc))
-            await broker.publish(
-                raw.data,
-                layout.dead_letter_subject(raw.subject),
-                headers={**(raw.headers or {}), "X-Error": str(exc)[:500]},
-                stream=layout.stream_name("DEAD"),
+    log.error("bus.message.dead_lettered", subject=raw.subject, deliveries=delivered, error=why[:500])
+    headers = {**(raw.headers or {}), "X-Dead-Subject": raw.subject, "X-Error": why[:500]}
+    headers.pop(MSG_ID_HEADER, None)  # the stream's de-duplication must not swallow a second failure
+    await broker.publish(
+        raw.data, layout.dead_letter_subject(raw.subject), headers=headers, stream=layout.stream_name("DEAD")
+    )
+    await msg.reject()
+
+
+@dataclass(frozen=True)
+class DeadLetter:
+    seq: int
+    subject: str  # where it was first published
+    error: str
+    time: datetime
+    data: bytes
+
+
+async def dead_letters(nc: NatsClient, layout: BusLayout, limit: int = 1000) -> list[DeadLetter]:
+    """The dead letters of this install, oldest first (read, not consumed)."""
+    js = nc.jetstream()
+    stream = layout.stream_name("DEAD")
+    info = await js.stream_info(stream)
+    found: list[DeadLetter] = []
+    seq = info.state.first_seq
+    while seq and seq <= info.state.last_seq and len(found) < limit:
+        with contextlib.suppress(NotFoundError):  # a gap: deleted after a replay
+            raw = await js.get_msg(stream, seq)
+            headers = raw.headers or {}
+            found.append(
+                DeadLetter(
+                    seq=seq,
+                    subject=headers.get(
+                        "X-Dead-Subject", (raw.subject or "").split(f".{Subject.DEAD_LETTER.value}.", 1)[-1]
+                    ),
+                    error=headers.get("X-Error", ""),
+                    time=raw.time if isinstance(raw.time, datetime) else datetime.now(UTC),
+                    data=raw.data or b"",
+                )
             )
-            await msg.reject()
-        else:
-            log.warning("bus.message.retry", subject=raw.subject, deliveries=delivered, error=str(exc))
-            await msg.nack(delay=_backoff(delivered))
-    else:
-        await msg.ack()
+        seq += 1
+    return found
+
+
+async def replay(nc: NatsClient, layout: BusLayout, seq: int) -> DeadLetter:
+    """Publish a dead letter again on its own subject (a new message id) and remove it."""
+    js = nc.jetstream()
+    stream = layout.stream_name("DEAD")
+    [letter] = [d for d in await dead_letters(nc, layout) if d.seq == seq] or [None]  # type: ignore[list-item]
+    if letter is None:
+        raise KeyError(f"no dead letter {seq}")
+    await js.publish(letter.subject, letter.data, headers={MSG_ID_HEADER: f"replay-{seq}-{uuid.uuid4().hex}"})
+    await js.delete_msg(stream, seq)
+    log.info("bus.message.replayed", seq=seq, subject=letter.subject)
+    return letter
 
 
 def keep_alive(msg: NatsMessage, every_s: float) -> Callable[[], Awaitable[None]]:

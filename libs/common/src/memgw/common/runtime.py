@@ -8,6 +8,7 @@ the composition root can include each service's router before ``start_bus``.
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
@@ -84,7 +85,11 @@ async def open_infra(settings: Settings) -> AsyncIterator[Infra]:
         layout = BusLayout(
             settings.nats.bus_prefix, ack_wait_s=settings.nats.bus_ack_wait_s, max_deliver=settings.nats.bus_max_deliver
         )
-        broker = NatsBroker(nats_url, logger=None, graceful_timeout=5.0)
+        # faststream's own lines (a message received, processed, failed) go through structlog, with the
+        # correlation id like every other line; per-message lines at debug, failures at error.
+        broker = NatsBroker(
+            nats_url, logger=get_logger("memgw.bus.faststream"), log_level=logging.DEBUG, graceful_timeout=5.0
+        )
         await broker.connect()
         stack.push_async_callback(broker.stop)
         await ensure_streams(broker.connection, layout)

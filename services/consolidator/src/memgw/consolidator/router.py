@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from faststream.nats import NatsMessage, NatsRouter
+from faststream.middlewares import AckPolicy
+from faststream.nats import NatsRouter
 
-from memgw.common.bus import settle
+from memgw.common.bus import settling
 from memgw.common.events import MemoryFeedbackGiven, ReviewDecided, SessionCommitted, Subject
 from memgw.common.logging import correlation_scope
 from memgw.common.runtime import Infra
@@ -16,7 +17,7 @@ from memgw.consolidator.service import Consolidator
 
 def create_router(infra: Infra, consolidator: Consolidator) -> NatsRouter:
     layout = infra.layout
-    router = NatsRouter()
+    router = NatsRouter(middlewares=[settling(layout, infra.broker)])
 
     def consume(subject: Subject, title: str) -> Callable[[Callable[..., Awaitable[Any]]], Any]:
         return router.subscriber(
@@ -25,25 +26,23 @@ def create_router(infra: Infra, consolidator: Consolidator) -> NatsRouter:
             durable=layout.durable_name("consolidator", subject),
             pull_sub=layout.pull_subscription(),
             config=layout.consumer_config(),
+            ack_policy=AckPolicy.MANUAL,  # settled by the one middleware
             title=title,
         )
 
     @consume(Subject.SESSION_COMMITTED, "consolidator: SessionCommitted")
-    async def on_commit(event: SessionCommitted, msg: NatsMessage) -> None:
+    async def on_commit(event: SessionCommitted) -> None:
         with correlation_scope(event.correlation_id):
-            async with settle(msg, infra.broker, layout):
-                await consolidator.on_session_committed(event)
+            await consolidator.on_session_committed(event)
 
     @consume(Subject.MEMORY_FEEDBACK, "consolidator: MemoryFeedbackGiven")
-    async def on_feedback(event: MemoryFeedbackGiven, msg: NatsMessage) -> None:
+    async def on_feedback(event: MemoryFeedbackGiven) -> None:
         with correlation_scope(event.correlation_id):
-            async with settle(msg, infra.broker, layout):
-                await consolidator.on_feedback(event)
+            await consolidator.on_feedback(event)
 
     @consume(Subject.REVIEW_DECIDED, "consolidator: ReviewDecided")
-    async def on_review(event: ReviewDecided, msg: NatsMessage) -> None:
+    async def on_review(event: ReviewDecided) -> None:
         with correlation_scope(event.correlation_id):
-            async with settle(msg, infra.broker, layout):
-                await consolidator.on_review_decided(event)
+            await consolidator.on_review_decided(event)
 
     return router

@@ -3,9 +3,10 @@ every replica (each request goes to one of them)."""
 
 from __future__ import annotations
 
+from faststream.middlewares import AckPolicy
 from faststream.nats import NatsMessage, NatsRouter
 
-from memgw.common.bus import keep_alive, settle
+from memgw.common.bus import keep_alive, settling
 from memgw.common.events import SourceItemsAnswer, SourceItemsRequested, Subject, SyncRequested
 from memgw.common.logging import CORRELATION_HEADER, correlation_scope
 from memgw.common.runtime import Infra
@@ -14,7 +15,7 @@ from memgw.sync_worker.service import SyncService
 
 def create_router(infra: Infra, service: SyncService) -> NatsRouter:
     layout = infra.layout
-    router = NatsRouter()
+    router = NatsRouter(middlewares=[settling(layout, infra.broker)])
 
     @router.subscriber(
         layout.subject(Subject.SYNC_REQUESTED),
@@ -22,15 +23,15 @@ def create_router(infra: Infra, service: SyncService) -> NatsRouter:
         durable=layout.durable_name("sync-worker", Subject.SYNC_REQUESTED),
         pull_sub=layout.pull_subscription(),
         config=layout.consumer_config(),
+        ack_policy=AckPolicy.MANUAL,  # settled by the one middleware
         title="sync-worker: SyncRequested",
         description="Runs one memory-source sync: list, read, chunk, embed, ingest.",
     )
     async def on_sync_requested(event: SyncRequested, msg: NatsMessage) -> None:
         with correlation_scope(event.correlation_id or (msg.headers or {}).get(CORRELATION_HEADER)):
-            async with settle(msg, infra.broker, layout):
-                touch = keep_alive(msg, every_s=max(1.0, layout.ack_wait_s / 3))
-                delivered = msg.raw_message.metadata.num_delivered or 1
-                await service.handle(event, touch, last_attempt=delivered >= layout.max_deliver)
+            touch = keep_alive(msg, every_s=max(1.0, layout.ack_wait_s / 3))
+            delivered = msg.raw_message.metadata.num_delivered or 1
+            await service.handle(event, touch, last_attempt=delivered >= layout.max_deliver)
 
     return router
 
