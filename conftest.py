@@ -1,1 +1,1 @@
-pytest_plugins = ["memgw.common.testing.fixtures"]
+pytest_plugins = ["tests.infrastructure"]

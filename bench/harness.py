@@ -19,11 +19,12 @@ from pathlib import Path
 import httpx
 
 from memgw.common.logging import configure_logging
-from memgw.common.runtime import Infra, open_infra, run_services
+from memgw.common.runtime import Infra
 from memgw.common.settings import DataSettings, LogSettings, NatsSettings, Settings
-from memgw.common.testing.http import serve
 from memgw.gateway.identity import ensure_admin_key
 from memgw.launcher.compose import SERVICES
+from memgw.launcher.http import serve
+from memgw.launcher.runtime import open_infra, run_services
 
 REPORTS = Path(__file__).parent / "reports"
 

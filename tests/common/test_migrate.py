@@ -6,7 +6,7 @@ import uuid
 import asyncpg
 
 from memgw.common.db.migrate import _migrations, migrate_dsn
-from memgw.common.testing.fixtures import create_database, drop_database
+from tests.infrastructure import create_database, drop_database
 
 
 async def test_replicas_migrating_at_once_apply_each_migration_exactly_once(pg_admin_url: str) -> None:

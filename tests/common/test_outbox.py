@@ -15,10 +15,10 @@ from memgw.common.bus import MSG_ID_HEADER, BusLayout, ensure_streams
 from memgw.common.db.migrate import migrate_dsn
 from memgw.common.db.outbox import OutboxRelay, enqueue
 from memgw.common.db.pool import create_pool
-from memgw.common.embedded.nats import EmbeddedNats
-from memgw.common.embedded.process import free_port
 from memgw.common.events import MemoryChanged, Subject
-from memgw.common.testing.fixtures import create_database, drop_database
+from memgw.launcher.embedded.nats import EmbeddedNats
+from memgw.launcher.embedded.process import free_port
+from tests.infrastructure import create_database, drop_database
 
 
 @pytest_asyncio.fixture

@@ -75,7 +75,17 @@ def test_every_cli_command_compose_uses_exists() -> None:
 def test_the_committed_asyncapi_document_is_the_generated_one() -> None:
     import json
 
-    from memgw.common.bus_spec import asyncapi_document
+    from memgw.launcher.bus_spec import asyncapi_document
 
     committed = json.loads((ROOT / "deploy" / "asyncapi.json").read_text())
     assert committed == asyncapi_document(), "run `memgw asyncapi` and commit deploy/asyncapi.json"
+
+
+def test_the_image_installs_dependencies_in_a_layer_before_the_source() -> None:
+    """No Docker engine here: the Dockerfile is checked for its two layers instead of built."""
+    lines = [line.strip() for line in (ROOT / "deploy" / "Dockerfile").read_text().splitlines()]
+    deps = lines.index("RUN uv sync --frozen --no-dev --no-install-workspace")
+    members = ["libs/common", *sorted(f"services/{p.name}" for p in (ROOT / "services").iterdir()), "launcher"]
+    for member in members:
+        assert lines.index(f"COPY {member}/pyproject.toml {member}/pyproject.toml") < deps, member
+    assert deps < lines.index("COPY libs libs") < lines.index("RUN uv sync --frozen --no-dev")

@@ -10,9 +10,10 @@ import nats
 import pytest_asyncio
 
 from memgw.common.bus import delete_streams
-from memgw.common.runtime import Infra, open_infra, run_services
-from memgw.common.testing.fixtures import create_database, drop_database, layout_of, make_settings
+from memgw.common.runtime import Infra
+from memgw.launcher.runtime import open_infra, run_services
 from tests.conftest import StageWatcher, watch_stages
+from tests.infrastructure import create_database, drop_database, layout_of, make_settings
 
 
 @pytest_asyncio.fixture

@@ -15,7 +15,7 @@ import httpx
 import nats
 import pytest
 
-from memgw.common.embedded.process import free_port, port_open
+from memgw.launcher.embedded.process import free_port, port_open
 
 
 async def _start(data_dir: Path, port: int) -> tuple[asyncio.subprocess.Process, str, str]:
@@ -104,7 +104,7 @@ async def test_up_serves_the_curl_example_stops_cleanly_and_keeps_data_across_re
 
 
 async def test_a_cluster_made_with_trust_auth_asks_for_the_password_after_its_next_start(tmp_path: Path) -> None:
-    from memgw.common.embedded.postgres import EmbeddedPostgres
+    from memgw.launcher.embedded.postgres import EmbeddedPostgres
 
     postgres = EmbeddedPostgres(tmp_path)
     await postgres.start()

@@ -288,7 +288,7 @@ async def test_a_file_name_that_is_not_utf8_fails_only_itself(
 async def test_an_upstream_that_refuses_connections_fails_the_run_not_the_worker(
     system: System, key: str, stage_watcher: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from memgw.common.embedded.process import free_port
+    from memgw.launcher.embedded.process import free_port
 
     port = free_port()  # nothing listens there
     body = {"id": f"dead-{uuid.uuid4().hex[:6]}", "kind": "RssFeed", "fields": {"url": f"http://127.0.0.1:{port}/feed"}}

@@ -13,14 +13,14 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from memgw.common.bus_spec import asyncapi_document
 from memgw.common.db.migrate import migrate_dsn
 from memgw.common.logging import configure_logging
-from memgw.common.runtime import open_infra
 from memgw.common.settings import Settings
 from memgw.consolidator.maintenance import Maintenance
 from memgw.launcher import compose
+from memgw.launcher.bus_spec import asyncapi_document
 from memgw.launcher.dead_cli import dead_app
+from memgw.launcher.runtime import open_infra
 from memgw.launcher.sources_cli import sources_app
 
 app = typer.Typer(help="Memory Gateway: shared, isolated long-term memory for AI agents.", no_args_is_help=True)

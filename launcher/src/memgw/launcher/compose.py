@@ -12,11 +12,12 @@ import uvicorn
 
 from memgw import consolidator, gateway, obsidian_bridge, sync_worker  # noqa: F401  (namespace roots)
 from memgw.common.logging import get_logger
-from memgw.common.runtime import Infra, ServiceParts, open_infra, run_services
+from memgw.common.runtime import Infra, ServiceParts
 from memgw.common.settings import Settings
 from memgw.consolidator.main import build as build_consolidator
 from memgw.gateway.identity import ADMIN_KEY_FILE, ensure_admin_key
 from memgw.gateway.main import build as build_gateway
+from memgw.launcher.runtime import open_infra, run_services
 from memgw.obsidian_bridge.main import build as build_obsidian_bridge
 from memgw.sync_worker.main import build as build_sync_worker
 

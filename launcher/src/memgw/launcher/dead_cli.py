@@ -12,9 +12,9 @@ import typer
 from nats.aio.client import Client as NatsClient
 
 from memgw.common.bus import BusLayout, dead_letters, replay
-from memgw.common.embedded.nats import EmbeddedNats
-from memgw.common.embedded.process import port_open
 from memgw.common.settings import Settings
+from memgw.launcher.embedded.nats import EmbeddedNats
+from memgw.launcher.embedded.process import port_open
 
 dead_app = typer.Typer(help="Dead letters: messages no consumer could take.", no_args_is_help=True)
 T = TypeVar("T")

@@ -1,37 +1,25 @@
-"""The infrastructure one process runs on: Postgres pool, NATS broker, vector index, embedder.
+"""What a service is given and what it gives back: the contracts between the services and the
+composition root (``memgw.launcher.runtime`` makes the ``Infra`` and runs the ``ServiceParts``).
 
-``open_infra`` starts the embedded servers the settings leave unnamed, migrates, connects and
-declares the streams; it yields an ``Infra`` whose broker is connected but not yet consuming, so
-the composition root can include each service's router before ``start_bus``.
+``Infra`` is the infrastructure one process runs on: Postgres pool, NATS broker (connected, not yet
+consuming), vector index, embedder, the memory store and the credential box.
 """
 
 from __future__ import annotations
 
-import contextlib
-import logging
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
 import asyncpg
 from faststream.nats import NatsBroker, NatsRouter
 
-from memgw.common.bus import BusLayout, ensure_streams
+from memgw.common.bus import BusLayout
 from memgw.common.credentials import CredentialBox
-from memgw.common.db.migrate import migrate_dsn
-from memgw.common.db.outbox import OutboxRelay
-from memgw.common.db.pool import create_pool
-from memgw.common.embedded.nats import EmbeddedNats
-from memgw.common.embedded.postgres import EmbeddedPostgres
 from memgw.common.embedding.base import Embedder
-from memgw.common.embedding.factory import create_embedder
 from memgw.common.index.base import VectorIndex
-from memgw.common.index.factory import create_index
-from memgw.common.logging import get_logger
 from memgw.common.memories import MemoryStore
 from memgw.common.settings import Settings
-
-log = get_logger("memgw.runtime")
 
 
 @dataclass
@@ -60,84 +48,3 @@ class ServiceParts:
     app: Any = None  # an ASGI app (the gateway's FastAPI)
     background: list[BackgroundTask] = field(default_factory=list)
     cleanup: list[Callable[[], Coroutine[Any, Any, None]]] = field(default_factory=list)
-
-
-@contextlib.asynccontextmanager
-async def open_infra(settings: Settings) -> AsyncIterator[Infra]:
-    async with contextlib.AsyncExitStack() as stack:
-        data_dir = settings.data.data_dir
-        data_dir.mkdir(parents=True, exist_ok=True)
-        data_dir.chmod(0o700)  # the bus store, the database, the index and the keys: this user's alone
-        nats_url = settings.nats.nats_url
-        if not nats_url:
-            nats = EmbeddedNats(data_dir)
-            nats_url = await nats.start()
-            stack.callback(nats.stop)
-        database_url = settings.postgres.database_url
-        if not database_url:
-            postgres = EmbeddedPostgres(data_dir)
-            database_url = await postgres.start()
-            stack.callback(postgres.stop)
-        await migrate_dsn(database_url)
-        pool = await create_pool(database_url, max_size=settings.postgres.db_pool_max)
-        stack.push_async_callback(pool.close)
-
-        layout = BusLayout(
-            settings.nats.bus_prefix, ack_wait_s=settings.nats.bus_ack_wait_s, max_deliver=settings.nats.bus_max_deliver
-        )
-        # faststream's own lines (a message received, processed, failed) go through structlog, with the
-        # correlation id like every other line; per-message lines at debug, failures at error.
-        broker = NatsBroker(
-            nats_url, logger=get_logger("memgw.bus.faststream"), log_level=logging.DEBUG, graceful_timeout=5.0
-        )
-        await broker.connect()
-        stack.push_async_callback(broker.stop)
-        await ensure_streams(broker.connection, layout)
-
-        embedder = create_embedder(settings.embedder)
-        stack.push_async_callback(embedder.close)
-        index = create_index(settings.index, data_dir=data_dir, dim=embedder.dim)
-        await index.ensure()
-        stack.push_async_callback(index.close)
-
-        yield Infra(
-            settings=settings,
-            layout=layout,
-            pool=pool,
-            broker=broker,
-            index=index,
-            embedder=embedder,
-            store=MemoryStore(pool, index, layout),
-            nats_url=nats_url,
-            database_url=database_url,
-            credentials=CredentialBox.for_settings(settings.data.credentials_key, data_dir),
-        )
-
-
-@contextlib.asynccontextmanager
-async def run_services(infra: Infra, parts: list[ServiceParts]) -> AsyncIterator[None]:
-    """Start consuming for every part's router, the outbox relay and the background loops."""
-    import asyncio
-
-    for part in parts:
-        if part.router is not None:
-            infra.broker.include_router(part.router)
-    await infra.broker.start()
-    relay = OutboxRelay(infra.pool, infra.broker, infra.layout)
-    await relay.start()
-    tasks = [asyncio.create_task(job(), name=f"{part.name}-bg") for part in parts for job in part.background]
-    log.info("services.started", services=[p.name for p in parts])
-    try:
-        yield
-    finally:
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-        await relay.stop()
-        await infra.broker.stop()
-        for part in parts:
-            for close in part.cleanup:
-                with contextlib.suppress(Exception):
-                    await close()

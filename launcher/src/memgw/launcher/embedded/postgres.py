@@ -22,8 +22,8 @@ from pathlib import Path
 
 import asyncpg
 
-from memgw.common.embedded.process import free_port, port_open, private_secret
 from memgw.common.logging import get_logger
+from memgw.launcher.embedded.process import free_port, port_open, private_secret
 
 log = get_logger("memgw.embedded.postgres")
 SUPERUSER = "memgw"

@@ -10,8 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from memgw.common.embedded.process import free_port, private_secret, stop_process, wait_for_port
 from memgw.common.logging import get_logger
+from memgw.launcher.embedded.process import free_port, private_secret, stop_process, wait_for_port
 
 log = get_logger("memgw.embedded.nats")
 

@@ -18,11 +18,8 @@ import pytest
 import pytest_asyncio
 
 from memgw.common.bus import BusLayout, delete_streams
-from memgw.common.embedded.nats import EmbeddedNats
-from memgw.common.embedded.postgres import EmbeddedPostgres
-from memgw.common.embedded.process import port_open
 from memgw.common.logging import configure_logging
-from memgw.common.runtime import Infra, open_infra
+from memgw.common.runtime import Infra
 from memgw.common.settings import (
     DataSettings,
     EmbedderSettings,
@@ -33,6 +30,10 @@ from memgw.common.settings import (
     Settings,
     SourceSettings,
 )
+from memgw.launcher.embedded.nats import EmbeddedNats
+from memgw.launcher.embedded.postgres import EmbeddedPostgres
+from memgw.launcher.embedded.process import port_open
+from memgw.launcher.runtime import open_infra
 
 LOCAL_NATS = os.environ.get("MEMGW_TEST_NATS_URL", "nats://127.0.0.1:4222")
 LOCAL_PG = os.environ.get("MEMGW_TEST_PG_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/postgres")

@@ -10,7 +10,7 @@ from typing import Any
 
 import uvicorn
 
-from memgw.common.embedded.process import free_port
+from memgw.launcher.embedded.process import free_port
 
 
 @contextlib.asynccontextmanager
