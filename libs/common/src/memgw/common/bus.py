@@ -20,6 +20,7 @@ import nats.js.api as js_api
 from faststream.middlewares import BaseMiddleware
 from faststream.nats import JStream, NatsBroker, NatsMessage, PullSub, RetentionPolicy
 from nats.aio.client import Client as NatsClient
+from nats.errors import NotJSMessageError
 from nats.js.errors import NotFoundError
 from pydantic import ValidationError
 
@@ -153,6 +154,16 @@ class PoisonMessage(Exception):
 _POISON = (ValidationError, json.JSONDecodeError, UnicodeDecodeError, PoisonMessage)
 
 
+def deliveries(msg: Any) -> int | None:
+    """How many times JetStream delivered this message (1 = the first time); None for a message that
+    did not come from JetStream (core NATS request-reply, the in-memory test broker)."""
+    try:
+        metadata = msg.raw_message.metadata
+    except (AttributeError, NotJSMessageError):
+        return None
+    return int(metadata.num_delivered or 1)
+
+
 def settling(layout: BusLayout, broker: NatsBroker) -> type[BaseMiddleware]:
     """The one way a JetStream message is settled, as a faststream middleware of every consumer
     (subscribers declare ``AckPolicy.MANUAL``, so this is the only acknowledgement):
@@ -168,10 +179,9 @@ def settling(layout: BusLayout, broker: NatsBroker) -> type[BaseMiddleware]:
     class Settle(BaseMiddleware):
         async def consume_scope(self, call_next: Any, msg: Any) -> Any:
             raw = msg.raw_message
-            metadata = getattr(raw, "metadata", None)
-            if metadata is None:  # core NATS (request-reply): nothing to settle
+            delivered = deliveries(msg)
+            if delivered is None:  # not from JetStream: nothing to settle
                 return await call_next(msg)
-            delivered = metadata.num_delivered or 1
             try:
                 result = await call_next(msg)
             except asyncio.CancelledError:

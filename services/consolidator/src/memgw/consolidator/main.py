@@ -38,7 +38,7 @@ def build(infra: Infra) -> ServiceParts:
 
     return ServiceParts(
         name="consolidator",
-        router=create_router(infra, Consolidator(infra, llm)),
+        router=create_router(infra.layout, infra.broker, Consolidator(infra, llm)),
         background=[schedule],
         cleanup=[llm.close] if llm else [],
     )

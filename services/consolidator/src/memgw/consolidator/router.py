@@ -6,18 +6,17 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from faststream.middlewares import AckPolicy
-from faststream.nats import NatsRouter
+from faststream.nats import NatsBroker, NatsRouter
 
-from memgw.common.bus import settling
+from memgw.common.bus import BusLayout, settling
 from memgw.common.events import MemoryFeedbackGiven, ReviewDecided, SessionCommitted, Subject
 from memgw.common.logging import correlation_scope
-from memgw.common.runtime import Infra
 from memgw.consolidator.service import Consolidator
 
 
-def create_router(infra: Infra, consolidator: Consolidator) -> NatsRouter:
-    layout = infra.layout
-    router = NatsRouter(middlewares=[settling(layout, infra.broker)])
+def create_router(layout: BusLayout, broker: NatsBroker, consolidator: Consolidator) -> NatsRouter:
+    """Subscribers for ``layout``'s subjects; ``broker`` is where dead letters are published."""
+    router = NatsRouter(middlewares=[settling(layout, broker)])
 
     def consume(subject: Subject, title: str) -> Callable[[Callable[..., Awaitable[Any]]], Any]:
         return router.subscriber(

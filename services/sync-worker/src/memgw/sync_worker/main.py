@@ -52,7 +52,7 @@ def build(infra: Infra) -> ServiceParts:
     autofetch = AutoFetch(infra)
     return ServiceParts(
         name="sync-worker",
-        router=_routers(create_router(infra, service), create_rpc_router(infra, service)),
+        router=_routers(create_router(infra.layout, infra.broker, service), create_rpc_router(infra.layout, service)),
         background=[autofetch.run],
         cleanup=[fetcher.close],
     )

@@ -4,18 +4,17 @@ every replica (each request goes to one of them)."""
 from __future__ import annotations
 
 from faststream.middlewares import AckPolicy
-from faststream.nats import NatsMessage, NatsRouter
+from faststream.nats import NatsBroker, NatsMessage, NatsRouter
 
-from memgw.common.bus import keep_alive, settling
+from memgw.common.bus import BusLayout, deliveries, keep_alive, settling
 from memgw.common.events import SourceItemsAnswer, SourceItemsRequested, Subject, SyncRequested
 from memgw.common.logging import CORRELATION_HEADER, correlation_scope
-from memgw.common.runtime import Infra
 from memgw.sync_worker.service import SyncService
 
 
-def create_router(infra: Infra, service: SyncService) -> NatsRouter:
-    layout = infra.layout
-    router = NatsRouter(middlewares=[settling(layout, infra.broker)])
+def create_router(layout: BusLayout, broker: NatsBroker, service: SyncService) -> NatsRouter:
+    """The SYNC work queue; ``broker`` is where dead letters are published."""
+    router = NatsRouter(middlewares=[settling(layout, broker)])
 
     @router.subscriber(
         layout.subject(Subject.SYNC_REQUESTED),
@@ -30,15 +29,14 @@ def create_router(infra: Infra, service: SyncService) -> NatsRouter:
     async def on_sync_requested(event: SyncRequested, msg: NatsMessage) -> None:
         with correlation_scope(event.correlation_id or (msg.headers or {}).get(CORRELATION_HEADER)):
             touch = keep_alive(msg, every_s=max(1.0, layout.ack_wait_s / 3))
-            delivered = msg.raw_message.metadata.num_delivered or 1
+            delivered = deliveries(msg) or 1
             await service.handle(event, touch, last_attempt=delivered >= layout.max_deliver)
 
     return router
 
 
-def create_rpc_router(infra: Infra, service: SyncService) -> NatsRouter:
+def create_rpc_router(layout: BusLayout, service: SyncService) -> NatsRouter:
     """Request-reply on core NATS, queue group ``sync-worker``: one replica answers each request."""
-    layout = infra.layout
     router = NatsRouter()
 
     @router.subscriber(layout.subject(Subject.SOURCE_LIST_ITEMS), queue="sync-worker", title="list a source's items")
