@@ -13,9 +13,11 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any
+
+from faststream.nats import NatsRouter
 
 from memgw.common import policy
+from memgw.common.bus import BusLayout
 from memgw.common.domain import Principal
 from memgw.common.events import AccessChanged, MemorySyncStageChanged, Subject
 from memgw.common.logging import get_logger
@@ -69,39 +71,15 @@ class StageRelay:
         self._infra = infra
         self.recheck_s = recheck_s
         self._listeners: set[Listener] = set()
-        self._subscriptions: list[Any] = []
         self._ticker: asyncio.Task[None] | None = None
-        self._lock = asyncio.Lock()
 
-    async def _ensure_subscribed(self) -> None:
-        async with self._lock:
-            if not self._subscriptions:
-                nc = self._infra.broker.connection
-                layout = self._infra.layout
-                self._subscriptions = [
-                    await nc.subscribe(layout.subject(Subject.SYNC_STAGE), cb=self._on_stage),
-                    await nc.subscribe(layout.subject(Subject.ACCESS_CHANGED), cb=self._on_access_changed),
-                ]
-                self._ticker = asyncio.create_task(self._tick(), name="stage-relay-recheck")
-
-    async def _on_stage(self, msg: Any) -> None:
-        try:
-            event = MemorySyncStageChanged.model_validate_json(msg.data)
-        except ValueError:
-            log.warning("events.unreadable", subject=msg.subject)
-            return
+    def dispatch(self, event: MemorySyncStageChanged) -> None:
+        """Hand a stage event to every listener that wants it and may see it."""
         for listener in list(self._listeners):
             wanted = listener.source_id is None or listener.source_id == event.connection_id
             if wanted and not listener.closed and may_see(listener.principal, event):
                 with contextlib.suppress(asyncio.QueueFull):  # a listener that does not read loses events
                     listener.queue.put_nowait(event)
-
-    async def _on_access_changed(self, msg: Any) -> None:
-        try:
-            change = AccessChanged.model_validate_json(msg.data)
-        except ValueError:
-            return
-        await self.recheck(change.user_id)
 
     async def _tick(self) -> None:
         while True:
@@ -122,7 +100,8 @@ class StageRelay:
 
     @contextlib.asynccontextmanager
     async def listen(self, p: Principal, secret: str, source_id: str | None = None) -> AsyncIterator[Listener]:
-        await self._ensure_subscribed()
+        if self._ticker is None:
+            self._ticker = asyncio.create_task(self._tick(), name="stage-relay-recheck")
         listener = Listener(p, secret, source_id)
         self._listeners.add(listener)
         try:
@@ -135,3 +114,28 @@ class StageRelay:
             self._ticker.cancel()
         for listener in list(self._listeners):
             listener.close("the gateway is shutting down")
+
+
+def relay_router(layout: BusLayout, relay: StageRelay) -> NatsRouter:
+    """The gateway's consumers: plain NATS subscriptions (every gateway sees every event; nothing to
+    settle: a lost stage event costs a listener one progress line, and a lost AccessChanged the next
+    periodic re-check catches)."""
+    router = NatsRouter()
+
+    @router.subscriber(
+        layout.subject(Subject.SYNC_STAGE),
+        title="gateway: MemorySyncStageChanged",
+        description="Relayed to the SSE and WebSocket listeners who may see the source.",
+    )
+    async def on_stage(event: MemorySyncStageChanged) -> None:
+        relay.dispatch(event)
+
+    @router.subscriber(
+        layout.subject(Subject.ACCESS_CHANGED),
+        title="gateway: AccessChanged",
+        description="Live streams of that user check their key's rights again at once.",
+    )
+    async def on_access_changed(change: AccessChanged) -> None:
+        await relay.recheck(change.user_id)
+
+    return router

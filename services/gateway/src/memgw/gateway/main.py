@@ -13,7 +13,7 @@ from memgw.common.runtime import Infra, ServiceParts
 from memgw.gateway.api import audit, directory, health, memory, sessions, sources
 from memgw.gateway.body_limit import BodyLimit
 from memgw.gateway.errors import install_error_handlers
-from memgw.gateway.events import StageRelay
+from memgw.gateway.events import StageRelay, relay_router
 from memgw.gateway.mcp import create_mcp
 
 MAX_BODY_BYTES = 1_000_000
@@ -51,4 +51,9 @@ def create_app(infra: Infra) -> FastAPI:
 
 def build(infra: Infra) -> ServiceParts:
     app = create_app(infra)
-    return ServiceParts(name="gateway", app=app, cleanup=[app.state.stage_relay.close, app.state.fetcher.close])
+    return ServiceParts(
+        name="gateway",
+        app=app,
+        router=relay_router(infra.layout, app.state.stage_relay),
+        cleanup=[app.state.stage_relay.close, app.state.fetcher.close],
+    )
