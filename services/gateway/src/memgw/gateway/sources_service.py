@@ -61,6 +61,32 @@ def _check(infra: Infra, entry: MemorySourceEntry) -> None:
         raise BadRequest(str(exc)) from exc
 
 
+# What add and update write, in this order (id, kind and owner are written once, on add).
+_WRITTEN = (
+    "label",
+    "enabled",
+    "workspace_id",
+    "fields",
+    "max_tokens_per_sync",
+    "max_cost_per_sync_usd",
+    "sync_depth_days",
+    "secrets",
+)
+
+
+def _written(infra: Infra, entry: MemorySourceEntry) -> tuple[object, ...]:
+    return (
+        entry.label,
+        entry.enabled,
+        entry.workspace_id,
+        entry.fields,
+        entry.max_tokens_per_sync,
+        entry.max_cost_per_sync_usd,
+        entry.sync_depth_days,
+        infra.credentials.seal(entry.secrets),  # credentials are sealed before they reach the database
+    )
+
+
 @dataclass(frozen=True)
 class _Loaded:
     entry: MemorySourceEntry
@@ -140,20 +166,12 @@ async def add(
     try:
         async with infra.pool.acquire() as conn, conn.transaction():
             await conn.execute(
-                "INSERT INTO memory_sources (id, kind, label, enabled, owner_user_id, workspace_id, fields,"
-                " max_tokens_per_sync, max_cost_per_sync_usd, sync_depth_days, secrets)"
-                " VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11)",
+                f"INSERT INTO memory_sources (id, kind, owner_user_id, {', '.join(_WRITTEN)})"
+                f" VALUES ($1, $2, $3, {', '.join(f'${n}' for n in range(4, 4 + len(_WRITTEN)))})",
                 entry.id,
                 entry.kind.value,
-                entry.label,
-                entry.enabled,
                 entry.owner_user_id,
-                entry.workspace_id,
-                entry.fields,
-                entry.max_tokens_per_sync,
-                entry.max_cost_per_sync_usd,
-                entry.sync_depth_days,
-                infra.credentials.seal(entry.secrets),
+                *_written(infra, entry),
             )
             await audit.record(conn, p, "source_add", target_type="source", target_id=entry.id)
             loaded = await _load(infra, conn, entry.id)
@@ -229,19 +247,11 @@ async def update(
             await _check_placement(infra, p, entry)
         if entry.secrets.get("connection_id") != current.secrets.get("connection_id"):
             await _check_connection(infra, p, composio, entry)
+        sets = ", ".join(f"{column} = ${n}" for n, column in enumerate(_WRITTEN, start=2))
         await conn.execute(
-            "UPDATE memory_sources SET label = $2, enabled = $3, workspace_id = $4, fields = $5,"
-            " max_tokens_per_sync = $6, max_cost_per_sync_usd = $7, sync_depth_days = $8, secrets = $9,"
-            " version = version + 1, updated_at = now() WHERE id = $1",
+            f"UPDATE memory_sources SET {sets}, version = version + 1, updated_at = now() WHERE id = $1",
             source_id,
-            entry.label,
-            entry.enabled,
-            entry.workspace_id,
-            entry.fields,
-            entry.max_tokens_per_sync,
-            entry.max_cost_per_sync_usd,
-            entry.sync_depth_days,
-            infra.credentials.seal(entry.secrets),
+            *_written(infra, entry),
         )
         await audit.record(
             conn, p, "source_update", target_type="source", target_id=source_id, reason=",".join(sorted(patch))
