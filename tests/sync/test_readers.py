@@ -23,6 +23,7 @@ from memgw.sync_worker.readers.composio import ComposioReader
 from memgw.sync_worker.readers.folder import FolderReader
 from memgw.sync_worker.readers.github import GithubReader
 from memgw.sync_worker.readers.rss import RssReader
+from memgw.sync_worker.readers.textconv import html_to_text
 from memgw.sync_worker.readers.twitter import TwitterReader
 from memgw.sync_worker.readers.webpage import WebPageReader
 from tests.fakes import serve
@@ -358,3 +359,18 @@ async def test_twitter_fails_clearly_until_configured_then_reads_recent_search()
         assert [i.id for i in await reader.list_items(source)] == ["tweet:9"]
         assert (await reader.read_item(source, "tweet:9")).text == "记忆网关 is out"
         await fetcher.close()
+
+
+@pytest.mark.parametrize(
+    ("html", "options", "text"),
+    [
+        ("<p>One &amp; <b>two</b></p><p>Three</p>", {}, "One & two\n\nThree"),
+        ("<div>a<br>b</div><script>x()</script><style>p{}</style>", {}, "a\n\nb"),
+        ("<ul><li>中文</li><li>English</li></ul>", {}, "中文\n\nEnglish"),
+        ("<nav>Menu</nav><main><h1>Title</h1><p>Body</p></main><footer>©</footer>", {"page": True}, "Title\n\nBody"),
+        ("<nav>Menu</nav><div id='x'><p>Only this</p></div><p>not this</p>", {"selector": "#x"}, "Only this"),
+        ("plain text, no tags", {}, "plain text, no tags"),
+    ],
+)
+def test_html_becomes_readable_text_one_way(html: str, options: dict[str, Any], text: str) -> None:
+    assert html_to_text(html, **options) == text

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from selectolax.lexbor import LexborHTMLParser
-
 from memgw.common.net import GuardedFetcher
 from memgw.common.settings import SourceSettings
 from memgw.common.sources import MemorySourceEntry, SourceKind
@@ -12,23 +10,6 @@ from memgw.sync_worker.readers.fetch import fetch_document
 from memgw.sync_worker.readers.textconv import decode_text, html_to_text
 
 PAGE_ITEM = "page"
-_NOISE = "script, style, noscript, template, nav, header, footer, aside, form, svg"
-
-
-def main_text(html: str, selector: str | None) -> str:
-    tree = LexborHTMLParser(html)
-    for node in tree.css(_NOISE):
-        node.decompose()
-    if selector:
-        picked = tree.css(selector)
-        if not picked:
-            raise ItemError(f"the selector {selector!r} matches nothing on the page")
-        return "\n\n".join(html_to_text(node.html or "") for node in picked)
-    for candidate in ("main", "article", "[role=main]", "body"):
-        found = tree.css_first(candidate)
-        if found is not None and (found.text(strip=True) or candidate == "body"):
-            return html_to_text(found.html or "")
-    return html_to_text(html)
 
 
 class WebPageReader:
@@ -51,5 +32,5 @@ class WebPageReader:
         raw = decode_text(answer.content, name=url)
         is_html = "html" in answer.headers.get("content-type", "html") or raw.lstrip()[:1] == "<"
         selector = source.fields.get("selector")
-        text = main_text(raw, str(selector) if selector else None) if is_html else raw
+        text = html_to_text(raw, selector=str(selector) if selector else None, page=True) if is_html else raw
         return SourceContent(item_id=PAGE_ITEM, title=url, text=text)
