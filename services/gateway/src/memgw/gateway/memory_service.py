@@ -7,6 +7,7 @@ memory the principal may not read answers 404, as if it did not exist, and leave
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -397,19 +398,22 @@ async def namespaces(infra: Infra, p: Principal) -> list[dict[str, Any]]:
         p.user_id,
     )
     session_ids = [r["id"] for r in sessions]
-    out: list[dict[str, Any]] = [
-        {"namespace": user_namespace(p.user_id, kind), "visibility": "private", "read": True, "write": True}
-        for kind in USER_KINDS
-    ]
+
+    def entry(namespace: str, owners: policy.MemoryRef) -> dict[str, Any]:
+        writable = policy.decide(p, policy.Action.MEMORY_WRITE, owners).allowed
+        return {"namespace": namespace, "visibility": owners.visibility, "read": True, "write": writable}
+
+    mine = policy.MemoryRef(p.user_id, p.agent_id, Visibility.PRIVATE.value, None)
+    out = [entry(user_namespace(p.user_id, kind), mine) for kind in USER_KINDS]
     if p.agent_id:
-        out.append({"namespace": agent_namespace(p.agent_id), "visibility": "agent-only", "read": True, "write": True})
+        out.append(entry(agent_namespace(p.agent_id), replace(mine, visibility=Visibility.AGENT_ONLY.value)))
     for ws in sorted(p.workspace_ids):
-        out.append(
-            {"namespace": workspace_namespace(ws), "visibility": "workspace-shared", "read": True, "write": True}
-        )
-    for sid in session_ids:
-        out.append({"namespace": session_namespace(sid), "visibility": "session", "read": True, "write": True})
-    out.append(
-        {"namespace": GLOBAL_NAMESPACE, "visibility": Visibility.GLOBAL.value, "read": True, "write": p.is_trusted}
-    )
+        shared = replace(mine, visibility=Visibility.WORKSPACE_SHARED.value, workspace_id=ws)
+        out.append(entry(workspace_namespace(ws), shared))
+    # a session's episodes are its user's (the policy's session rule); shown in the seed's shape
+    out += [
+        {"namespace": session_namespace(sid), "visibility": "session", "read": True, "write": True}
+        for sid in session_ids
+    ]
+    out.append(entry(GLOBAL_NAMESPACE, replace(mine, visibility=Visibility.GLOBAL.value)))
     return out
