@@ -59,18 +59,7 @@ async def start(
         id=message_id or run_id, run_id=run_id, source_id=source.id, owner_user_id=source.owner_user_id, reason=reason
     )
     await enqueue(conn, layout, request)
-    await enqueue(
-        conn,
-        layout,
-        MemorySyncStageChanged(
-            run_id=run_id,
-            connection_id=source.id,
-            owner_user_id=source.owner_user_id,
-            workspace_id=source.workspace_id,
-            stage=SyncStage.REQUESTED,
-            detail=detail,
-        ),
-    )
+    await enqueue(conn, layout, _stage_event(source, run_id, SyncStage.REQUESTED, SyncCounts(), detail=detail))
     return dict(row), True
 
 
@@ -97,20 +86,33 @@ async def advance(
         more_pending,
         stage.is_final,
     )
-    await enqueue(
-        conn,
-        layout,
-        MemorySyncStageChanged(
-            run_id=run_id,
-            connection_id=source.id,
-            owner_user_id=source.owner_user_id,
-            workspace_id=source.workspace_id,
-            stage=stage,
-            counts=counts.model_copy(),
-            detail=detail,
-            failed_items=(failed_items or [])[:50],
-            more_pending=more_pending,
-        ),
+    event = _stage_event(
+        source, run_id, stage, counts, detail=detail, failed_items=failed_items, more_pending=more_pending
+    )
+    await enqueue(conn, layout, event)
+
+
+def _stage_event(
+    source: SourceOwners,
+    run_id: str,
+    stage: SyncStage,
+    counts: SyncCounts,
+    *,
+    detail: str | None,
+    failed_items: list[str] | None = None,
+    more_pending: bool = False,
+) -> MemorySyncStageChanged:
+    """The stage event people watch; it names the source's owners, so the relay knows who may see it."""
+    return MemorySyncStageChanged(
+        run_id=run_id,
+        connection_id=source.id,
+        owner_user_id=source.owner_user_id,
+        workspace_id=source.workspace_id,
+        stage=stage,
+        counts=counts.model_copy(),
+        detail=detail,
+        failed_items=(failed_items or [])[:50],
+        more_pending=more_pending,
     )
 
 
