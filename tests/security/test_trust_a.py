@@ -175,24 +175,27 @@ async def test_3_feedback_from_a_reader_is_the_readers_own_and_reaches_the_owner
 ) -> None:
     system = people.system
     tag = f"fb{people.s}"
-    body = {"content": f"{tag} 团队周会在周一上午十点", "visibility": "workspace-shared", "workspace_id": people.ws}
-    mid = (await people.call("alice", "POST", "/v1/memory", json={**body, "tags": ["team"]})).json()["id"]
-    before = (await people.call("alice", "GET", f"/v1/memory/{mid}")).json()
-    # Bob may write workspace memory; a reader who may not is an agent of Bob's not allowed in... use global:
+    # A global memory: everyone reads it, only trusted writers may change it (a workspace's readers
+    # are its writers, so it is the global record a reader's feedback must never change).
     trusted = await system.user(f"tina_{people.s}", trusted=True)
-    gid = (
-        await system.client.post(
-            "/v1/memory",
-            json={"content": f"{tag} global fact about Paris", "visibility": "global"},
-            headers=system.auth(trusted),
-        )
-    ).json()["id"]
+
+    async def global_memory(text: str) -> str:
+        body = {"content": text, "visibility": "global"}
+        return str((await system.client.post("/v1/memory", json=body, headers=system.auth(trusted))).json()["id"])
+
+    gid = await global_memory(f"{tag} global fact about Paris")
+    twin = await global_memory(f"{tag} the same global fact about Paris")
     for kind in ("incorrect", "duplicate", "useful", "outdated"):
-        extra = {"target_memory_id": mid} if kind == "duplicate" else {}
+        extra = {"target_memory_id": twin} if kind == "duplicate" else {}
         answer = await people.call("mallory", "POST", f"/v1/memory/{gid}/feedback", json={"feedback": kind, **extra})
-        assert answer.status_code in (200, 404), answer.text
-        if answer.status_code == 200:
-            assert answer.json()["applies_to"] == "personal"
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["applies_to"] == "personal"
+    transport = StreamableHttpTransport(
+        f"{system.url}/mcp", headers={"Authorization": f"Bearer {people.keys['mallory']}"}
+    )
+    async with Client(transport) as mcp:  # the same rule through MCP
+        result = await mcp.call_tool("memory_feedback", {"memory_id": gid, "feedback": "useful"})
+        assert result.data["applies_to"] == "personal"
     shared = (await system.client.get(f"/v1/memory/{gid}", headers=system.auth(trusted))).json()
     assert shared["status"] == "active"
     assert shared["flags"] == []
@@ -216,9 +219,9 @@ async def test_3_feedback_from_a_reader_is_the_readers_own_and_reaches_the_owner
         f"/v1/reviews/{mine[0]['id']}/decision", json={"decision": "keep_old"}, headers=system.auth(trusted)
     )
     assert kept.status_code == 202
-    # Alice's workspace memory was untouched by the duplicate feedback too.
-    after = (await people.call("alice", "GET", f"/v1/memory/{mid}")).json()
-    assert (after["tags"], after["version"]) == (before["tags"], before["version"])
+    # Nor was the memory named as its duplicate (no merge of evidence or tags).
+    target = (await system.client.get(f"/v1/memory/{twin}", headers=system.auth(trusted))).json()
+    assert (target["version"], target["evidence_count"]) == (1, 1)
 
 
 async def test_3_flags_are_cleared_by_those_who_may_write(people: People) -> None:
