@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from memgw.common import sessions
 from memgw.common.domain import MemoryStatus, MemoryType
 from memgw.common.logging import get_logger
 from memgw.common.memories import RECORD_COLUMNS
@@ -137,21 +138,12 @@ class Maintenance:
     async def _purge_episodes(self, now: datetime, dry_run: bool) -> int:
         """Expired session episodes go; their audit rows stay."""
         if dry_run:
-            return int(await self.infra.pool.fetchval("SELECT count(*) FROM episodes WHERE expires_at <= $1", now))
+            return await sessions.count_expired_episodes(self.infra.pool, now)
         async with self.infra.pool.acquire() as conn, conn.transaction():
-            gone = await conn.fetch("DELETE FROM episodes WHERE expires_at <= $1 RETURNING session_id", now)
-            await conn.execute(
-                "UPDATE sessions SET status = 'expired' WHERE expires_at <= $1 AND status <> 'expired'", now
-            )
-            if gone:
-                await audit(
-                    conn,
-                    None,
-                    "purge_episodes",
-                    None,
-                    f"{len(gone)} expired episodes of {len({r['session_id'] for r in gone})} sessions",
-                )
-        return len(gone)
+            purged, of_sessions = await sessions.purge_expired(conn, now)
+            if purged:
+                await audit(conn, None, "purge_episodes", None, f"{purged} expired episodes of {of_sessions} sessions")
+        return purged
 
     async def evolve_profile(self, user_id: str, *, dry_run: bool = False) -> dict[str, Any]:
         """Preferences and stable facts with enough evidence (count and distinct sessions) enter the

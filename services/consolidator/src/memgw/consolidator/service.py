@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
-from memgw.common import audit_log, jobs, policy, reviews
+from memgw.common import audit_log, jobs, policy, reviews, sessions
 from memgw.common.db.pool import Conn
 from memgw.common.domain import MemoryStatus, MemoryType, Visibility, content_hash, new_id
 from memgw.common.events import MemoryFeedbackGiven, ReviewDecided, SessionCommitted
@@ -107,10 +107,7 @@ class Consolidator:
             log.warning("consolidate.refused", session_id=event.session_id, reason=refusal)
             return None
         await jobs.move(pool, event.job_id, "running")
-        rows = await pool.fetch(
-            "SELECT content FROM episodes WHERE session_id = $1 AND expires_at > now() ORDER BY created_at, id",
-            event.session_id,
-        )
+        rows = await sessions.live_episodes(pool, event.session_id)
         extraction = await self.extract([r["content"] for r in rows])
         outcome = Outcome()
         min_importance = (

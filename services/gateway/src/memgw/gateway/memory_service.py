@@ -11,7 +11,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
-from memgw.common import policy
+from memgw.common import policy, sessions
 from memgw.common.acl import ReadScope, SqlParams, read_sql, read_where
 from memgw.common.db.outbox import enqueue
 from memgw.common.domain import MemoryRecord, MemoryStatus, Principal, Visibility, new_id
@@ -393,11 +393,7 @@ async def personal_feedback(infra: Infra, p: Principal, memory_ids: list[str]) -
 
 async def namespaces(infra: Infra, p: Principal) -> list[dict[str, Any]]:
     """What the principal may read and write, in the seed's shape plus read/write flags."""
-    sessions = await infra.pool.fetch(
-        "SELECT id FROM sessions WHERE user_id = $1 AND expires_at > now() ORDER BY created_at DESC LIMIT 50",
-        p.user_id,
-    )
-    session_ids = [r["id"] for r in sessions]
+    session_ids = await sessions.recent_ids(infra.pool, p.user_id)
 
     def entry(namespace: str, owners: policy.MemoryRef) -> dict[str, Any]:
         writable = policy.decide(p, policy.Action.MEMORY_WRITE, owners).allowed

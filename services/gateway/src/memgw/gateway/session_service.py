@@ -13,12 +13,11 @@ from typing import Any
 import asyncpg
 from pydantic import BaseModel, ConfigDict, Field
 
-from memgw.common import jobs, policy
+from memgw.common import jobs, policy, sessions
 from memgw.common.db.outbox import enqueue
 from memgw.common.domain import Principal, new_id
 from memgw.common.events import SessionCommitted
 from memgw.common.logging import get_logger
-from memgw.common.namespaces import session_namespace
 from memgw.common.runtime import Infra
 from memgw.gateway import access, audit
 from memgw.gateway.errors import BadRequest, Conflict, NotFound
@@ -104,15 +103,12 @@ class Job(BaseModel):
     updated_at: datetime
 
 
-_SESSION_COLUMNS = "id, user_id, agent_id, workspace_id, status, created_at, expires_at, committed_at"
-
-
 def _session_ref(row: asyncpg.Record) -> policy.SessionRef:
     return policy.SessionRef(row["id"], row["user_id"], row["agent_id"])
 
 
 async def _own_session(infra: Infra, p: Principal, session_id: str, action: policy.Action) -> asyncpg.Record:
-    row = await infra.pool.fetchrow(f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE id = $1", session_id)
+    row = await sessions.get(infra.pool, session_id)
     if row is None or row["expires_at"] <= datetime.now(UTC):
         raise NotFound(f"no open session {session_id!r} (it may have expired)")
     await access.require(infra.pool, p, action, _session_ref(row), target_type="session", target_id=session_id)
@@ -124,19 +120,17 @@ async def open_session(infra: Infra, p: Principal, body: SessionCreate) -> Sessi
     session_id = body.session_id or new_id("sess")
     ttl = body.ttl_seconds or infra.settings.gateway.session_ttl_s
     try:
-        row = await infra.pool.fetchrow(
-            "INSERT INTO sessions (id, user_id, agent_id, workspace_id, expires_at) VALUES ($1, $2, $3, $4, $5)"
-            f" RETURNING {_SESSION_COLUMNS}",
+        row = await sessions.create(
+            infra.pool,
             session_id,
-            p.user_id,
-            body.agent_id or p.agent_id,
-            body.workspace_id,
-            datetime.now(UTC) + timedelta(seconds=ttl),
+            user_id=p.user_id,
+            agent_id=body.agent_id or p.agent_id,
+            workspace_id=body.workspace_id,
+            expires_at=datetime.now(UTC) + timedelta(seconds=ttl),
         )
     except asyncpg.UniqueViolationError as exc:
         raise Conflict(f"session {session_id!r} exists already") from exc
     await audit.record(infra.pool, p, "session_create", target_type="session", target_id=session_id)
-    assert row is not None
     return Session(**dict(row))
 
 
@@ -146,43 +140,29 @@ async def get_session(infra: Infra, p: Principal, session_id: str) -> Session:
 
 async def append_episode(infra: Infra, p: Principal, body: EpisodeCreate) -> Episode:
     await check_acts_for(infra, p, "memory_append_episode", body.user_id, body.agent_id, body.workspace_id)
-    existing = await infra.pool.fetchval("SELECT 1 FROM sessions WHERE id = $1", body.session_id)
-    if not existing:  # the seed's agents name a session without creating it first
+    if await sessions.get(infra.pool, body.session_id) is None:  # the seed's agents name a session unopened
         await open_session(
             infra, p, SessionCreate(session_id=body.session_id, agent_id=body.agent_id, workspace_id=body.workspace_id)
         )
     session = await _own_session(infra, p, body.session_id, policy.Action.SESSION_WRITE)
-    namespace = session_namespace(body.session_id)
-    row = await infra.pool.fetchrow(
-        "INSERT INTO episodes (id, user_id, agent_id, workspace_id, session_id, namespace, content, summary,"
-        " events, tags, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
-        " RETURNING id, session_id, namespace, content, summary, tags, events, created_at, expires_at",
-        new_id("epi"),
-        session["user_id"],
-        session["agent_id"] or p.agent_id,
-        session["workspace_id"],
-        body.session_id,
-        namespace,
-        body.content,
-        body.summary,
-        body.events,
-        body.tags,
-        session["expires_at"],
+    row = await sessions.append_episode(
+        infra.pool,
+        session,
+        agent_id=p.agent_id,
+        content=body.content,
+        summary=body.summary,
+        events=body.events,
+        tags=body.tags,
     )
-    assert row is not None
     await audit.record(
-        infra.pool, p, "memory_append_episode", target_type="episode", target_id=row["id"], namespace=namespace
+        infra.pool, p, "memory_append_episode", target_type="episode", target_id=row["id"], namespace=row["namespace"]
     )
     return Episode(**dict(row))
 
 
 async def list_episodes(infra: Infra, p: Principal, session_id: str) -> list[Episode]:
     await _own_session(infra, p, session_id, policy.Action.SESSION_READ)
-    rows = await infra.pool.fetch(
-        "SELECT id, session_id, namespace, content, summary, tags, events, created_at, expires_at FROM episodes"
-        " WHERE session_id = $1 AND expires_at > now() ORDER BY created_at, id LIMIT 1000",
-        session_id,
-    )
+    rows = await sessions.live_episodes(infra.pool, session_id)
     await audit.record(infra.pool, p, "episode_list", target_type="session", target_id=session_id)
     return [Episode(**dict(r)) for r in rows]
 
@@ -195,15 +175,13 @@ async def commit(infra: Infra, p: Principal, session_id: str, body: CommitReques
         await access.require(
             infra.pool, p, policy.Action.COMMIT_TARGET, target, target_type="session", target_id=session_id
         )
-    episodes = await infra.pool.fetchval(
-        "SELECT count(*) FROM episodes WHERE session_id = $1 AND expires_at > now()", session_id
-    )
+    episodes = len(await sessions.live_episodes(infra.pool, session_id))
     if episodes == 0:
         raise BadRequest(f"session {session_id} has no episodes to commit")
     job_id = new_id("job")
     async with infra.pool.acquire() as conn, conn.transaction():
         await jobs.create(conn, job_id, kind="consolidate_session", user_id=session["user_id"], subject_id=session_id)
-        await conn.execute("UPDATE sessions SET committed_at = now(), status = 'committed' WHERE id = $1", session_id)
+        await sessions.mark_committed(conn, session_id)
         await enqueue(
             conn,
             infra.layout,

@@ -1,0 +1,127 @@
+"""Sessions and their episodes (tables ``sessions``, ``episodes``): short-lived, never long-term by
+themselves. The gateway opens sessions, appends and lists episodes and commits them; the
+consolidator reads a committed session's episodes and purges what expired; the Conversation source
+reads committed transcripts. All their SQL is here."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import asyncpg
+
+from memgw.common.db.pool import Conn, Executor
+from memgw.common.domain import new_id
+from memgw.common.namespaces import session_namespace
+
+SESSION_COLUMNS = "id, user_id, agent_id, workspace_id, status, created_at, expires_at, committed_at"
+EPISODE_COLUMNS = "id, session_id, namespace, content, summary, tags, events, created_at, expires_at"
+
+
+async def get(db: Executor, session_id: str) -> asyncpg.Record | None:
+    row: asyncpg.Record | None = await db.fetchrow(f"SELECT {SESSION_COLUMNS} FROM sessions WHERE id = $1", session_id)
+    return row
+
+
+async def create(
+    db: Executor, session_id: str, *, user_id: str, agent_id: str | None, workspace_id: str | None, expires_at: datetime
+) -> asyncpg.Record:
+    """Raises asyncpg.UniqueViolationError when the id is taken."""
+    row = await db.fetchrow(
+        "INSERT INTO sessions (id, user_id, agent_id, workspace_id, expires_at) VALUES ($1, $2, $3, $4, $5)"
+        f" RETURNING {SESSION_COLUMNS}",
+        session_id,
+        user_id,
+        agent_id,
+        workspace_id,
+        expires_at,
+    )
+    assert row is not None
+    return row
+
+
+async def append_episode(
+    db: Executor, session: asyncpg.Record, *, agent_id: str | None, **fields: Any
+) -> asyncpg.Record:
+    """An episode of ``session`` (content, summary, events, tags), living as long as the session."""
+    row = await db.fetchrow(
+        "INSERT INTO episodes (id, user_id, agent_id, workspace_id, session_id, namespace, content, summary,"
+        f" events, tags, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING {EPISODE_COLUMNS}",
+        new_id("epi"),
+        session["user_id"],
+        session["agent_id"] or agent_id,
+        session["workspace_id"],
+        session["id"],
+        session_namespace(session["id"]),
+        fields["content"],
+        fields.get("summary", ""),
+        fields.get("events", []),
+        fields.get("tags", []),
+        session["expires_at"],
+    )
+    assert row is not None
+    return row
+
+
+async def live_episodes(db: Executor, session_id: str, limit: int = 1000) -> list[asyncpg.Record]:
+    """The session's episodes that have not expired, oldest first."""
+    rows: list[asyncpg.Record] = await db.fetch(
+        f"SELECT {EPISODE_COLUMNS} FROM episodes WHERE session_id = $1 AND expires_at > now()"
+        " ORDER BY created_at, id LIMIT $2",
+        session_id,
+        limit,
+    )
+    return rows
+
+
+async def mark_committed(conn: Conn, session_id: str) -> None:
+    await conn.execute("UPDATE sessions SET committed_at = now(), status = 'committed' WHERE id = $1", session_id)
+
+
+async def recent_ids(db: Executor, user_id: str, limit: int = 50) -> list[str]:
+    rows = await db.fetch(
+        "SELECT id FROM sessions WHERE user_id = $1 AND expires_at > now() ORDER BY created_at DESC LIMIT $2",
+        user_id,
+        limit,
+    )
+    return [r["id"] for r in rows]
+
+
+async def count_expired_episodes(db: Executor, now: datetime) -> int:
+    return int(await db.fetchval("SELECT count(*) FROM episodes WHERE expires_at <= $1", now))
+
+
+async def purge_expired(conn: Conn, now: datetime) -> tuple[int, int]:
+    """Delete expired episodes and mark their sessions expired; return (episodes, sessions)."""
+    gone = await conn.fetch("DELETE FROM episodes WHERE expires_at <= $1 RETURNING session_id", now)
+    await conn.execute("UPDATE sessions SET status = 'expired' WHERE expires_at <= $1 AND status <> 'expired'", now)
+    return len(gone), len({r["session_id"] for r in gone})
+
+
+_COMMITTED = "s.user_id = $1 AND s.status = 'committed' AND e.expires_at > now()"
+
+
+async def committed_sessions(
+    db: Executor, user_id: str, *, session_id: str | None, agent_id: str | None
+) -> list[asyncpg.Record]:
+    """The user's committed sessions with live episodes (id, last episode time), oldest activity first."""
+    rows: list[asyncpg.Record] = await db.fetch(
+        "SELECT s.id, max(e.created_at) AS last FROM sessions s JOIN episodes e ON e.session_id = s.id"
+        f" WHERE {_COMMITTED} AND ($2::text IS NULL OR s.id = $2) AND ($3::text IS NULL OR s.agent_id = $3)"
+        " GROUP BY s.id ORDER BY last",
+        user_id,
+        session_id,
+        agent_id,
+    )
+    return rows
+
+
+async def committed_transcript(db: Executor, user_id: str, session_id: str) -> list[asyncpg.Record]:
+    """A committed session's live episodes (content, created_at, the session's agent_id), oldest first."""
+    rows: list[asyncpg.Record] = await db.fetch(
+        "SELECT e.content, e.created_at, s.agent_id FROM episodes e JOIN sessions s ON s.id = e.session_id"
+        f" WHERE {_COMMITTED} AND s.id = $2 ORDER BY e.created_at, e.id",
+        user_id,
+        session_id,
+    )
+    return rows
