@@ -11,14 +11,13 @@ import contextlib
 import json
 import re
 import uuid
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 import nats.js.api as js_api
 from faststream.middlewares import BaseMiddleware
-from faststream.nats import JStream, NatsBroker, NatsMessage, PullSub, RetentionPolicy
+from faststream.nats import JStream, NatsBroker, PullSub, RetentionPolicy
 from nats.aio.client import Client as NatsClient
 from nats.errors import NotJSMessageError
 from nats.js.errors import NotFoundError
@@ -171,7 +170,9 @@ def settling(layout: BusLayout, broker: NatsBroker) -> type[BaseMiddleware]:
     - the handler returned: ack;
     - the payload does not validate (or the handler raised PoisonMessage): dead-letter at once;
     - anything else: nack with exponential backoff, and dead-letter on the last delivery;
-    - cancelled (shutting down mid-message): left unacked, so another replica gets it after ack_wait.
+    - cancelled (shutting down mid-message): left unacked, so another replica gets it after ack_wait;
+    - while the handler works, JetStream is told it is in progress every third of ack_wait, so a long
+      sync or a slow embedder (a loaded machine) never makes a second replica take the same message.
 
     A dead letter keeps the payload and the original headers, and says where it came from and why
     (``X-Dead-Subject``, ``X-Error``); ``memgw dead list|replay`` shows and resends them."""
@@ -182,6 +183,7 @@ def settling(layout: BusLayout, broker: NatsBroker) -> type[BaseMiddleware]:
             delivered = deliveries(msg)
             if delivered is None:  # not from JetStream: nothing to settle
                 return await call_next(msg)
+            beat = asyncio.create_task(_heartbeat(msg, max(0.2, layout.ack_wait_s / 3)))
             try:
                 result = await call_next(msg)
             except asyncio.CancelledError:
@@ -196,10 +198,19 @@ def settling(layout: BusLayout, broker: NatsBroker) -> type[BaseMiddleware]:
                     log.warning("bus.message.retry", subject=raw.subject, deliveries=delivered, error=str(exc))
                     await msg.nack(delay=_backoff(delivered))
                 return None
+            finally:
+                beat.cancel()
             await msg.ack()
             return result
 
     return Settle
+
+
+async def _heartbeat(msg: Any, every_s: float) -> None:
+    while True:
+        await asyncio.sleep(every_s)
+        with contextlib.suppress(Exception):  # a beat lost is made up by the next
+            await msg.in_progress()
 
 
 async def _dead_letter(layout: BusLayout, broker: NatsBroker, msg: Any, why: str, delivered: int) -> None:
@@ -259,17 +270,3 @@ async def replay(nc: NatsClient, layout: BusLayout, seq: int) -> DeadLetter:
     await js.delete_msg(stream, seq)
     log.info("bus.message.replayed", seq=seq, subject=letter.subject)
     return letter
-
-
-def keep_alive(msg: NatsMessage, every_s: float) -> Callable[[], Awaitable[None]]:
-    """Return a callable that tells JetStream the message is still being worked on (long syncs)."""
-    loop = asyncio.get_running_loop()
-    last = loop.time()
-
-    async def touch() -> None:
-        nonlocal last
-        if loop.time() - last >= every_s:
-            last = loop.time()
-            await msg.in_progress()
-
-    return touch

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -38,7 +37,6 @@ from memgw.common.text import chunk_text
 from memgw.sync_worker.readers.base import ItemError, SourceContent, SourceError, SourceReader
 
 log = get_logger("memgw.sync")
-Touch = Callable[[], Awaitable[None]]
 PROGRESS_EVERY_S = 0.5
 
 
@@ -137,7 +135,7 @@ class SyncService:
         data = dict(row)
         return data, entry_from_row(data, self.infra.credentials)
 
-    async def handle(self, request: SyncRequested, touch: Touch, *, last_attempt: bool = True) -> None:
+    async def handle(self, request: SyncRequested, *, last_attempt: bool = True) -> None:
         loaded = await self._load(request.run_id)
         if loaded is None:
             log.info("sync.run.gone", run_id=request.run_id)  # source removed meanwhile
@@ -155,7 +153,7 @@ class SyncService:
             refusal = await self._refusal(source)
             if refusal is not None:
                 raise SourceError(f"refused: {refusal}")
-            await self._sync(run, reader, touch)
+            await self._sync(run, reader)
         except (SourceError, CredentialsUnreadable) as exc:
             await run.stage(SyncStage.FAILED, str(exc))
         except Exception as exc:
@@ -165,7 +163,7 @@ class SyncService:
                 await run.stage(SyncStage.FAILED, f"internal error: {exc}")
             raise
 
-    async def _sync(self, run: _Run, reader: SourceReader, touch: Touch) -> None:
+    async def _sync(self, run: _Run, reader: SourceReader) -> None:
         source = run.source
         await run.stage(SyncStage.FETCHING)
         items = await reader.list_items(source)
@@ -184,7 +182,6 @@ class SyncService:
         }
         fetched: list[tuple[SourceContent, str, bool]] = []
         for item in items:
-            await touch()
             try:
                 content = _clean(await reader.read_item(source, item.id))
             except ItemError as exc:
@@ -200,7 +197,6 @@ class SyncService:
 
         await run.stage(SyncStage.INGESTING)
         for content, digest, existed in fetched:
-            await touch()
             try:
                 if not await self._ingest_item(run, content, digest):
                     run.more_pending = True
