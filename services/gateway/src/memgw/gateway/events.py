@@ -84,8 +84,10 @@ class StageRelay:
     async def _tick(self) -> None:
         while True:
             await asyncio.sleep(self.recheck_s)
-            with contextlib.suppress(Exception):
+            try:
                 await self.recheck()
+            except Exception as exc:  # the next tick tries again
+                log.warning("events.recheck_failed", error=str(exc))
 
     async def recheck(self, user_id: str | None = None) -> None:
         """Resolve the listeners' principals again (of one user, or all); close what no longer holds."""
