@@ -14,7 +14,7 @@ import pytest
 
 from memgw.common.bus import MSG_ID_HEADER
 from memgw.common.events import SessionCommitted, Subject
-from memgw.consolidator.maintenance import Maintenance
+from memgw.consolidator.main import maintenance_for
 from tests.conftest import System
 
 
@@ -236,7 +236,7 @@ async def test_importance_decays_with_time_unretrieved_and_archives_below_the_fl
         await remember("Profile fact", memory_type="profile"),
         await remember("A chunk whose life belongs to its source", memory_type="resource"),
     )
-    maintenance = Maintenance(infra)
+    maintenance = maintenance_for(infra)
     in_30_days = datetime.now(UTC) + timedelta(days=30)
     preview = await maintenance.run(in_30_days, user_id=person.user_id, dry_run=True)
     assert {d["id"] for d in preview.decayed} == {plain}
@@ -262,7 +262,7 @@ async def test_a_preference_enters_the_profile_only_with_evidence_from_several_s
     pref = "The user prefers dark mode."
     await person.session(pref)
     await person.session(pref)
-    maintenance = Maintenance(person.system.infra)
+    maintenance = maintenance_for(person.system.infra)
     await maintenance.run(datetime.now(UTC), user_id=person.user_id)
     profile = (await person.system.client.get(f"/v1/users/{person.user_id}/profile", headers=person.h)).json()
     assert pref not in profile["preferences"].values()  # evidence 2 < 3

@@ -13,7 +13,7 @@ import nats
 import pytest
 
 from memgw.common.events import Subject
-from memgw.consolidator.maintenance import Maintenance
+from memgw.consolidator.main import maintenance_for
 from tests.conftest import System
 
 
@@ -58,7 +58,7 @@ async def test_expired_episodes_are_not_retrievable_and_are_purged_with_audit_ke
     await pool.execute("UPDATE episodes SET expires_at = now() - interval '1 second' WHERE session_id = $1", sid)
 
     assert (await system.client.get(f"/v1/sessions/{sid}/episodes", headers=h)).status_code == 404
-    plan = await Maintenance(system.infra).run(datetime.now(UTC))
+    plan = await maintenance_for(system.infra).run(datetime.now(UTC))
 
     assert plan.purged_episodes >= 1
     assert await pool.fetchval("SELECT count(*) FROM episodes WHERE session_id = $1", sid) == 0

@@ -16,7 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from memgw.common.db.migrate import migrate_dsn
 from memgw.common.logging import configure_logging
 from memgw.common.settings import Settings
-from memgw.consolidator.maintenance import Maintenance
+from memgw.consolidator.main import maintenance_for
 from memgw.launcher import compose
 from memgw.launcher.bus_spec import asyncapi_document
 from memgw.launcher.dead_cli import dead_app
@@ -119,7 +119,7 @@ def consolidate(
 
     async def go() -> dict[str, object]:
         async with open_infra(settings) as infra:
-            plan = await Maintenance(infra).run(datetime.now(UTC), user_id=user, dry_run=dry_run)
+            plan = await maintenance_for(infra).run(datetime.now(UTC), user_id=user, dry_run=dry_run)
             return plan.as_dict()
 
     print(json.dumps({"dry_run": dry_run, "user": user, **asyncio.run(go())}, indent=2, ensure_ascii=False))

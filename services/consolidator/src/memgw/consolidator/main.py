@@ -16,10 +16,26 @@ from memgw.consolidator.service import Consolidator
 log = get_logger("memgw.consolidator")
 
 
+def consolidator_for(infra: Infra, llm: LlmExtractor | None = None) -> Consolidator:
+    return Consolidator(
+        pool=infra.pool,
+        store=infra.store,
+        index=infra.index,
+        embedder=infra.embedder,
+        layout=infra.layout,
+        settings=infra.settings.consolidation,
+        llm=llm,
+    )
+
+
+def maintenance_for(infra: Infra) -> Maintenance:
+    return Maintenance(pool=infra.pool, store=infra.store, settings=infra.settings.consolidation)
+
+
 def build(infra: Infra) -> ServiceParts:
     settings = infra.settings.consolidation
     llm = LlmExtractor(settings) if settings.llm_base_url else None
-    maintenance = Maintenance(infra)
+    maintenance = maintenance_for(infra)
 
     async def schedule() -> None:
         while True:
@@ -38,7 +54,7 @@ def build(infra: Infra) -> ServiceParts:
 
     return ServiceParts(
         name="consolidator",
-        router=create_router(infra.layout, infra.broker, Consolidator(infra, llm)),
+        router=create_router(infra.layout, infra.broker, consolidator_for(infra, llm)),
         background=[schedule],
         cleanup=[llm.close] if llm else [],
     )

@@ -12,11 +12,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+import asyncpg
+
 from memgw.common import sessions
 from memgw.common.domain import MemoryStatus, MemoryType
 from memgw.common.logging import get_logger
-from memgw.common.memories import RECORD_COLUMNS
-from memgw.common.runtime import Infra
+from memgw.common.memories import RECORD_COLUMNS, MemoryStore
+from memgw.common.settings import ConsolidationSettings
 from memgw.consolidator.service import ACTOR, audit
 
 log = get_logger("memgw.consolidator.maintenance")
@@ -46,9 +48,8 @@ class Plan:
 
 
 class Maintenance:
-    def __init__(self, infra: Infra):
-        self.infra = infra
-        self.settings = infra.settings.consolidation
+    def __init__(self, *, pool: asyncpg.Pool, store: MemoryStore, settings: ConsolidationSettings):
+        self.pool, self.store, self.settings = pool, store, settings
 
     async def run(self, now: datetime, *, user_id: str | None = None, dry_run: bool = False) -> Plan:
         plan = Plan()
@@ -56,7 +57,7 @@ class Maintenance:
         await self._prune(now, user_id, dry_run, plan)
         if user_id is None:
             plan.purged_episodes = await self._purge_episodes(now, dry_run)
-        users = [user_id] if user_id else [r["id"] for r in await self.infra.pool.fetch("SELECT id FROM users")]
+        users = [user_id] if user_id else [r["id"] for r in await self.pool.fetch("SELECT id FROM users")]
         for uid in users:
             change = await self.evolve_profile(uid, dry_run=dry_run)
             if change:
@@ -65,7 +66,7 @@ class Maintenance:
 
     async def _decay(self, now: datetime, user_id: str | None, dry_run: bool, plan: Plan) -> None:
         half_life = self.settings.decay_half_life_days * 86400
-        rows = await self.infra.pool.fetch(
+        rows = await self.pool.fetch(
             f"SELECT {RECORD_COLUMNS}, last_retrieved_at FROM memories WHERE status = 'active'"
             " AND NOT ('pinned' = ANY(tags)) AND memory_type <> ALL($1::text[]) AND namespace NOT LIKE 'user/%/profile'"
             " AND ($2::text IS NULL OR user_id = $2)",
@@ -91,8 +92,8 @@ class Maintenance:
             }
             if archive:
                 changes["status"] = MemoryStatus.ARCHIVED.value
-            async with self.infra.pool.acquire() as conn, conn.transaction():
-                await self.infra.store.update(
+            async with self.pool.acquire() as conn, conn.transaction():
+                await self.store.update(
                     conn, row["id"], changes, actor=ACTOR, change="archived" if archive else "updated"
                 )
                 await audit(
@@ -104,18 +105,18 @@ class Maintenance:
                     f" unretrieved (half-life {self.settings.decay_half_life_days} d)",
                     row["namespace"],
                 )
-            await self.infra.store.sync_index(upserted=[row["id"]])
+            await self.store.sync_index(upserted=[row["id"]])
 
     async def _prune(self, now: datetime, user_id: str | None, dry_run: bool, plan: Plan) -> None:
         retention = now - timedelta(days=self.settings.archive_retention_days)
-        old = await self.infra.pool.fetch(
+        old = await self.pool.fetch(
             "SELECT id, user_id, namespace FROM memories WHERE status = 'archived' AND updated_at < $1"
             " AND ($2::text IS NULL OR user_id = $2) AND NOT (id = ANY($3::text[]))",
             retention,
             user_id,
             plan.archived,  # what this round archived waits out its own retention
         )
-        expired = await self.infra.pool.fetch(
+        expired = await self.pool.fetch(
             "SELECT id, user_id, namespace FROM memories WHERE status = 'candidate' AND expires_at <= $1"
             " AND ($2::text IS NULL OR user_id = $2)",
             now,
@@ -130,16 +131,16 @@ class Maintenance:
             (expired, "candidate expired without promotion"),
         ):
             for row in rows:
-                async with self.infra.pool.acquire() as conn, conn.transaction():
-                    await self.infra.store.delete(conn, row["id"], actor=ACTOR)
+                async with self.pool.acquire() as conn, conn.transaction():
+                    await self.store.delete(conn, row["id"], actor=ACTOR)
                     await audit(conn, row["user_id"], "prune", row["id"], reason, row["namespace"])
-            await self.infra.store.sync_index(deleted=[r["id"] for r in rows])
+            await self.store.sync_index(deleted=[r["id"] for r in rows])
 
     async def _purge_episodes(self, now: datetime, dry_run: bool) -> int:
         """Expired session episodes go; their audit rows stay."""
         if dry_run:
-            return await sessions.count_expired_episodes(self.infra.pool, now)
-        async with self.infra.pool.acquire() as conn, conn.transaction():
+            return await sessions.count_expired_episodes(self.pool, now)
+        async with self.pool.acquire() as conn, conn.transaction():
             purged, of_sessions = await sessions.purge_expired(conn, now)
             if purged:
                 await audit(conn, None, "purge_episodes", None, f"{purged} expired episodes of {of_sessions} sessions")
@@ -148,7 +149,7 @@ class Maintenance:
     async def evolve_profile(self, user_id: str, *, dry_run: bool = False) -> dict[str, Any]:
         """Preferences and stable facts with enough evidence (count and distinct sessions) enter the
         profile; one conversation alone never changes it."""
-        rows = await self.infra.pool.fetch(
+        rows = await self.pool.fetch(
             "SELECT id, memory_type, content, evidence_count, metadata FROM memories WHERE user_id = $1"
             " AND status = 'active' AND memory_type IN ('preference', 'fact') AND evidence_count >= $2"
             " ORDER BY id",
@@ -158,7 +159,7 @@ class Maintenance:
         strong = [r for r in rows if len(set(r["metadata"].get("sessions", []))) >= self.settings.profile_min_sessions]
         if not strong:
             return {}
-        profile = await self.infra.pool.fetchrow("SELECT * FROM profiles WHERE user_id = $1", user_id)
+        profile = await self.pool.fetchrow("SELECT * FROM profiles WHERE user_id = $1", user_id)
         known = set(profile["updated_from_memory_ids"]) if profile else set()
         fresh = [r for r in strong if r["id"] not in known]
         if not fresh:
@@ -174,7 +175,7 @@ class Maintenance:
         change = {"added_from": added, "preferences": len(preferences), "stable_facts": len(facts)}
         if dry_run:
             return change
-        async with self.infra.pool.acquire() as conn, conn.transaction():
+        async with self.pool.acquire() as conn, conn.transaction():
             row = await conn.fetchrow(
                 "INSERT INTO profiles (user_id, preferences, stable_facts, updated_from_memory_ids)"
                 " VALUES ($1, $2, $3, $4)"

@@ -14,16 +14,20 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
+import asyncpg
+
 from memgw.common import audit_log, jobs, policy, reviews, sessions
+from memgw.common.bus import BusLayout
 from memgw.common.db.pool import Conn
 from memgw.common.domain import MemoryStatus, MemoryType, Visibility, content_hash, new_id
+from memgw.common.embedding.base import Embedder
 from memgw.common.events import MemoryFeedbackGiven, ReviewDecided, SessionCommitted
-from memgw.common.index.base import Match, MatchAny, Where
+from memgw.common.index.base import Match, MatchAny, VectorIndex, Where
 from memgw.common.logging import get_logger
-from memgw.common.memories import RECORD_COLUMNS, NewMemory
+from memgw.common.memories import RECORD_COLUMNS, MemoryStore, NewMemory
 from memgw.common.namespaces import Owners, derive_namespace, owners_in, user_namespace
 from memgw.common.principals import principal_of
-from memgw.common.runtime import Infra
+from memgw.common.settings import ConsolidationSettings
 from memgw.consolidator.conflicts import attribute_triggers, contradiction
 from memgw.consolidator.extract import Candidate, Extraction, LlmExtractor, rule_extract
 
@@ -83,9 +87,19 @@ async def first_time(conn: Conn, consumer: str, message_id: str) -> bool:
 
 
 class Consolidator:
-    def __init__(self, infra: Infra, llm: LlmExtractor | None = None):
-        self.infra = infra
-        self.settings = infra.settings.consolidation
+    def __init__(
+        self,
+        *,
+        pool: asyncpg.Pool,
+        store: MemoryStore,
+        index: VectorIndex,
+        embedder: Embedder,
+        layout: BusLayout,
+        settings: ConsolidationSettings,
+        llm: LlmExtractor | None = None,
+    ):
+        self.pool, self.store, self.index, self.embedder, self.layout = pool, store, index, embedder, layout
+        self.settings = settings
         self.llm = llm
 
     # -- session commits ------------------------------------------------------------------------------------
@@ -94,7 +108,7 @@ class Consolidator:
         return await self.llm.extract(episodes) if self.llm else rule_extract(episodes)
 
     async def on_session_committed(self, event: SessionCommitted) -> Outcome | None:
-        pool = self.infra.pool
+        pool = self.pool
         if await jobs.state(pool, event.job_id) in ("done", "failed"):
             return None  # delivered again: it was applied already
         refusal = await self._refusal(event)
@@ -156,7 +170,7 @@ class Consolidator:
         from a workspace since committing no longer writes into it); None when it may."""
         if not event.target_namespace:
             return None
-        committer = await principal_of(self.infra.pool, event.user_id, event.actor_agent_id or event.agent_id)
+        committer = await principal_of(self.pool, event.user_id, event.actor_agent_id or event.agent_id)
         if committer is None:
             return f"user {event.user_id} is gone or disabled"
         session = policy.SessionRef(event.session_id, event.user_id, event.agent_id)
@@ -177,11 +191,11 @@ class Consolidator:
         where = Where(must=(Match("user_id", user_id), MatchAny("namespace", namespaces), MatchAny("status", statuses)))
         k = self.settings.conflict_neighbours
         by_meaning, by_words = await asyncio.gather(
-            self.infra.index.search(dense=vector, where=where, limit=k),
-            self.infra.index.search(text=text, where=where, limit=k),
+            self.index.search(dense=vector, where=where, limit=k),
+            self.index.search(text=text, where=where, limit=k),
         )
         similarity = {h.memory_id: h.score for h in by_meaning}
-        rows = await self.infra.pool.fetch(
+        rows = await self.pool.fetch(
             f"SELECT {RECORD_COLUMNS} FROM memories WHERE user_id = $1 AND namespace = ANY($2) AND status = ANY($3)"
             " AND (id = ANY($4) OR EXISTS (SELECT 1 FROM unnest($5::text[]) t WHERE strpos(lower(content), t) > 0))"
             " ORDER BY updated_at DESC LIMIT 100",
@@ -198,7 +212,7 @@ class Consolidator:
         self, event: SessionCommitted, candidate: Candidate, min_importance: float, outcome: Outcome
     ) -> None:
         namespace, owners = self._namespace(event, candidate)
-        exact = await self.infra.pool.fetchrow(
+        exact = await self.pool.fetchrow(
             f"SELECT {RECORD_COLUMNS} FROM memories WHERE namespace = $1 AND content_hash = $2"
             " AND status IN ('active', 'candidate') LIMIT 1",
             namespace,
@@ -208,7 +222,7 @@ class Consolidator:
             await self._merge(exact, candidate, event, "exact duplicate (same content hash)")
             outcome.merged.append(exact["id"])
             return
-        [vector] = await self.infra.store.embed_passages([candidate.content], self.infra.embedder, tenant=event.user_id)
+        [vector] = await self.store.embed_passages([candidate.content], self.embedder, tenant=event.user_id)
         neighbours = await self._neighbours(event.user_id, namespace, candidate.content, vector)
         for existing, _ in neighbours:  # a contradiction first: it must reach a person, never be merged
             reason = contradiction(existing["content"], candidate.content)
@@ -227,8 +241,8 @@ class Consolidator:
         )
         status = MemoryStatus.ACTIVE if promote else MemoryStatus.CANDIDATE
         expires = None if promote else datetime.now(UTC) + timedelta(days=self.settings.candidate_ttl_days)
-        async with self.infra.pool.acquire() as conn, conn.transaction():
-            record = await self.infra.store.insert(
+        async with self.pool.acquire() as conn, conn.transaction():
+            record = await self.store.insert(
                 conn, self._new(event, candidate, namespace, owners, vector, status, expires), actor=ACTOR
             )
             await audit(
@@ -240,7 +254,7 @@ class Consolidator:
                 f" (threshold {min_importance:.2f}/{self.settings.promote_min_confidence:.2f})",
                 namespace,
             )
-        await self.infra.store.sync_index(upserted=[record.id])
+        await self.store.sync_index(upserted=[record.id])
         (outcome.promoted if promote else outcome.candidates).append(record.id)
 
     def _new(
@@ -264,7 +278,7 @@ class Consolidator:
             content=candidate.content,
             visibility=owners.visibility.value,
             embedding=vector,
-            embedding_model=self.infra.embedder.name,
+            embedding_model=self.embedder.name,
             tags=candidate.tags,
             importance=candidate.importance,
             confidence=candidate.confidence,
@@ -288,10 +302,10 @@ class Consolidator:
                 "source_refs": sorted({*existing["metadata"].get("source_refs", []), f"session:{event.session_id}"}),
             },
         }
-        async with self.infra.pool.acquire() as conn, conn.transaction():
-            await self.infra.store.update(conn, existing["id"], changes, actor=ACTOR, change="merged")
+        async with self.pool.acquire() as conn, conn.transaction():
+            await self.store.update(conn, existing["id"], changes, actor=ACTOR, change="merged")
             await audit(conn, event.user_id, "merge", existing["id"], reason, existing["namespace"])
-        await self.infra.store.sync_index(upserted=[existing["id"]])
+        await self.store.sync_index(upserted=[existing["id"]])
 
     async def _review(
         self,
@@ -303,17 +317,17 @@ class Consolidator:
         vector: list[float],
         reason: str,
     ) -> str:
-        async with self.infra.pool.acquire() as conn, conn.transaction():
-            record = await self.infra.store.insert(
+        async with self.pool.acquire() as conn, conn.transaction():
+            record = await self.store.insert(
                 conn,
                 self._new(event, candidate, namespace, owners, vector, MemoryStatus.NEEDS_REVIEW, None),
                 actor=ACTOR,
             )
-            await self.infra.store.update(
+            await self.store.update(
                 conn, existing["id"], {"status": MemoryStatus.NEEDS_REVIEW.value}, actor=ACTOR, change="status"
             )
             review_id = await reviews.open_review(
-                conn, self.infra.layout, user_id=event.user_id, memory_ids=[existing["id"], record.id], reason=reason
+                conn, self.layout, user_id=event.user_id, memory_ids=[existing["id"], record.id], reason=reason
             )
             await audit(
                 conn,
@@ -323,13 +337,13 @@ class Consolidator:
                 f"{reason}; kept both as needs_review, review {review_id}",
                 namespace,
             )
-        await self.infra.store.sync_index(upserted=[existing["id"], record.id])
+        await self.store.sync_index(upserted=[existing["id"], record.id])
         return review_id
 
     async def _feedback_for_owner(self, event: MemoryFeedbackGiven, row: Any) -> None:
         """A reader who may not write the memory judged it incorrect or outdated: the owner decides,
         through a review (one open review per memory, however many readers say so)."""
-        async with self.infra.pool.acquire() as conn, conn.transaction():
+        async with self.pool.acquire() as conn, conn.transaction():
             if not await first_time(conn, "consolidator-feedback", event.id):
                 return
             if event.feedback not in ("incorrect", "outdated"):
@@ -340,7 +354,7 @@ class Consolidator:
             reason = f"{event.given_by} says it is {event.feedback}" + (f": {event.comment}" if event.comment else "")
             await reviews.open_review(
                 conn,
-                self.infra.layout,
+                self.layout,
                 user_id=row["user_id"],
                 memory_ids=[event.memory_id],
                 reason=reason,
@@ -354,14 +368,14 @@ class Consolidator:
 
     async def on_review_decided(self, event: ReviewDecided) -> bool:
         """Apply a person's decision; False when the review is unknown or was decided already."""
-        async with self.infra.pool.acquire() as conn, conn.transaction():
+        async with self.pool.acquire() as conn, conn.transaction():
             review = await reviews.get(conn, event.review_id, lock=True)
             if review is None or review["status"] == "decided":
                 return False
             if review["kind"] == "feedback":
                 touched = await self._decide_feedback(conn, review, event)
                 await self._close_review(conn, review, event)
-                await self.infra.store.sync_index(upserted=touched)
+                await self.store.sync_index(upserted=touched)
                 return True
             old_id, new_id_ = review["memory_ids"][0], review["memory_ids"][1]
             active, archived = {
@@ -373,28 +387,28 @@ class Consolidator:
             if event.decision == "edit":
                 if not event.edited_content:
                     raise ValueError("an 'edit' decision needs edited_content")
-                [vector] = await self.infra.store.embed_passages(
-                    [event.edited_content], self.infra.embedder, tenant=review["user_id"]
+                [vector] = await self.store.embed_passages(
+                    [event.edited_content], self.embedder, tenant=review["user_id"]
                 )
-                await self.infra.store.update(
+                await self.store.update(
                     conn,
                     new_id_,
                     {
                         "content": event.edited_content,
                         "embedding": vector,
-                        "embedding_model": self.infra.embedder.name,
+                        "embedding_model": self.embedder.name,
                     },
                     actor=event.decided_by,
                     change="updated",
                 )
             for memory_id in active:
-                await self.infra.store.update(
+                await self.store.update(
                     conn, memory_id, {"status": MemoryStatus.ACTIVE.value}, actor=event.decided_by, change="status"
                 )
             for memory_id in archived:
                 superseded_by = new_id_ if memory_id == old_id else old_id
                 meta = await conn.fetchval("SELECT metadata FROM memories WHERE id = $1", memory_id)
-                await self.infra.store.update(
+                await self.store.update(
                     conn,
                     memory_id,
                     {"status": MemoryStatus.ARCHIVED.value, "metadata": {**meta, "superseded_by": superseded_by}},
@@ -402,7 +416,7 @@ class Consolidator:
                     change="archived",
                 )
             await self._close_review(conn, review, event)
-        await self.infra.store.sync_index(upserted=[old_id, new_id_])
+        await self.store.sync_index(upserted=[old_id, new_id_])
         return True
 
     async def _close_review(self, conn: Conn, review: Any, event: ReviewDecided) -> None:
@@ -420,7 +434,7 @@ class Consolidator:
             return []
         if event.decision == "accept_new":
             flag = review["feedback"]
-            await self.infra.store.update(
+            await self.store.update(
                 conn,
                 memory_id,
                 {"status": MemoryStatus.ARCHIVED.value, "flags": sorted({*row["flags"], flag})},
@@ -430,44 +444,42 @@ class Consolidator:
         elif event.decision == "edit":
             if not event.edited_content:
                 raise ValueError("an 'edit' decision needs edited_content")
-            [vector] = await self.infra.store.embed_passages(
-                [event.edited_content], self.infra.embedder, tenant=review["user_id"]
-            )
+            [vector] = await self.store.embed_passages([event.edited_content], self.embedder, tenant=review["user_id"])
             changes = {
                 "content": event.edited_content,
                 "embedding": vector,
-                "embedding_model": self.infra.embedder.name,
+                "embedding_model": self.embedder.name,
             }
-            await self.infra.store.update(conn, memory_id, changes, actor=event.decided_by, change="updated")
+            await self.store.update(conn, memory_id, changes, actor=event.decided_by, change="updated")
         return [memory_id]
 
     # -- feedback -------------------------------------------------------------------------------------------
 
     async def on_feedback(self, event: MemoryFeedbackGiven) -> None:
-        row = await self.infra.pool.fetchrow(f"SELECT {RECORD_COLUMNS} FROM memories WHERE id = $1", event.memory_id)
+        row = await self.pool.fetchrow(f"SELECT {RECORD_COLUMNS} FROM memories WHERE id = $1", event.memory_id)
         if row is None:
             return
         if event.personal:
             await self._feedback_for_owner(event, row)
             return
         touched = [event.memory_id]
-        async with self.infra.pool.acquire() as conn, conn.transaction():
+        async with self.pool.acquire() as conn, conn.transaction():
             if not await first_time(conn, "consolidator-feedback", event.id):
                 return
             if event.feedback == "incorrect":
-                await self.infra.store.update(
+                await self.store.update(
                     conn, event.memory_id, {"status": MemoryStatus.ARCHIVED.value}, actor=ACTOR, change="archived"
                 )
                 reason = "marked incorrect: archived, out of retrieval"
             elif event.feedback == "useful":
                 importance = min(1.0, row["importance"] + 0.1)
-                await self.infra.store.update(conn, event.memory_id, {"importance": importance}, actor=ACTOR)
+                await self.store.update(conn, event.memory_id, {"importance": importance}, actor=ACTOR)
                 reason = f"useful: importance {row['importance']:.2f} → {importance:.2f}"
             elif event.feedback == "duplicate" and event.target_memory_id:
                 target = await conn.fetchrow("SELECT * FROM memories WHERE id = $1", event.target_memory_id)
                 if target is None:
                     return
-                await self.infra.store.update(
+                await self.store.update(
                     conn,
                     target["id"],
                     {
@@ -478,7 +490,7 @@ class Consolidator:
                     actor=ACTOR,
                     change="merged",
                 )
-                await self.infra.store.update(
+                await self.store.update(
                     conn,
                     event.memory_id,
                     {
@@ -491,7 +503,7 @@ class Consolidator:
                 touched.append(target["id"])
                 reason = f"duplicate: merged into {target['id']}"
             elif event.feedback == "outdated":
-                await self.infra.store.update(
+                await self.store.update(
                     conn,
                     event.memory_id,
                     {
@@ -505,4 +517,4 @@ class Consolidator:
             else:
                 reason = f"{event.feedback} without a target: nothing to merge"
             await audit(conn, row["user_id"], f"feedback_{event.feedback}", event.memory_id, reason, row["namespace"])
-        await self.infra.store.sync_index(upserted=touched)
+        await self.store.sync_index(upserted=touched)
