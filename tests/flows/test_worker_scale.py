@@ -85,7 +85,11 @@ async def test_a_due_source_is_started_once_however_many_replicas_tick(private_i
     infra = private_infra
     ids = await _folder_sources(infra, work_dir, f"due-{infra.layout.prefix}", 3, files=1)
     await infra.pool.execute("UPDATE memory_sources SET enabled = false WHERE id = $1", ids[2])
-    replicas = [AutoFetch(infra) for _ in range(4)]
+
+    def replica() -> AutoFetch:
+        return AutoFetch(infra.pool, infra.layout, infra.settings.sources)
+
+    replicas = [replica() for _ in range(4)]
 
     started = await asyncio.gather(*(r.tick() for r in replicas))
 
@@ -93,6 +97,6 @@ async def test_a_due_source_is_started_once_however_many_replicas_tick(private_i
     runs = await infra.pool.fetch("SELECT source_id, reason FROM sync_runs ORDER BY source_id")
     assert [(r["source_id"], r["reason"]) for r in runs] == [(ids[0], "auto"), (ids[1], "auto")]
     await infra.pool.execute("UPDATE sync_runs SET finished_at = now(), stage = 'Completed'")
-    assert await AutoFetch(infra).tick() == []  # a restart: they just ran, nothing fires again
+    assert await replica().tick() == []  # a restart: they just ran, nothing fires again
     await infra.pool.execute("UPDATE sync_runs SET created_at = now() - interval '2 hours'")
-    assert sorted(await AutoFetch(infra).tick()) == sorted(ids[:2])  # due again after the cadence
+    assert sorted(await replica().tick()) == sorted(ids[:2])  # due again after the cadence

@@ -12,16 +12,19 @@ from __future__ import annotations
 import asyncio
 import time
 
+import asyncpg
+
 from memgw.common import runs
+from memgw.common.bus import BusLayout
 from memgw.common.logging import get_logger
-from memgw.common.runtime import Infra
+from memgw.common.settings import SourceSettings
 
 log = get_logger("memgw.autofetch")
 
 
 class AutoFetch:
-    def __init__(self, infra: Infra):
-        self.infra = infra
+    def __init__(self, pool: asyncpg.Pool, layout: BusLayout, settings: SourceSettings):
+        self.pool, self.layout, self.settings = pool, layout, settings
 
     async def run(self) -> None:
         while True:
@@ -31,14 +34,14 @@ class AutoFetch:
                     log.info("autofetch.started", sources=started)
             except Exception as exc:  # a failed tick is retried at the next one
                 log.warning("autofetch.tick_failed", error=str(exc))
-            await asyncio.sleep(self.infra.settings.sources.autofetch_tick_s)
+            await asyncio.sleep(self.settings.autofetch_tick_s)
 
     async def tick(self) -> list[str]:
         """Start a run for every due source; return their ids."""
-        cadences = {k: v for k, v in self.infra.settings.sources.autofetch_cadence_s.items() if v > 0}
+        cadences = {k: v for k, v in self.settings.autofetch_cadence_s.items() if v > 0}
         if not cadences:
             return []
-        due = await self.infra.pool.fetch(
+        due = await self.pool.fetch(
             "SELECT s.id, s.kind, s.owner_user_id, s.workspace_id FROM memory_sources s"
             " WHERE s.enabled AND s.kind = ANY($1::text[])"
             " AND NOT EXISTS (SELECT 1 FROM sync_runs r WHERE r.source_id = s.id AND r.finished_at IS NULL)"
@@ -51,10 +54,10 @@ class AutoFetch:
         for source in due:
             slot = int(time.time() // cadences[source["kind"]])
             owners = runs.SourceOwners(source["id"], source["owner_user_id"], source["workspace_id"])
-            async with self.infra.pool.acquire() as conn, conn.transaction():
+            async with self.pool.acquire() as conn, conn.transaction():
                 _, created = await runs.start(
                     conn,
-                    self.infra.layout,
+                    self.layout,
                     owners,
                     reason="auto",
                     message_id=f"auto-{source['id']}-{slot}",

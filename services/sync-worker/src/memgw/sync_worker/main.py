@@ -48,8 +48,17 @@ def build(infra: Infra) -> ServiceParts:
     fetcher = GuardedFetcher(
         allow=s.outbound_allow, max_bytes=max(s.feed_max_bytes, s.page_max_bytes), timeout_s=s.outbound_timeout_s
     )
-    service = SyncService(infra, readers_for(infra, fetcher), cost_per_1k_tokens=s.sync_cost_per_1k_tokens_usd)
-    autofetch = AutoFetch(infra)
+    service = SyncService(
+        pool=infra.pool,
+        store=infra.store,
+        embedder=infra.embedder,
+        layout=infra.layout,
+        credentials=infra.credentials,
+        chunking=infra.settings.chunk,
+        readers=readers_for(infra, fetcher),
+        cost_per_1k_tokens=s.sync_cost_per_1k_tokens_usd,
+    )
+    autofetch = AutoFetch(infra.pool, infra.layout, s)
     return ServiceParts(
         name="sync-worker",
         router=_routers(create_router(infra.layout, infra.broker, service), create_rpc_router(infra.layout, service)),

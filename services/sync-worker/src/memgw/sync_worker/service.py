@@ -17,9 +17,11 @@ from typing import Any
 import asyncpg
 
 from memgw.common import policy, runs
-from memgw.common.credentials import CredentialsUnreadable
+from memgw.common.bus import BusLayout
+from memgw.common.credentials import CredentialBox, CredentialsUnreadable
 from memgw.common.db.pool import Conn
 from memgw.common.domain import MemoryType, Visibility, content_hash, source_chunk_id, source_chunk_key
+from memgw.common.embedding.base import Embedder
 from memgw.common.events import (
     SourceItemsAnswer,
     SourceItemsRequested,
@@ -28,10 +30,10 @@ from memgw.common.events import (
     SyncStage,
 )
 from memgw.common.logging import get_logger
-from memgw.common.memories import NewMemory
+from memgw.common.memories import MemoryStore, NewMemory
 from memgw.common.namespaces import derive_namespace
 from memgw.common.principals import principal_of
-from memgw.common.runtime import Infra
+from memgw.common.settings import ChunkSettings
 from memgw.common.sources import MemorySourceEntry, SourceKind, entry_from_row
 from memgw.common.text import chunk_text
 from memgw.sync_worker.readers.base import ItemError, SourceContent, SourceError, SourceReader
@@ -43,8 +45,8 @@ PROGRESS_EVERY_S = 0.5
 class _Run:
     """The state of one run and how it is announced."""
 
-    def __init__(self, infra: Infra, run_id: str, source: MemorySourceEntry):
-        self.infra = infra
+    def __init__(self, pool: asyncpg.Pool, layout: BusLayout, run_id: str, source: MemorySourceEntry):
+        self.pool, self.layout = pool, layout
         self.run_id = run_id
         self.source = source
         self.counts = SyncCounts()
@@ -54,10 +56,10 @@ class _Run:
 
     async def stage(self, stage: SyncStage, detail: str | None = None) -> None:
         owners = runs.SourceOwners(self.source.id, self.source.owner_user_id, self.source.workspace_id)
-        async with self.infra.pool.acquire() as conn, conn.transaction():
+        async with self.pool.acquire() as conn, conn.transaction():
             await runs.advance(
                 conn,
-                self.infra.layout,
+                self.layout,
                 owners,
                 self.run_id,
                 stage,
@@ -81,18 +83,30 @@ class _Run:
 
 
 class SyncService:
-    def __init__(self, infra: Infra, readers: dict[SourceKind, SourceReader], *, cost_per_1k_tokens: float = 0.0):
-        self.infra = infra
+    def __init__(
+        self,
+        *,
+        pool: asyncpg.Pool,
+        store: MemoryStore,
+        embedder: Embedder,
+        layout: BusLayout,
+        credentials: CredentialBox,
+        chunking: ChunkSettings,
+        readers: dict[SourceKind, SourceReader],
+        cost_per_1k_tokens: float = 0.0,
+    ):
+        self.pool, self.store, self.embedder, self.layout = pool, store, embedder, layout
+        self.credentials, self.chunking = credentials, chunking
         self.readers = readers
         self.cost_per_1k_tokens = cost_per_1k_tokens
 
     async def preview(self, request: SourceItemsRequested) -> SourceItemsAnswer:
         """List a source's items, or read one, for a person looking (no run, nothing stored)."""
-        row = await self.infra.pool.fetchrow("SELECT * FROM memory_sources WHERE id = $1", request.source_id)
+        row = await self.pool.fetchrow("SELECT * FROM memory_sources WHERE id = $1", request.source_id)
         if row is None:
             return SourceItemsAnswer(ok=False, error=f"no source {request.source_id!r}")
         try:
-            source = entry_from_row(row, self.infra.credentials)
+            source = entry_from_row(row, self.credentials)
         except CredentialsUnreadable as exc:
             return SourceItemsAnswer(ok=False, error=str(exc))
         reader = self.readers.get(source.kind)
@@ -118,7 +132,7 @@ class SyncService:
         into the workspace (the owner's rights are read again at every run)."""
         if source.workspace_id is None:
             return None
-        owner = await principal_of(self.infra.pool, source.owner_user_id, None)
+        owner = await principal_of(self.pool, source.owner_user_id, None)
         if owner is None:
             return f"owner {source.owner_user_id} is gone or disabled"
         ref = policy.PlacementRef(source.workspace_id, source.owner_user_id, source.workspace_id in owner.workspace_ids)
@@ -126,14 +140,14 @@ class SyncService:
         return None if decision.allowed else decision.reason
 
     async def _load(self, run_id: str) -> tuple[dict[str, Any], MemorySourceEntry] | None:
-        row = await self.infra.pool.fetchrow(
+        row = await self.pool.fetchrow(
             "SELECT r.finished_at, s.* FROM sync_runs r JOIN memory_sources s ON s.id = r.source_id WHERE r.id = $1",
             run_id,
         )
         if row is None:
             return None
         data = dict(row)
-        return data, entry_from_row(data, self.infra.credentials)
+        return data, entry_from_row(data, self.credentials)
 
     async def handle(self, request: SyncRequested, *, last_attempt: bool = True) -> None:
         loaded = await self._load(request.run_id)
@@ -144,7 +158,7 @@ class SyncService:
         if row["finished_at"] is not None:
             log.info("sync.run.already_finished", run_id=request.run_id)  # a redelivery after completion
             return
-        run = _Run(self.infra, request.run_id, source)
+        run = _Run(self.pool, self.layout, request.run_id, source)
         reader = self.readers.get(source.kind)
         if reader is None:
             await run.stage(SyncStage.FAILED, f"no reader for {source.kind} sources in this worker")
@@ -176,7 +190,7 @@ class SyncService:
         items = [i for i in items if i.error is None]
         known = {
             r["item_id"]: r["content_hash"]
-            for r in await self.infra.pool.fetch(
+            for r in await self.pool.fetch(
                 "SELECT item_id, content_hash FROM source_items WHERE source_id = $1", source.id
             )
         }
@@ -217,15 +231,15 @@ class SyncService:
     async def _remove_deleted(self, run: _Run, gone: set[str]) -> None:
         deleted: list[str] = []
         for item_id in sorted(gone):
-            async with self.infra.pool.acquire() as conn, conn.transaction():
-                deleted += await self.infra.store.delete_where_source_item(
+            async with self.pool.acquire() as conn, conn.transaction():
+                deleted += await self.store.delete_where_source_item(
                     conn, run.source.id, source_chunk_key(run.source.id, item_id)
                 )
                 await conn.execute(
                     "DELETE FROM source_items WHERE source_id = $1 AND item_id = $2", run.source.id, item_id
                 )
             run.counts.items_deleted += 1
-        await self.infra.store.sync_index(deleted=deleted)
+        await self.store.sync_index(deleted=deleted)
 
     def _within_budget(self, run: _Run, tokens: int) -> bool:
         s = run.source
@@ -237,14 +251,12 @@ class SyncService:
     async def _ingest_item(self, run: _Run, content: SourceContent, digest: str) -> bool:
         """Ingest one item; False when the budget leaves no room for it."""
         source = run.source
-        settings = self.infra.settings.chunk
+        settings = self.chunking
         chunks = chunk_text(content.text, max_chars=settings.chunk_max_chars, max_tokens=settings.chunk_max_tokens)
         tokens = sum(c.tokens for c in chunks)
         if not self._within_budget(run, tokens):
             return False
-        vectors = await self.infra.store.embed_passages(
-            [c.text for c in chunks], self.infra.embedder, tenant=source.owner_user_id
-        )
+        vectors = await self.store.embed_passages([c.text for c in chunks], self.embedder, tenant=source.owner_user_id)
         key = source_chunk_key(source.id, content.item_id)
         # An item keeps the visibility of where it came from: its agent's (a conversation held
         # through an agent), else the source's workspace, else its owner's.
@@ -262,9 +274,9 @@ class SyncService:
             workspace_id=workspace_id,
         )
         ids = [source_chunk_id(source.id, content.item_id, c.index) for c in chunks]
-        async with self.infra.pool.acquire() as conn, conn.transaction():
+        async with self.pool.acquire() as conn, conn.transaction():
             for chunk, vector, chunk_id in zip(chunks, vectors, ids, strict=True):
-                await self.infra.store.insert(
+                await self.store.insert(
                     conn,
                     NewMemory(
                         id=chunk_id,
@@ -276,7 +288,7 @@ class SyncService:
                         content=chunk.text,
                         visibility=visibility.value,
                         embedding=vector,
-                        embedding_model=self.infra.embedder.name,
+                        embedding_model=self.embedder.name,
                         summary=content.title,
                         tags=["memory_sources", source.kind.value],
                         source="memory_source",
@@ -293,9 +305,9 @@ class SyncService:
                     actor=f"source:{source.id}",
                     announce=False,
                 )
-            stale = await self.infra.store.delete_where_source_item(conn, source.id, key, keep_ids=ids)
+            stale = await self.store.delete_where_source_item(conn, source.id, key, keep_ids=ids)
             await _record_item(conn, source.id, content.item_id, digest, len(chunks))
-        await self.infra.store.sync_index(upserted=ids, deleted=stale)
+        await self.store.sync_index(upserted=ids, deleted=stale)
         run.counts.chunks += len(chunks)
         run.counts.tokens += tokens
         run.counts.cost_usd += tokens / 1000 * self.cost_per_1k_tokens
