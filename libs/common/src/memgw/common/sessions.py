@@ -74,6 +74,12 @@ async def live_episodes(db: Executor, session_id: str, limit: int = 1000) -> lis
     return rows
 
 
+async def live_episode_count(db: Executor, session_id: str) -> int:
+    return int(
+        await db.fetchval("SELECT count(*) FROM episodes WHERE session_id = $1 AND expires_at > now()", session_id)
+    )
+
+
 async def mark_committed(conn: Conn, session_id: str) -> None:
     await conn.execute("UPDATE sessions SET committed_at = now(), status = 'committed' WHERE id = $1", session_id)
 

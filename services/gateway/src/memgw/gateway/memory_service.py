@@ -297,13 +297,17 @@ async def search(infra: Infra, p: Principal, body: SearchRequest) -> list[Search
         # The index already applied the ACL; Postgres, the truth, re-checks every hit.
         params = SqlParams()
         ids = params.add([r.memory_id for r in ranked])
+        asker = params.add(p.user_id)
+        # With each hit, the asker's own judgements of it (given where it could not change the record).
         rows = await infra.pool.fetch(
-            f"SELECT {RECORD_COLUMNS}, content_hash, embedding, last_retrieved_at FROM memories m"
-            f" WHERE m.id = ANY({ids}) AND {_listing_sql(p, params, statuses)}",
+            f"SELECT {RECORD_COLUMNS}, content_hash, embedding, last_retrieved_at,"
+            f" ARRAY(SELECT DISTINCT f.feedback FROM memory_feedback f WHERE f.memory_id = m.id"
+            f"  AND f.user_id = {asker} AND f.personal) AS personal_feedback"
+            f" FROM memories m WHERE m.id = ANY({ids}) AND {_listing_sql(p, params, statuses)}",
             *params.values,
         )
         by_id = {r["id"]: r for r in rows}
-        mine = await personal_feedback(infra, p, list(by_id))
+        mine = {r["id"]: frozenset(r["personal_feedback"]) for r in rows}
         now = datetime.now(UTC)
         # What the asker judged incorrect stays out of the asker's results (and only theirs).
         ranked = [r for r in ranked if r.memory_id in by_id and "incorrect" not in mine.get(r.memory_id, ())]
@@ -378,17 +382,6 @@ async def feedback(infra: Infra, p: Principal, memory_id: str, body: FeedbackReq
     if shared.allowed:
         await infra.store.sync_index(upserted=[memory_id])
     return "record" if shared.allowed else "personal"
-
-
-async def personal_feedback(infra: Infra, p: Principal, memory_ids: list[str]) -> dict[str, frozenset[str]]:
-    """The asker's own judgements of these memories (given where it could not change the record)."""
-    rows = await infra.pool.fetch(
-        "SELECT memory_id, array_agg(DISTINCT feedback) AS kinds FROM memory_feedback"
-        " WHERE user_id = $1 AND memory_id = ANY($2) AND personal GROUP BY memory_id",
-        p.user_id,
-        memory_ids,
-    )
-    return {r["memory_id"]: frozenset(r["kinds"]) for r in rows}
 
 
 async def namespaces(infra: Infra, p: Principal) -> list[dict[str, Any]]:

@@ -175,7 +175,7 @@ async def commit(infra: Infra, p: Principal, session_id: str, body: CommitReques
         await access.require(
             infra.pool, p, policy.Action.COMMIT_TARGET, target, target_type="session", target_id=session_id
         )
-    episodes = len(await sessions.live_episodes(infra.pool, session_id))
+    episodes = await sessions.live_episode_count(infra.pool, session_id)
     if episodes == 0:
         raise BadRequest(f"session {session_id} has no episodes to commit")
     job_id = new_id("job")
