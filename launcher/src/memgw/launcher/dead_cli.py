@@ -68,7 +68,10 @@ def replay_dead(
         numbers = [d.seq for d in await dead_letters(nc, layout)] if all_ else list(seq or [])
         done = []
         for n in numbers:
-            letter = await replay(nc, layout, n)
+            try:
+                letter = await replay(nc, layout, n)
+            except KeyError as exc:
+                raise typer.BadParameter(f"{exc.args[0]} (see `memgw dead list`)") from exc
             done.append(f"{n}\t{letter.subject}")
         return done
 

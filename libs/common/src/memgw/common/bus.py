@@ -242,30 +242,31 @@ async def dead_letters(nc: NatsClient, layout: BusLayout, limit: int = 1000) -> 
     seq = info.state.first_seq
     while seq and seq <= info.state.last_seq and len(found) < limit:
         with contextlib.suppress(NotFoundError):  # a gap: deleted after a replay
-            raw = await js.get_msg(stream, seq)
-            headers = raw.headers or {}
-            found.append(
-                DeadLetter(
-                    seq=seq,
-                    subject=headers.get(
-                        "X-Dead-Subject", (raw.subject or "").split(f".{Subject.DEAD_LETTER.value}.", 1)[-1]
-                    ),
-                    error=headers.get("X-Error", ""),
-                    time=raw.time if isinstance(raw.time, datetime) else datetime.now(UTC),
-                    data=raw.data or b"",
-                )
-            )
+            found.append(await _dead_letter_at(js, stream, seq))
         seq += 1
     return found
+
+
+async def _dead_letter_at(js: Any, stream: str, seq: int) -> DeadLetter:
+    raw = await js.get_msg(stream, seq)
+    headers = raw.headers or {}
+    return DeadLetter(
+        seq=seq,
+        subject=headers.get("X-Dead-Subject", (raw.subject or "").split(f".{Subject.DEAD_LETTER.value}.", 1)[-1]),
+        error=headers.get("X-Error", ""),
+        time=raw.time if isinstance(raw.time, datetime) else datetime.now(UTC),
+        data=raw.data or b"",
+    )
 
 
 async def replay(nc: NatsClient, layout: BusLayout, seq: int) -> DeadLetter:
     """Publish a dead letter again on its own subject (a new message id) and remove it."""
     js = nc.jetstream()
     stream = layout.stream_name("DEAD")
-    [letter] = [d for d in await dead_letters(nc, layout) if d.seq == seq] or [None]  # type: ignore[list-item]
-    if letter is None:
-        raise KeyError(f"no dead letter {seq}")
+    try:
+        letter = await _dead_letter_at(js, stream, seq)
+    except NotFoundError as exc:
+        raise KeyError(f"no dead letter {seq}") from exc
     await js.publish(letter.subject, letter.data, headers={MSG_ID_HEADER: f"replay-{seq}-{uuid.uuid4().hex}"})
     await js.delete_msg(stream, seq)
     log.info("bus.message.replayed", seq=seq, subject=letter.subject)

@@ -266,18 +266,20 @@ async def list_agents(infra: Infra, p: Principal) -> list[Agent]:
 # -- workspaces ----------------------------------------------------------------------------------------------
 
 
+_WORKSPACE_SELECT = (
+    "SELECT w.id, w.name, w.owner_user_id,"
+    " COALESCE((SELECT array_agg(user_id ORDER BY user_id) FROM workspace_members WHERE workspace_id = w.id),"
+    "  '{}') AS member_user_ids,"
+    " COALESCE((SELECT array_agg(user_id ORDER BY user_id) FROM workspace_invites WHERE workspace_id = w.id),"
+    "  '{}') AS invited_user_ids,"
+    " COALESCE((SELECT array_agg(agent_id ORDER BY agent_id) FROM workspace_agents WHERE workspace_id = w.id),"
+    "  '{}') AS allowed_agent_ids"
+    " FROM workspaces w"
+)
+
+
 async def _workspace(infra: Infra, workspace_id: str) -> Workspace | None:
-    row = await infra.pool.fetchrow(
-        "SELECT w.id, w.name, w.owner_user_id,"
-        " COALESCE((SELECT array_agg(user_id ORDER BY user_id) FROM workspace_members WHERE workspace_id = w.id),"
-        "  '{}') AS member_user_ids,"
-        " COALESCE((SELECT array_agg(user_id ORDER BY user_id) FROM workspace_invites WHERE workspace_id = w.id),"
-        "  '{}') AS invited_user_ids,"
-        " COALESCE((SELECT array_agg(agent_id ORDER BY agent_id) FROM workspace_agents WHERE workspace_id = w.id),"
-        "  '{}') AS allowed_agent_ids"
-        " FROM workspaces w WHERE w.id = $1",
-        workspace_id,
-    )
+    row = await infra.pool.fetchrow(f"{_WORKSPACE_SELECT} WHERE w.id = $1", workspace_id)
     return Workspace(**dict(row)) if row else None
 
 
@@ -349,14 +351,14 @@ async def get_workspace(infra: Infra, p: Principal, workspace_id: str) -> Worksp
 async def list_workspaces(infra: Infra, p: Principal) -> list[Workspace]:
     """The workspaces the caller belongs to or is invited to (an admin: all)."""
     rows = await infra.pool.fetch(
-        "SELECT id FROM workspaces w WHERE $1 OR EXISTS (SELECT 1 FROM workspace_members m WHERE m.workspace_id = w.id"
+        f"{_WORKSPACE_SELECT} WHERE $1 OR EXISTS (SELECT 1 FROM workspace_members m WHERE m.workspace_id = w.id"
         " AND m.user_id = $2) OR EXISTS (SELECT 1 FROM workspace_invites i WHERE i.workspace_id = w.id"
-        " AND i.user_id = $2) ORDER BY id LIMIT 1000",
+        " AND i.user_id = $2) ORDER BY w.id LIMIT 1000",
         p.is_admin,
         p.user_id,
     )
-    found = [await _workspace(infra, r["id"]) for r in rows]
-    return [w for w in found if w is not None]
+    found = [Workspace(**dict(r)) for r in rows]
+    return [w for w in found if access.allowed(p, policy.Action.WORKSPACE_READ, _ref(w))]
 
 
 async def invite_member(infra: Infra, p: Principal, workspace_id: str, user_id: str) -> Workspace:
@@ -365,15 +367,21 @@ async def invite_member(infra: Infra, p: Principal, workspace_id: str, user_id: 
     ref = policy.MembershipRef(_ref(workspace), user_id)
     await _require(infra, p, policy.Action.WORKSPACE_INVITE, ref, workspace_id)
     if user_id not in workspace.member_user_ids:
-        table = (
-            "workspace_members (workspace_id, user_id)"
-            if p.is_admin
-            else "workspace_invites (workspace_id, user_id, invited_by)"
-        )
-        values = "($1, $2)" if p.is_admin else "($1, $2, $3)"
-        args = (workspace_id, user_id) if p.is_admin else (workspace_id, user_id, p.user_id)
         try:
-            await infra.pool.execute(f"INSERT INTO {table} VALUES {values} ON CONFLICT DO NOTHING", *args)
+            if p.is_admin:
+                await infra.pool.execute(
+                    "INSERT INTO workspace_members (workspace_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+                    workspace_id,
+                    user_id,
+                )
+            else:
+                await infra.pool.execute(
+                    "INSERT INTO workspace_invites (workspace_id, user_id, invited_by) VALUES ($1, $2, $3)"
+                    " ON CONFLICT DO NOTHING",
+                    workspace_id,
+                    user_id,
+                    p.user_id,
+                )
         except asyncpg.ForeignKeyViolationError as exc:
             raise NotFound(f"no user {user_id!r}") from exc
     verb = "add" if p.is_admin else "invite"
