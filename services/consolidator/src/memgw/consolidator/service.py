@@ -25,7 +25,7 @@ from memgw.common.events import MemoryFeedbackGiven, ReviewDecided, SessionCommi
 from memgw.common.index.base import Match, MatchAny, VectorIndex, Where
 from memgw.common.logging import get_logger
 from memgw.common.memories import RECORD_COLUMNS, MemoryStore, NewMemory
-from memgw.common.namespaces import Owners, derive_namespace, owners_in, user_namespace
+from memgw.common.namespaces import USER_KINDS, Owners, derive_namespace, owners_in, user_namespace
 from memgw.common.principals import principal_of
 from memgw.common.settings import ConsolidationSettings
 from memgw.consolidator.conflicts import attribute_triggers, contradiction
@@ -33,8 +33,6 @@ from memgw.consolidator.extract import Candidate, Extraction, LlmExtractor, rule
 
 log = get_logger("memgw.consolidator")
 ACTOR = "consolidator"
-# Namespaces of one user a candidate is compared against (its own and the user's long-term ones).
-_USER_KINDS = ("long_term", "preferences", "profile")
 
 
 @dataclass
@@ -186,7 +184,7 @@ class Consolidator:
         meaning (0.0 when only words or the attribute brought it): the nearest by meaning and by words
         through the index, and every one stating the same attribute, from the database. No cut on
         similarity decides which are compared: contradictions are told by ``contradiction``."""
-        namespaces = tuple(sorted({namespace, *(user_namespace(user_id, k) for k in _USER_KINDS)}))
+        namespaces = tuple(sorted({namespace, *(user_namespace(user_id, k) for k in USER_KINDS)}))
         statuses = (MemoryStatus.ACTIVE.value, MemoryStatus.NEEDS_REVIEW.value)
         where = Where(must=(Match("user_id", user_id), MatchAny("namespace", namespaces), MatchAny("status", statuses)))
         k = self.settings.conflict_neighbours
