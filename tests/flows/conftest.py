@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -11,6 +12,7 @@ import pytest_asyncio
 
 from memgw.common.bus import delete_streams
 from memgw.common.runtime import Infra
+from memgw.gateway.services import Services, services_for
 from memgw.launcher.runtime import open_infra, run_services
 from tests.conftest import StageWatcher, watch_stages
 from tests.infrastructure import create_database, drop_database, layout_of, make_settings
@@ -47,3 +49,13 @@ async def private_infra(work_dir: Path, pg_admin_url: str, nats_url: str) -> Asy
     await delete_streams(nc, layout_of(settings))
     await nc.close()
     await drop_database(pg_admin_url, f"memgw_{name}")
+
+
+@contextlib.asynccontextmanager
+async def gateway_services(infra: Infra) -> AsyncIterator[Services]:
+    """The gateway's services on this process's infrastructure, without its HTTP app."""
+    services = services_for(infra)
+    try:
+        yield services
+    finally:
+        await services.fetcher.close()

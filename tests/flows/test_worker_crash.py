@@ -4,7 +4,6 @@ duplicate chunk: JetStream redelivers the unacked request, deterministic chunk i
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
 import subprocess
 from pathlib import Path
@@ -17,9 +16,9 @@ from memgw.common.index.edge import EdgeIndex
 from memgw.common.runtime import Infra
 from memgw.common.sources import MemorySourceEntry, SourceKind
 from memgw.common.text import chunk_text
-from memgw.gateway import sources_service
 from memgw.gateway.identity import ensure_admin_key
 from tests.conftest import StageWatcher
+from tests.flows.conftest import gateway_services
 from tests.workers import start_worker
 
 FILES = 40
@@ -41,31 +40,33 @@ async def test_a_killed_worker_is_replaced_and_the_sync_completes_without_duplic
     admin = Principal(user_id="admin", is_admin=True, is_trusted=True)
     await ensure_admin_key(infra.pool, infra.settings.data.data_dir, None)
     source_id = f"crash-{files_dir.name}"
-    await sources_service.add(
-        infra,
-        admin,
-        MemorySourceEntry(id=source_id, kind=SourceKind.FOLDER, owner_user_id="admin", fields={"path": str(files_dir)}),
-    )
-    log = work_dir / f"{source_id}.log"
-    first = start_worker(infra.settings, log)
-    try:
-        run, _ = await sources_service.request_sync(infra, admin, source_id)
-        run_id = run["id"]
+    async with gateway_services(infra) as services:
+        await services.sources.add(
+            admin,
+            MemorySourceEntry(
+                id=source_id, kind=SourceKind.FOLDER, owner_user_id="admin", fields={"path": str(files_dir)}
+            ),
+        )
+        log = work_dir / f"{source_id}.log"
+        first = start_worker(infra.settings, log)
+        try:
+            run, _ = await services.sources.request_sync(admin, source_id)
+            run_id = run["id"]
 
-        async def some_chunks_in() -> None:
-            while not any(
-                e["run_id"] == run_id and e["stage"] == "Ingesting" and e["counts"]["chunks"] > 0
-                for e in watcher.events
-            ):
-                watcher.changed.clear()
-                await watcher.changed.wait()
+            async def some_chunks_in() -> None:
+                while not any(
+                    e["run_id"] == run_id and e["stage"] == "Ingesting" and e["counts"]["chunks"] > 0
+                    for e in watcher.events
+                ):
+                    watcher.changed.clear()
+                    await watcher.changed.wait()
 
-        await asyncio.wait_for(some_chunks_in(), 60)
-        first.send_signal(signal.SIGKILL)
-        first.wait(10)
-    finally:
-        if first.poll() is None:
-            first.kill()
+            await asyncio.wait_for(some_chunks_in(), 60)
+            first.send_signal(signal.SIGKILL)
+            first.wait(10)
+        finally:
+            if first.poll() is None:
+                first.kill()
     assert not any(e["stage"] == "Completed" for e in watcher.events if e["run_id"] == run_id), "killed too late"
     partial = await infra.pool.fetchval("SELECT count(*) FROM memories WHERE source_id = $1", source_id)
     assert 0 < partial < expected_chunks
@@ -78,7 +79,7 @@ async def test_a_killed_worker_is_replaced_and_the_sync_completes_without_duplic
         try:
             second.wait(30)
         except subprocess.TimeoutExpired:
-            os.system(f"py-spy dump --pid {second.pid} > /tmp/hang.txt 2>&1")
+            second.kill()
             raise
 
     assert final["stage"] == "Completed", final

@@ -14,17 +14,20 @@ import pytest
 from memgw.common.domain import Principal
 from memgw.common.runtime import Infra
 from memgw.common.sources import MemorySourceEntry, SourceKind
-from memgw.gateway import sources_service
 from memgw.gateway.identity import ensure_admin_key
+from memgw.gateway.sources_service import Sources
 from memgw.sync_worker.autofetch import AutoFetch
 from tests.conftest import StageWatcher
+from tests.flows.conftest import gateway_services
 from tests.workers import start_worker
 
 ADMIN = Principal(user_id="admin", is_admin=True, is_trusted=True)
 SOURCES = 8
 
 
-async def _folder_sources(infra: Infra, work_dir: Path, prefix: str, count: int, files: int = 3) -> list[str]:
+async def _folder_sources(
+    infra: Infra, sources: Sources, work_dir: Path, prefix: str, count: int, files: int = 3
+) -> list[str]:
     await ensure_admin_key(infra.pool, infra.settings.data.data_dir, None)
     ids = []
     for n in range(count):
@@ -33,8 +36,7 @@ async def _folder_sources(infra: Infra, work_dir: Path, prefix: str, count: int,
         for f in range(files):
             (folder / f"{f}.md").write_text(f"source {n} file {f} " + "内容 content " * 40)
         source_id = f"{prefix}-{n}"
-        await sources_service.add(
-            infra,
+        await sources.add(
             ADMIN,
             MemorySourceEntry(
                 id=source_id, kind=SourceKind.FOLDER, owner_user_id="admin", fields={"path": str(folder)}
@@ -49,21 +51,22 @@ async def test_two_replicas_share_a_burst_and_each_source_is_synced_once(
     bus_infra: Infra, bus_watcher: StageWatcher, work_dir: Path
 ) -> None:
     infra = bus_infra
-    ids = await _folder_sources(infra, work_dir, f"burst-{infra.layout.prefix}", SOURCES)
-    logs = [work_dir / f"{infra.layout.prefix}-w{n}.log" for n in range(2)]
-    workers = [start_worker(infra.settings, log, name=f"w{n}") for n, log in enumerate(logs)]
-    try:
-        await asyncio.sleep(3)  # both consumers attached before the burst
-        runs = [(await sources_service.request_sync(infra, ADMIN, sid))[0]["id"] for sid in ids]
-        finals = [await bus_watcher.wait_final(run, timeout=120) for run in runs]
-    finally:
-        for worker in workers:
-            worker.send_signal(signal.SIGINT)
-        for worker in workers:
-            try:
-                worker.wait(30)
-            except subprocess.TimeoutExpired:
-                worker.kill()
+    async with gateway_services(infra) as services:
+        ids = await _folder_sources(infra, services.sources, work_dir, f"burst-{infra.layout.prefix}", SOURCES)
+        logs = [work_dir / f"{infra.layout.prefix}-w{n}.log" for n in range(2)]
+        workers = [start_worker(infra.settings, log, name=f"w{n}") for n, log in enumerate(logs)]
+        try:
+            await asyncio.sleep(3)  # both consumers attached before the burst
+            runs = [(await services.sources.request_sync(ADMIN, sid))[0]["id"] for sid in ids]
+            finals = [await bus_watcher.wait_final(run, timeout=120) for run in runs]
+        finally:
+            for worker in workers:
+                worker.send_signal(signal.SIGINT)
+            for worker in workers:
+                try:
+                    worker.wait(30)
+                except subprocess.TimeoutExpired:
+                    worker.kill()
     assert all(f["stage"] == "Completed" for f in finals)
     for run in runs:
         completed = [e for e in bus_watcher.events if e["run_id"] == run and e["stage"] == "Completed"]
@@ -83,7 +86,8 @@ async def test_two_replicas_share_a_burst_and_each_source_is_synced_once(
 
 async def test_a_due_source_is_started_once_however_many_replicas_tick(private_infra: Infra, work_dir: Path) -> None:
     infra = private_infra
-    ids = await _folder_sources(infra, work_dir, f"due-{infra.layout.prefix}", 3, files=1)
+    async with gateway_services(infra) as services:
+        ids = await _folder_sources(infra, services.sources, work_dir, f"due-{infra.layout.prefix}", 3, files=1)
     await infra.pool.execute("UPDATE memory_sources SET enabled = false WHERE id = $1", ids[2])
 
     def replica() -> AutoFetch:

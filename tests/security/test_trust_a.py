@@ -123,8 +123,8 @@ async def test_2_a_composio_source_only_on_the_callers_own_connection(people: Pe
     owners = {"ca_alice": people.ids["alice"]}
     async with serve(composio_app(calls, owners=owners)) as url:
         fetcher = GuardedFetcher(allow=[url.removeprefix("http://")])
-        app = people.system.app
-        original, app.state.composio = app.state.composio, ComposioClient(fetcher, url, "ck")
+        sources = people.system.app.state.services.sources
+        original, sources.composio = sources.composio, ComposioClient(fetcher, url, "ck")
         try:
 
             def source(connection: str) -> dict[str, Any]:
@@ -148,7 +148,7 @@ async def test_2_a_composio_source_only_on_the_callers_own_connection(people: Pe
             assert any("belongs to another user" in r for r in reasons)
             assert any("names no owner" in r for r in reasons)
         finally:
-            app.state.composio = original
+            sources.composio = original
             await fetcher.close()
 
 

@@ -156,7 +156,7 @@ async def test_an_unforeseen_error_is_a_logged_500_with_a_correlation_id_and_no_
     async def broken(*_: Any, **__: Any) -> None:
         raise RuntimeError("something nobody foresaw")
 
-    monkeypatch.setattr(memory_service, "list_memories", broken)
+    monkeypatch.setattr(memory_service.Memories, "list_memories", broken)
     answer = await system.client.get("/v1/memory", headers={**system.auth(key), "X-Correlation-ID": "cid-trust-b"})
     assert answer.status_code == 500
     assert answer.json()["error"] == "internal"
@@ -364,5 +364,5 @@ async def test_the_periodic_recheck_closes_a_stream_whose_key_was_revoked_behind
     await asyncio.wait_for(opened.wait(), 10)
     # Revoked straight in the database (another gateway's announcement lost): the next check finds it.
     await system.infra.pool.execute("UPDATE api_keys SET revoked_at = now() WHERE id = $1", created["id"])
-    await system.app.state.stage_relay.recheck()
+    await system.app.state.services.stage_relay.recheck()
     assert "revoked" in await asyncio.wait_for(follow, 10)

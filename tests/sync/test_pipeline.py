@@ -155,14 +155,14 @@ async def test_one_sources_status_failure_degrades_to_an_idle_zero_row(
     _, key = owner
     for name in ("good", "broken"):
         await system.folder_source(key, f"{name}-{files_dir.name}", files_dir)
-    real = sources_service._status_of
+    real = sources_service.Sources._status_of
 
-    async def flaky(infra, entry, now):  # type: ignore[no-untyped-def]
+    async def flaky(self, entry, now):  # type: ignore[no-untyped-def]
         if entry.id.startswith("broken"):
             raise RuntimeError("chunk count query failed")
-        return await real(infra, entry, now)
+        return await real(self, entry, now)
 
-    monkeypatch.setattr(sources_service, "_status_of", flaky)
+    monkeypatch.setattr(sources_service.Sources, "_status_of", flaky)
     rows = {r["source_id"]: r for r in (await system.client.get("/v1/sources/status", headers=system.auth(key))).json()}
     broken = rows[f"broken-{files_dir.name}"]
     assert (broken["freshness"], broken["synced_chunks"], broken["pending_items"]) == ("Idle", 0, 0)

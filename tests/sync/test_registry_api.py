@@ -155,8 +155,8 @@ async def test_a_new_composio_connection_is_a_source_at_once_and_listing_reconci
     user_id = (await system.client.get("/v1/users", headers=system.auth(key))).json()["items"][0]["id"]
     async with serve(composio_app(calls, owners={"ca_new": user_id, "ca_old": user_id})) as url:
         fetcher = GuardedFetcher(allow=[url.removeprefix("http://")])
-        original = system.app.state.composio
-        system.app.state.composio = ComposioClient(fetcher, url, "ck")
+        original = system.app.state.services.sources.composio
+        system.app.state.services.sources.composio = ComposioClient(fetcher, url, "ck")
         try:
             h = system.auth(key)
             added = await system.client.post("/v1/sources/composio", json={"connection_id": "ca_new"}, headers=h)
@@ -169,7 +169,7 @@ async def test_a_new_composio_connection_is_a_source_at_once_and_listing_reconci
             expected = {composio_source_id("gmail", "ca_new"), composio_source_id("gmail", "ca_old")}
             assert expected <= listed
         finally:
-            system.app.state.composio = original
+            system.app.state.services.sources.composio = original
             await fetcher.close()
 
 

@@ -42,3 +42,19 @@ async def require(
 def allowed(p: Principal, action: policy.Action, resource: policy.Resource) -> bool:
     """For filtering lists: what the caller may not see is left out, not refused."""
     return policy.decide(p, action, resource).allowed
+
+
+async def require_acting(
+    pool: asyncpg.Pool,
+    p: Principal,
+    operation: str,
+    user_id: str | None,
+    agent_id: str | None,
+    workspace_id: str | None,
+) -> None:
+    """A body may name only the principal's own user and agent, and a workspace it may read."""
+    owner = None
+    if agent_id and agent_id != p.agent_id:
+        owner = await pool.fetchval("SELECT owner_user_id FROM agents WHERE id = $1", agent_id)
+    ref = policy.ActingRef(user_id, agent_id, owner, workspace_id)
+    await require(pool, p, policy.Action.ACT_FOR, ref, target_type="memory", target_id=None, operation=operation)

@@ -1,40 +1,82 @@
-"""Request dependencies: the process infrastructure and the authenticated principal."""
+"""Request dependencies: the gateway's services and the authenticated principal."""
 
 from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Header, Request
+import asyncpg
+from fastapi import Depends, Header
+from starlette.requests import HTTPConnection
 
 from memgw.common.domain import Principal
-from memgw.common.runtime import Infra
 from memgw.gateway import audit
+from memgw.gateway.directory_service import Directory
 from memgw.gateway.errors import BadRequest, Unauthorized
 from memgw.gateway.identity import api_key_from, principal_for_key
+from memgw.gateway.memory_service import Memories
+from memgw.gateway.profile_service import Profiles
+from memgw.gateway.review_service import Reviews
+from memgw.gateway.services import Services
+from memgw.gateway.session_service import Sessions
+from memgw.gateway.sources_service import Sources
 
 
-def get_infra(request: Request) -> Infra:
-    infra: Infra = request.app.state.infra
-    return infra
+def get_services(connection: HTTPConnection) -> Services:
+    """What ``main.create_app`` built (HTTP requests and WebSockets alike)."""
+    services: Services = connection.app.state.services
+    return services
 
 
-InfraDep = Annotated[Infra, Depends(get_infra)]
+ServicesDep = Annotated[Services, Depends(get_services)]
 
 
-async def get_principal(request: Request, infra: InfraDep) -> Principal:
-    return await authenticate(infra, api_key_from(request.headers), target=f"{request.method} {request.url.path}")
+def _memories(s: ServicesDep) -> Memories:
+    return s.memories
 
 
-async def authenticate(infra: Infra, secret: str | None, *, target: str) -> Principal:
+def _sessions(s: ServicesDep) -> Sessions:
+    return s.sessions
+
+
+def _directory(s: ServicesDep) -> Directory:
+    return s.directory
+
+
+def _reviews(s: ServicesDep) -> Reviews:
+    return s.reviews
+
+
+def _profiles(s: ServicesDep) -> Profiles:
+    return s.profiles
+
+
+def _sources(s: ServicesDep) -> Sources:
+    return s.sources
+
+
+MemoriesDep = Annotated[Memories, Depends(_memories)]
+SessionsDep = Annotated[Sessions, Depends(_sessions)]
+DirectoryDep = Annotated[Directory, Depends(_directory)]
+ReviewsDep = Annotated[Reviews, Depends(_reviews)]
+ProfilesDep = Annotated[Profiles, Depends(_profiles)]
+SourcesDep = Annotated[Sources, Depends(_sources)]
+
+
+async def get_principal(connection: HTTPConnection, services: ServicesDep) -> Principal:
+    target = f"{connection.scope.get('method', 'WS')} {connection.url.path}"
+    return await authenticate(services.pool, api_key_from(connection.headers), target=target)
+
+
+async def authenticate(pool: asyncpg.Pool, secret: str | None, *, target: str) -> Principal:
     """The principal of a key, or Unauthorized (audited, rate-limited) for none or a bad one."""
     if not secret:
         reason = "send an API key as 'Authorization: Bearer <key>' or 'X-API-Key: <key>'"
     else:
-        principal = await principal_for_key(infra.pool, secret)
+        principal = await principal_for_key(pool, secret)
         if principal is not None:
             return principal
         reason = "unknown or revoked API key"
-    await audit.unauthenticated(infra.pool, reason, target=target[:200])
+    await audit.unauthenticated(pool, reason, target=target[:200])
     raise Unauthorized(reason)
 
 

@@ -14,6 +14,7 @@ import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
+import asyncpg
 from faststream.nats import NatsRouter
 
 from memgw.common import policy
@@ -21,7 +22,6 @@ from memgw.common.bus import BusLayout
 from memgw.common.domain import Principal
 from memgw.common.events import AccessChanged, MemorySyncStageChanged, Subject
 from memgw.common.logging import get_logger
-from memgw.common.runtime import Infra
 from memgw.gateway.identity import principal_for_key
 
 log = get_logger("memgw.gateway.events")
@@ -67,8 +67,8 @@ class Listener:
 
 
 class StageRelay:
-    def __init__(self, infra: Infra, recheck_s: float = RECHECK_S):
-        self._infra = infra
+    def __init__(self, pool: asyncpg.Pool, recheck_s: float = RECHECK_S):
+        self._pool = pool
         self.recheck_s = recheck_s
         self._listeners: set[Listener] = set()
         self._ticker: asyncio.Task[None] | None = None
@@ -94,7 +94,7 @@ class StageRelay:
         for listener in list(self._listeners):
             if listener.closed or (user_id is not None and listener.principal.user_id != user_id):
                 continue
-            principal = await principal_for_key(self._infra.pool, listener.secret)
+            principal = await principal_for_key(self._pool, listener.secret)
             if principal is None:
                 listener.close("the key was revoked or its user disabled")
             elif _rights(principal) != _rights(listener.principal):

@@ -6,33 +6,27 @@ from collections.abc import Awaitable, Callable
 
 from fastapi import FastAPI, Request, Response
 
-from memgw.common.composio import ComposioClient
 from memgw.common.logging import CORRELATION_HEADER, correlation_scope
-from memgw.common.net import GuardedFetcher
 from memgw.common.runtime import Infra, ServiceParts
 from memgw.gateway.api import audit, directory, health, memory, sessions, sources
 from memgw.gateway.body_limit import BodyLimit
 from memgw.gateway.errors import install_error_handlers
-from memgw.gateway.events import StageRelay, relay_router
+from memgw.gateway.events import relay_router
 from memgw.gateway.mcp import create_mcp
+from memgw.gateway.services import Services, services_for
 
 MAX_BODY_BYTES = 1_000_000
 
 
-def create_app(infra: Infra) -> FastAPI:
-    mcp_app = create_mcp(infra).http_app(path="/mcp")
+def create_app(services: Services) -> FastAPI:
+    mcp_app = create_mcp(services).http_app(path="/mcp")
     app = FastAPI(
         title="Memory Gateway",
         version="0.1.0",
         description="Shared, isolated long-term memory for AI agents. MCP (streamable HTTP) is served at /mcp.",
         lifespan=mcp_app.lifespan,
     )
-    app.state.infra = infra
-    settings = infra.settings.sources
-    fetcher = GuardedFetcher(allow=settings.outbound_allow, timeout_s=settings.outbound_timeout_s)
-    app.state.fetcher = fetcher
-    app.state.composio = ComposioClient(fetcher, settings.composio_api_url, settings.composio_api_key)
-    app.state.stage_relay = StageRelay(infra)
+    app.state.services = services
     install_error_handlers(app)
 
     @app.middleware("http")
@@ -50,10 +44,10 @@ def create_app(infra: Infra) -> FastAPI:
 
 
 def build(infra: Infra) -> ServiceParts:
-    app = create_app(infra)
+    services = services_for(infra)
     return ServiceParts(
         name="gateway",
-        app=app,
-        router=relay_router(infra.layout, app.state.stage_relay),
-        cleanup=[app.state.stage_relay.close, app.state.fetcher.close],
+        app=create_app(services),
+        router=relay_router(infra.layout, services.stage_relay),
+        cleanup=[services.stage_relay.close, services.fetcher.close],
     )

@@ -13,27 +13,27 @@ from fastmcp.server.dependencies import get_http_headers
 from pydantic import ValidationError
 
 from memgw.common.domain import Principal, Visibility
-from memgw.common.runtime import Infra
-from memgw.gateway import memory_service, profile_service, session_service
+from memgw.gateway import session_service
 from memgw.gateway.deps import authenticate
 from memgw.gateway.errors import ApiError, Unauthorized
 from memgw.gateway.identity import api_key_from
 from memgw.gateway.schemas import FeedbackRequest, MemoryCreate, MemoryPatch, SearchRequest
+from memgw.gateway.services import Services
 
 T = TypeVar("T")
 
 
-async def _principal(infra: Infra) -> Principal:
+async def _principal(services: Services) -> Principal:
     headers = get_http_headers(include={"authorization", "x-api-key"})
     try:
-        return await authenticate(infra, api_key_from(headers), target="mcp")
+        return await authenticate(services.pool, api_key_from(headers), target="mcp")
     except Unauthorized as exc:
         raise ToolError(f"unauthorized: {exc.detail}") from exc
 
 
-async def _call(infra: Infra, action: Callable[[Principal], Awaitable[T]]) -> T:
+async def _call(services: Services, action: Callable[[Principal], Awaitable[T]]) -> T:
     """Run a service call as the caller; API errors become tool errors with the same message."""
-    principal = await _principal(infra)
+    principal = await _principal(services)
     try:
         return await action(principal)
     except ApiError as exc:
@@ -42,7 +42,7 @@ async def _call(infra: Infra, action: Callable[[Principal], Awaitable[T]]) -> T:
         raise ToolError(f"invalid_request: {exc.errors(include_url=False)}") from exc
 
 
-def create_mcp(infra: Infra) -> FastMCP:
+def create_mcp(services: Services) -> FastMCP:
     mcp = FastMCP("memory-gateway", instructions="Long-term memory shared across agents, isolated per user.")
 
     @mcp.tool
@@ -65,7 +65,7 @@ def create_mcp(infra: Infra) -> FastMCP:
             agent_id=agent_id,
             workspace_id=workspace_id,
         )
-        hits = await _call(infra, lambda p: memory_service.search(infra, p, body))
+        hits = await _call(services, lambda p: services.memories.search(p, body))
         return {"results": [h.model_dump(mode="json") for h in hits], "total": len(hits)}
 
     @mcp.tool
@@ -96,7 +96,7 @@ def create_mcp(infra: Infra) -> FastMCP:
         fields = {k: v for k, v in given.items() if v is not None}  # what the caller said, nothing more
         if memory_id:
             patch = MemoryPatch(**fields, version=version)
-            record = await _call(infra, lambda p: memory_service.update(infra, p, memory_id, patch))
+            record = await _call(services, lambda p: services.memories.update(p, memory_id, patch))
         else:
             create = MemoryCreate(
                 **fields,
@@ -106,7 +106,7 @@ def create_mcp(infra: Infra) -> FastMCP:
                 workspace_id=workspace_id,
                 session_id=session_id,
             )
-            record = await _call(infra, lambda p: memory_service.create(infra, p, create))
+            record = await _call(services, lambda p: services.memories.create(p, create))
         return {"id": record.id, "namespace": record.namespace, "version": record.version}
 
     @mcp.tool
@@ -129,7 +129,7 @@ def create_mcp(infra: Infra) -> FastMCP:
             agent_id=agent_id,
             workspace_id=workspace_id,
         )
-        episode = await _call(infra, lambda p: session_service.append_episode(infra, p, body))
+        episode = await _call(services, lambda p: services.sessions.append_episode(p, body))
         return {"id": episode.id, "namespace": episode.namespace}
 
     @mcp.tool
@@ -151,23 +151,23 @@ def create_mcp(infra: Infra) -> FastMCP:
             agent_id=agent_id,
             workspace_id=workspace_id,
         )
-        return await _call(infra, lambda p: session_service.commit(infra, p, session_id, body))
+        return await _call(services, lambda p: services.sessions.commit(p, session_id, body))
 
     @mcp.tool
     async def memory_get_profile(user_id: str | None = None) -> dict[str, Any]:
         """The user's profile: stable facts and preferences."""
-        profile = await _call(infra, lambda p: profile_service.get_profile(infra, p, user_id or p.user_id))
+        profile = await _call(services, lambda p: services.profiles.get_profile(p, user_id or p.user_id))
         return profile.model_dump(mode="json")
 
     @mcp.tool
     async def memory_list_namespaces() -> list[dict[str, Any]]:
         """The namespaces this key may read, and which it may write."""
-        return await _call(infra, lambda p: memory_service.namespaces(infra, p))
+        return await _call(services, lambda p: services.memories.namespaces(p))
 
     @mcp.tool
     async def memory_delete(memory_id: str) -> dict[str, Any]:
         """Delete a memory this key may write."""
-        await _call(infra, lambda p: memory_service.delete(infra, p, memory_id))
+        await _call(services, lambda p: services.memories.delete(p, memory_id))
         return {"deleted": True, "id": memory_id}
 
     @mcp.tool
@@ -179,7 +179,7 @@ def create_mcp(infra: Infra) -> FastMCP:
     ) -> dict[str, Any]:
         """Judge a memory; `incorrect` removes it from default retrieval at once."""
         body = FeedbackRequest(feedback=feedback, comment=comment, target_memory_id=target_memory_id)
-        applies_to = await _call(infra, lambda p: memory_service.feedback(infra, p, memory_id, body))
+        applies_to = await _call(services, lambda p: services.memories.feedback(p, memory_id, body))
         return {"status": "ok", "memory_id": memory_id, "feedback": feedback, "applies_to": applies_to}
 
     return mcp

@@ -11,13 +11,17 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
+import asyncpg
+
 from memgw.common import policy, sessions
 from memgw.common.acl import ReadScope, SqlParams, read_sql, read_where
+from memgw.common.bus import BusLayout
 from memgw.common.db.outbox import enqueue
 from memgw.common.domain import MemoryRecord, MemoryStatus, Principal, Visibility, new_id
+from memgw.common.embedding.base import Embedder
 from memgw.common.events import MemoryFeedbackGiven
-from memgw.common.index.base import IndexHit, Match, MatchAny, Where
-from memgw.common.memories import RECORD_COLUMNS, NewMemory, to_record
+from memgw.common.index.base import IndexHit, Match, MatchAny, VectorIndex, Where
+from memgw.common.memories import RECORD_COLUMNS, MemoryStore, NewMemory, to_record
 from memgw.common.namespaces import (
     GLOBAL_NAMESPACE,
     USER_KINDS,
@@ -27,7 +31,7 @@ from memgw.common.namespaces import (
     user_namespace,
     workspace_namespace,
 )
-from memgw.common.runtime import Infra
+from memgw.common.settings import RankingSettings
 from memgw.gateway import access, audit, ranking
 from memgw.gateway.errors import ApiError, BadRequest, Conflict, NotFound
 from memgw.gateway.pagination import Page, keyset_page, window_clauses
@@ -44,29 +48,8 @@ from memgw.gateway.schemas import (
 ALL_STATUSES = tuple(MemoryStatus)
 
 
-async def deny(infra: Infra, p: Principal, action: str, reason: str, target: str | None = None) -> ApiError:
-    return await audit.refused(infra.pool, p, action, reason, target_type="memory", target_id=target)
-
-
-async def check_acts_for(
-    infra: Infra, p: Principal, action: str, user_id: str | None, agent_id: str | None, workspace_id: str | None
-) -> None:
-    """A body may name only the principal's own user and agent, and a workspace it may read."""
-    owner = None
-    if agent_id and agent_id != p.agent_id:
-        owner = await infra.pool.fetchval("SELECT owner_user_id FROM agents WHERE id = $1", agent_id)
-    ref = policy.ActingRef(user_id, agent_id, owner, workspace_id)
-    await access.require(
-        infra.pool, p, policy.Action.ACT_FOR, ref, target_type="memory", target_id=None, operation=action
-    )
-
-
 def _owners(row: Any) -> policy.MemoryRef:
     return policy.MemoryRef(row["user_id"], row["agent_id"], row["visibility"], row["workspace_id"])
-
-
-async def deny_as(infra: Infra, p: Principal, action: str, reason: str, target: str, answer: ApiError) -> ApiError:
-    return await audit.refused(infra.pool, p, action, reason, target_type="memory", target_id=target, answer=answer)
 
 
 def _scope(statuses: tuple[MemoryStatus, ...]) -> ReadScope:
@@ -95,314 +78,335 @@ def _listing_sql(p: Principal, params: SqlParams, statuses: tuple[MemoryStatus, 
     return clause
 
 
-async def _load_visible(infra: Infra, p: Principal, memory_id: str, action: str) -> Any:
-    params = SqlParams()
-    mid = params.add(memory_id)
-    row = await infra.pool.fetchrow(
-        f"SELECT {RECORD_COLUMNS} FROM memories m WHERE m.id = {mid} AND {_visible_sql(p, params, ALL_STATUSES)}",
-        *params.values,
-    )
-    if row is None:
-        exists = await infra.pool.fetchval("SELECT 1 FROM memories WHERE id = $1", memory_id)
-        hidden = NotFound(f"no memory {memory_id!r}")
-        if exists:
-            raise await deny_as(infra, p, action, "not readable by this key", memory_id, hidden)
-        raise hidden
-    return row
+class Memories:
+    """Memory on behalf of a principal; REST and MCP both call this."""
 
+    def __init__(
+        self,
+        *,
+        pool: asyncpg.Pool,
+        store: MemoryStore,
+        embedder: Embedder,
+        index: VectorIndex,
+        layout: BusLayout,
+        ranking: RankingSettings,
+    ) -> None:
+        self.pool, self.store, self.embedder, self.index = pool, store, embedder, index
+        self.layout, self.ranking = layout, ranking
 
-async def create(infra: Infra, p: Principal, body: MemoryCreate) -> MemoryRecord:
-    await check_acts_for(infra, p, "memory_upsert", body.user_id, body.agent_id, body.workspace_id)
-    user_id = body.user_id or p.user_id
-    agent_id = body.agent_id or p.agent_id
-    owners = policy.MemoryRef(user_id, agent_id, body.visibility.value, body.workspace_id)
-    await access.require(
-        infra.pool,
-        p,
-        policy.Action.MEMORY_WRITE,
-        owners,
-        target_type="memory",
-        target_id=None,
-        operation="memory_upsert",
-    )
-    try:
-        derived = derive_namespace(
-            memory_type=body.memory_type,
-            visibility=body.visibility,
+    async def deny(self, p: Principal, action: str, reason: str, target: str | None = None) -> ApiError:
+        return await audit.refused(self.pool, p, action, reason, target_type="memory", target_id=target)
+
+    async def deny_as(self, p: Principal, action: str, reason: str, target: str, answer: ApiError) -> ApiError:
+        return await audit.refused(self.pool, p, action, reason, target_type="memory", target_id=target, answer=answer)
+
+    async def _load_visible(self, p: Principal, memory_id: str, action: str) -> Any:
+        params = SqlParams()
+        mid = params.add(memory_id)
+        row = await self.pool.fetchrow(
+            f"SELECT {RECORD_COLUMNS} FROM memories m WHERE m.id = {mid} AND {_visible_sql(p, params, ALL_STATUSES)}",
+            *params.values,
+        )
+        if row is None:
+            exists = await self.pool.fetchval("SELECT 1 FROM memories WHERE id = $1", memory_id)
+            hidden = NotFound(f"no memory {memory_id!r}")
+            if exists:
+                raise await self.deny_as(p, action, "not readable by this key", memory_id, hidden)
+            raise hidden
+        return row
+
+    async def create(self, p: Principal, body: MemoryCreate) -> MemoryRecord:
+        await access.require_acting(self.pool, p, "memory_upsert", body.user_id, body.agent_id, body.workspace_id)
+        user_id = body.user_id or p.user_id
+        agent_id = body.agent_id or p.agent_id
+        owners = policy.MemoryRef(user_id, agent_id, body.visibility.value, body.workspace_id)
+        await access.require(
+            self.pool,
+            p,
+            policy.Action.MEMORY_WRITE,
+            owners,
+            target_type="memory",
+            target_id=None,
+            operation="memory_upsert",
+        )
+        try:
+            derived = derive_namespace(
+                memory_type=body.memory_type,
+                visibility=body.visibility,
+                user_id=user_id,
+                agent_id=agent_id,
+                workspace_id=body.workspace_id,
+            )
+        except ValueError as exc:
+            raise BadRequest(str(exc)) from exc
+        if body.namespace and body.namespace != derived:
+            raise await self.deny(
+                p,
+                "memory_upsert",
+                f"namespace {body.namespace} is not where {body.visibility} memory goes ({derived})",
+            )
+        [vector] = await self.store.embed_passages([body.content], self.embedder, tenant=user_id)
+        new = NewMemory(
+            id=new_id("mem"),
             user_id=user_id,
             agent_id=agent_id,
             workspace_id=body.workspace_id,
+            session_id=body.session_id,
+            namespace=derived,
+            memory_type=body.memory_type,
+            content=body.content,
+            summary=body.summary,
+            tags=body.tags,
+            importance=body.importance,
+            confidence=body.confidence,
+            visibility=body.visibility.value,
+            source=body.source,
+            source_ref=body.source_ref,
+            metadata=body.metadata,
+            embedding=vector,
+            embedding_model=self.embedder.name,
+            expires_at=body.expires_at,
         )
-    except ValueError as exc:
-        raise BadRequest(str(exc)) from exc
-    if body.namespace and body.namespace != derived:
-        raise await deny(
-            infra,
+        async with self.pool.acquire() as conn, conn.transaction():
+            record = await self.store.insert(conn, new, actor=p.user_id)
+            await audit.record(conn, p, "memory_upsert", target_type="memory", target_id=record.id, namespace=derived)
+        await self.store.sync_index(upserted=[record.id])
+        return record
+
+    async def get(self, p: Principal, memory_id: str) -> MemoryRecord:
+        row = await self._load_visible(p, memory_id, "memory_get")
+        await audit.record(
+            self.pool, p, "memory_get", target_type="memory", target_id=memory_id, namespace=row["namespace"]
+        )
+        return to_record(row)
+
+    async def _writable(self, p: Principal, memory_id: str, action: str, expected: int | None) -> Any:
+        row = await self._load_visible(p, memory_id, action)
+        await access.require(
+            self.pool,
             p,
-            "memory_upsert",
-            f"namespace {body.namespace} is not where {body.visibility} memory goes ({derived})",
+            policy.Action.MEMORY_WRITE,
+            _owners(row),
+            target_type="memory",
+            target_id=memory_id,
+            operation=action,
         )
-    [vector] = await infra.store.embed_passages([body.content], infra.embedder, tenant=user_id)
-    new = NewMemory(
-        id=new_id("mem"),
-        user_id=user_id,
-        agent_id=agent_id,
-        workspace_id=body.workspace_id,
-        session_id=body.session_id,
-        namespace=derived,
-        memory_type=body.memory_type,
-        content=body.content,
-        summary=body.summary,
-        tags=body.tags,
-        importance=body.importance,
-        confidence=body.confidence,
-        visibility=body.visibility.value,
-        source=body.source,
-        source_ref=body.source_ref,
-        metadata=body.metadata,
-        embedding=vector,
-        embedding_model=infra.embedder.name,
-        expires_at=body.expires_at,
-    )
-    async with infra.pool.acquire() as conn, conn.transaction():
-        record = await infra.store.insert(conn, new, actor=p.user_id)
-        await audit.record(conn, p, "memory_upsert", target_type="memory", target_id=record.id, namespace=derived)
-    await infra.store.sync_index(upserted=[record.id])
-    return record
+        if expected is not None and expected != row["version"]:
+            raise Conflict(
+                f"memory {memory_id} is at version {row['version']}, not {expected}: read it again and retry"
+            )
+        return row
 
+    async def update(
+        self, p: Principal, memory_id: str, patch: MemoryPatch, if_match: int | None = None
+    ) -> MemoryRecord:
+        """``if_match`` (the If-Match header) wins over the body's ``version``."""
+        expected = if_match if if_match is not None else patch.version
+        row = await self._writable(p, memory_id, "memory_update", expected)
+        changes: dict[str, Any] = patch.model_dump(exclude_unset=True, exclude={"version"})
+        if not changes:
+            raise BadRequest("nothing to change: send at least one field")
+        if "status" in changes:
+            changes["status"] = MemoryStatus(changes["status"]).value
+        if "content" in changes and changes["content"] != row["content"]:
+            [changes["embedding"]] = await self.store.embed_passages(
+                [changes["content"]], self.embedder, tenant=row["user_id"]
+            )
+            changes["embedding_model"] = self.embedder.name
+        async with self.pool.acquire() as conn, conn.transaction():
+            current = await conn.fetchval("SELECT version FROM memories WHERE id = $1 FOR UPDATE", memory_id)
+            if current != row["version"]:  # someone wrote between our read and our lock
+                raise Conflict(f"memory {memory_id} changed meanwhile (now version {current}): read it again and retry")
+            record = await self.store.update(conn, memory_id, changes, actor=p.user_id)
+            await audit.record(
+                conn, p, "memory_update", target_type="memory", target_id=memory_id, namespace=record.namespace
+            )
+        await self.store.sync_index(upserted=[memory_id])
+        return record
 
-async def get(infra: Infra, p: Principal, memory_id: str) -> MemoryRecord:
-    row = await _load_visible(infra, p, memory_id, "memory_get")
-    await audit.record(
-        infra.pool, p, "memory_get", target_type="memory", target_id=memory_id, namespace=row["namespace"]
-    )
-    return to_record(row)
+    async def delete(self, p: Principal, memory_id: str, if_match: int | None = None) -> None:
+        row = await self._writable(p, memory_id, "memory_delete", if_match)
+        async with self.pool.acquire() as conn, conn.transaction():
+            current = await conn.fetchval("SELECT version FROM memories WHERE id = $1 FOR UPDATE", memory_id)
+            if current != row["version"]:
+                raise Conflict(f"memory {memory_id} changed meanwhile (now version {current}): read it again and retry")
+            await self.store.delete(conn, memory_id, actor=p.user_id)
+            await audit.record(
+                conn, p, "memory_delete", target_type="memory", target_id=memory_id, namespace=row["namespace"]
+            )
+        await self.store.sync_index(deleted=[memory_id])
 
-
-async def _writable(infra: Infra, p: Principal, memory_id: str, action: str, expected: int | None) -> Any:
-    row = await _load_visible(infra, p, memory_id, action)
-    await access.require(
-        infra.pool,
-        p,
-        policy.Action.MEMORY_WRITE,
-        _owners(row),
-        target_type="memory",
-        target_id=memory_id,
-        operation=action,
-    )
-    if expected is not None and expected != row["version"]:
-        raise Conflict(f"memory {memory_id} is at version {row['version']}, not {expected}: read it again and retry")
-    return row
-
-
-async def update(
-    infra: Infra, p: Principal, memory_id: str, patch: MemoryPatch, if_match: int | None = None
-) -> MemoryRecord:
-    """``if_match`` (the If-Match header) wins over the body's ``version``."""
-    expected = if_match if if_match is not None else patch.version
-    row = await _writable(infra, p, memory_id, "memory_update", expected)
-    changes: dict[str, Any] = patch.model_dump(exclude_unset=True, exclude={"version"})
-    if not changes:
-        raise BadRequest("nothing to change: send at least one field")
-    if "status" in changes:
-        changes["status"] = MemoryStatus(changes["status"]).value
-    if "content" in changes and changes["content"] != row["content"]:
-        [changes["embedding"]] = await infra.store.embed_passages(
-            [changes["content"]], infra.embedder, tenant=row["user_id"]
+    async def history(self, p: Principal, memory_id: str) -> list[MemoryVersion]:
+        await self._load_visible(p, memory_id, "memory_history")
+        rows = await self.pool.fetch(
+            "SELECT version, change, changed_by, created_at, snapshot FROM memory_versions"
+            " WHERE memory_id = $1 ORDER BY version DESC",
+            memory_id,
         )
-        changes["embedding_model"] = infra.embedder.name
-    async with infra.pool.acquire() as conn, conn.transaction():
-        current = await conn.fetchval("SELECT version FROM memories WHERE id = $1 FOR UPDATE", memory_id)
-        if current != row["version"]:  # someone wrote between our read and our lock
-            raise Conflict(f"memory {memory_id} changed meanwhile (now version {current}): read it again and retry")
-        record = await infra.store.update(conn, memory_id, changes, actor=p.user_id)
-        await audit.record(
-            conn, p, "memory_update", target_type="memory", target_id=memory_id, namespace=record.namespace
-        )
-    await infra.store.sync_index(upserted=[memory_id])
-    return record
+        await audit.record(self.pool, p, "memory_history", target_type="memory", target_id=memory_id)
+        return [MemoryVersion.model_validate(dict(r)) for r in rows]
 
-
-async def delete(infra: Infra, p: Principal, memory_id: str, if_match: int | None = None) -> None:
-    row = await _writable(infra, p, memory_id, "memory_delete", if_match)
-    async with infra.pool.acquire() as conn, conn.transaction():
-        current = await conn.fetchval("SELECT version FROM memories WHERE id = $1 FOR UPDATE", memory_id)
-        if current != row["version"]:
-            raise Conflict(f"memory {memory_id} changed meanwhile (now version {current}): read it again and retry")
-        await infra.store.delete(conn, memory_id, actor=p.user_id)
-        await audit.record(
-            conn, p, "memory_delete", target_type="memory", target_id=memory_id, namespace=row["namespace"]
-        )
-    await infra.store.sync_index(deleted=[memory_id])
-
-
-async def history(infra: Infra, p: Principal, memory_id: str) -> list[MemoryVersion]:
-    await _load_visible(infra, p, memory_id, "memory_history")
-    rows = await infra.pool.fetch(
-        "SELECT version, change, changed_by, created_at, snapshot FROM memory_versions"
-        " WHERE memory_id = $1 ORDER BY version DESC",
-        memory_id,
-    )
-    await audit.record(infra.pool, p, "memory_history", target_type="memory", target_id=memory_id)
-    return [MemoryVersion.model_validate(dict(r)) for r in rows]
-
-
-async def list_memories(infra: Infra, p: Principal, q: MemoryListQuery) -> Page[MemoryRecord]:
-    params = SqlParams()
-    statuses = tuple(q.status) if q.status else (MemoryStatus.ACTIVE,)
-    clauses = [_listing_sql(p, params, statuses)]
-    if q.namespace:
-        clauses.append(f"m.namespace = {params.add(q.namespace)}")
-    if q.memory_type:
-        clauses.append(f"m.memory_type = {params.add(q.memory_type)}")
-    if q.tags:
-        clauses.append(f"m.tags @> {params.add(q.tags)}")
-    clauses += window_clauses(params, q.since, q.until, q.cursor, alias="m")
-    rows = await infra.pool.fetch(
-        f"SELECT {RECORD_COLUMNS} FROM memories m WHERE {' AND '.join(clauses)}"
-        f" ORDER BY m.created_at DESC, m.id DESC LIMIT {params.add(q.limit + 1)}",
-        *params.values,
-    )
-    await audit.record(infra.pool, p, "memory_list", target_type="memory", namespace=q.namespace)
-    return keyset_page([to_record(r) for r in rows], q.limit, lambda m: (m.created_at, m.id))
-
-
-async def search(infra: Infra, p: Principal, body: SearchRequest) -> list[SearchHit]:
-    await check_acts_for(infra, p, "memory_search", body.user_id, body.agent_id, body.workspace_id)
-    statuses = tuple(body.statuses) or (MemoryStatus.ACTIVE,)
-    where = read_where(p, ReadScope(statuses=statuses))
-    if statuses != (MemoryStatus.ACTIVE,) and not p.is_admin:
-        # Candidates, reviews and archived memories only of the principal's own.
-        where = Where(must=(where,), should=(Match("status", MemoryStatus.ACTIVE.value), Match("user_id", p.user_id)))
-    if body.namespaces:
-        where = Where(must=(where, MatchAny("namespace", tuple(body.namespaces))))
-    s = infra.settings.ranking
-    depth = max(s.rank_depth, body.limit * 3)
-
-    async def dense() -> list[IndexHit]:
-        if body.mode == "sparse":
-            return []
-        vector = await infra.embedder.embed_query(body.query, scope=p.user_id)
-        return await infra.index.search(dense=vector, where=where, limit=depth)
-
-    async def bm25() -> list[IndexHit]:
-        if body.mode == "dense":
-            return []
-        return await infra.index.search(text=body.query, where=where, limit=depth)
-
-    dense_hits, bm25_hits = await asyncio.gather(dense(), bm25())
-    ranked = ranking.fuse(dense_hits, bm25_hits, s)
-    results: list[SearchHit] = []
-    if ranked:
-        # The index already applied the ACL; Postgres, the truth, re-checks every hit.
+    async def list_memories(self, p: Principal, q: MemoryListQuery) -> Page[MemoryRecord]:
         params = SqlParams()
-        ids = params.add([r.memory_id for r in ranked])
-        asker = params.add(p.user_id)
-        # With each hit, the asker's own judgements of it (given where it could not change the record).
-        rows = await infra.pool.fetch(
-            f"SELECT {RECORD_COLUMNS}, content_hash, embedding, last_retrieved_at,"
-            f" ARRAY(SELECT DISTINCT f.feedback FROM memory_feedback f WHERE f.memory_id = m.id"
-            f"  AND f.user_id = {asker} AND f.personal) AS personal_feedback"
-            f" FROM memories m WHERE m.id = ANY({ids}) AND {_listing_sql(p, params, statuses)}",
+        statuses = tuple(q.status) if q.status else (MemoryStatus.ACTIVE,)
+        clauses = [_listing_sql(p, params, statuses)]
+        if q.namespace:
+            clauses.append(f"m.namespace = {params.add(q.namespace)}")
+        if q.memory_type:
+            clauses.append(f"m.memory_type = {params.add(q.memory_type)}")
+        if q.tags:
+            clauses.append(f"m.tags @> {params.add(q.tags)}")
+        clauses += window_clauses(params, q.since, q.until, q.cursor, alias="m")
+        rows = await self.pool.fetch(
+            f"SELECT {RECORD_COLUMNS} FROM memories m WHERE {' AND '.join(clauses)}"
+            f" ORDER BY m.created_at DESC, m.id DESC LIMIT {params.add(q.limit + 1)}",
             *params.values,
         )
-        by_id = {r["id"]: r for r in rows}
-        mine = {r["id"]: frozenset(r["personal_feedback"]) for r in rows}
-        now = datetime.now(UTC)
-        # What the asker judged incorrect stays out of the asker's results (and only theirs).
-        ranked = [r for r in ranked if r.memory_id in by_id and "incorrect" not in mine.get(r.memory_id, ())]
-        for entry in ranked:
-            ranking.blend(entry, by_id[entry.memory_id], now, s, mine.get(entry.memory_id, frozenset()))
-        ranked.sort(key=lambda r: r.score, reverse=True)
-        kept = ranking.collapse(ranked, by_id, s, body.limit)
-        results = [
-            SearchHit(
-                memory=to_record(by_id[r.memory_id]),
-                score=r.score,
-                duplicates=r.duplicates,
-                explain=r.components if body.explain else None,
-            )
-            for r in kept
-        ]
-        await infra.store.mark_retrieved([r.memory.id for r in results])
-    await audit.record(
-        infra.pool,
-        p,
-        "memory_search",
-        target_type="memory",
-        target_id=",".join(r.memory.id for r in results)[:2000] or None,
-        reason=f"{len(results)} hits",
-    )
-    return results
+        await audit.record(self.pool, p, "memory_list", target_type="memory", namespace=q.namespace)
+        return keyset_page([to_record(r) for r in rows], q.limit, lambda m: (m.created_at, m.id))
 
-
-async def feedback(infra: Infra, p: Principal, memory_id: str, body: FeedbackRequest) -> str:
-    """Record a judgement; return whose it is. From someone who may write the memory it changes the
-    shared record (incorrect leaves default retrieval at once; the consolidator archives, merges or
-    lifts importance). From a reader who may not, it is the reader's own signal: it shapes their own
-    ranking and, for incorrect or outdated, opens a review for the memory's owner."""
-    await check_acts_for(infra, p, "memory_feedback", body.user_id, None, None)
-    row = await _load_visible(infra, p, memory_id, "memory_feedback")
-    if body.target_memory_id:
-        await _load_visible(infra, p, body.target_memory_id, "memory_feedback")
-    shared = policy.decide(p, policy.Action.MEMORY_WRITE, _owners(row))
-    async with infra.pool.acquire() as conn, conn.transaction():
-        await conn.execute(
-            "INSERT INTO memory_feedback (memory_id, user_id, agent_id, feedback, comment, target_memory_id, personal)"
-            " VALUES ($1, $2, $3, $4, $5, $6, $7)",
-            memory_id,
-            p.user_id,
-            p.agent_id,
-            body.feedback,
-            body.comment,
-            body.target_memory_id,
-            not shared.allowed,
-        )
-        if shared.allowed and body.feedback != "duplicate" and body.feedback not in row["flags"]:
-            await infra.store.update(
-                conn, memory_id, {"flags": [*row["flags"], body.feedback]}, actor=p.user_id, change="status"
+    async def search(self, p: Principal, body: SearchRequest) -> list[SearchHit]:
+        await access.require_acting(self.pool, p, "memory_search", body.user_id, body.agent_id, body.workspace_id)
+        statuses = tuple(body.statuses) or (MemoryStatus.ACTIVE,)
+        where = read_where(p, ReadScope(statuses=statuses))
+        if statuses != (MemoryStatus.ACTIVE,) and not p.is_admin:
+            # Candidates, reviews and archived memories only of the principal's own.
+            where = Where(
+                must=(where,), should=(Match("status", MemoryStatus.ACTIVE.value), Match("user_id", p.user_id))
             )
-        await enqueue(
-            conn,
-            infra.layout,
-            MemoryFeedbackGiven(
-                memory_id=memory_id,
-                user_id=row["user_id"],
-                feedback=body.feedback,
-                comment=body.comment,
-                target_memory_id=body.target_memory_id,
-                given_by=p.user_id,
-                personal=not shared.allowed,
-            ),
-        )
-        scope = "shared record" if shared.allowed else f"personal signal ({shared.reason})"
+        if body.namespaces:
+            where = Where(must=(where, MatchAny("namespace", tuple(body.namespaces))))
+        s = self.ranking
+        depth = max(s.rank_depth, body.limit * 3)
+
+        async def dense() -> list[IndexHit]:
+            if body.mode == "sparse":
+                return []
+            vector = await self.embedder.embed_query(body.query, scope=p.user_id)
+            return await self.index.search(dense=vector, where=where, limit=depth)
+
+        async def bm25() -> list[IndexHit]:
+            if body.mode == "dense":
+                return []
+            return await self.index.search(text=body.query, where=where, limit=depth)
+
+        dense_hits, bm25_hits = await asyncio.gather(dense(), bm25())
+        ranked = ranking.fuse(dense_hits, bm25_hits, s)
+        results: list[SearchHit] = []
+        if ranked:
+            # The index already applied the ACL; Postgres, the truth, re-checks every hit.
+            params = SqlParams()
+            ids = params.add([r.memory_id for r in ranked])
+            asker = params.add(p.user_id)
+            # With each hit, the asker's own judgements of it (given where it could not change the record).
+            rows = await self.pool.fetch(
+                f"SELECT {RECORD_COLUMNS}, content_hash, embedding, last_retrieved_at,"
+                f" ARRAY(SELECT DISTINCT f.feedback FROM memory_feedback f WHERE f.memory_id = m.id"
+                f"  AND f.user_id = {asker} AND f.personal) AS personal_feedback"
+                f" FROM memories m WHERE m.id = ANY({ids}) AND {_listing_sql(p, params, statuses)}",
+                *params.values,
+            )
+            by_id = {r["id"]: r for r in rows}
+            mine = {r["id"]: frozenset(r["personal_feedback"]) for r in rows}
+            now = datetime.now(UTC)
+            # What the asker judged incorrect stays out of the asker's results (and only theirs).
+            ranked = [r for r in ranked if r.memory_id in by_id and "incorrect" not in mine.get(r.memory_id, ())]
+            for entry in ranked:
+                ranking.blend(entry, by_id[entry.memory_id], now, s, mine.get(entry.memory_id, frozenset()))
+            ranked.sort(key=lambda r: r.score, reverse=True)
+            kept = ranking.collapse(ranked, by_id, s, body.limit)
+            results = [
+                SearchHit(
+                    memory=to_record(by_id[r.memory_id]),
+                    score=r.score,
+                    duplicates=r.duplicates,
+                    explain=r.components if body.explain else None,
+                )
+                for r in kept
+            ]
+            await self.store.mark_retrieved([r.memory.id for r in results])
         await audit.record(
-            conn, p, "memory_feedback", target_type="memory", target_id=memory_id, reason=f"{body.feedback}: {scope}"
+            self.pool,
+            p,
+            "memory_search",
+            target_type="memory",
+            target_id=",".join(r.memory.id for r in results)[:2000] or None,
+            reason=f"{len(results)} hits",
         )
-    if shared.allowed:
-        await infra.store.sync_index(upserted=[memory_id])
-    return "record" if shared.allowed else "personal"
+        return results
 
+    async def feedback(self, p: Principal, memory_id: str, body: FeedbackRequest) -> str:
+        """Record a judgement; return whose it is. From someone who may write the memory it changes the
+        shared record (incorrect leaves default retrieval at once; the consolidator archives, merges or
+        lifts importance). From a reader who may not, it is the reader's own signal: it shapes their own
+        ranking and, for incorrect or outdated, opens a review for the memory's owner."""
+        await access.require_acting(self.pool, p, "memory_feedback", body.user_id, None, None)
+        row = await self._load_visible(p, memory_id, "memory_feedback")
+        if body.target_memory_id:
+            await self._load_visible(p, body.target_memory_id, "memory_feedback")
+        shared = policy.decide(p, policy.Action.MEMORY_WRITE, _owners(row))
+        async with self.pool.acquire() as conn, conn.transaction():
+            await conn.execute(
+                "INSERT INTO memory_feedback"
+                " (memory_id, user_id, agent_id, feedback, comment, target_memory_id, personal)"
+                " VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                memory_id,
+                p.user_id,
+                p.agent_id,
+                body.feedback,
+                body.comment,
+                body.target_memory_id,
+                not shared.allowed,
+            )
+            if shared.allowed and body.feedback != "duplicate" and body.feedback not in row["flags"]:
+                await self.store.update(
+                    conn, memory_id, {"flags": [*row["flags"], body.feedback]}, actor=p.user_id, change="status"
+                )
+            await enqueue(
+                conn,
+                self.layout,
+                MemoryFeedbackGiven(
+                    memory_id=memory_id,
+                    user_id=row["user_id"],
+                    feedback=body.feedback,
+                    comment=body.comment,
+                    target_memory_id=body.target_memory_id,
+                    given_by=p.user_id,
+                    personal=not shared.allowed,
+                ),
+            )
+            scope = "shared record" if shared.allowed else f"personal signal ({shared.reason})"
+            await audit.record(
+                conn,
+                p,
+                "memory_feedback",
+                target_type="memory",
+                target_id=memory_id,
+                reason=f"{body.feedback}: {scope}",
+            )
+        if shared.allowed:
+            await self.store.sync_index(upserted=[memory_id])
+        return "record" if shared.allowed else "personal"
 
-async def namespaces(infra: Infra, p: Principal) -> list[dict[str, Any]]:
-    """What the principal may read and write, in the seed's shape plus read/write flags."""
-    session_ids = await sessions.recent_ids(infra.pool, p.user_id)
+    async def namespaces(self, p: Principal) -> list[dict[str, Any]]:
+        """What the principal may read and write, in the seed's shape plus read/write flags."""
+        session_ids = await sessions.recent_ids(self.pool, p.user_id)
 
-    def entry(namespace: str, owners: policy.MemoryRef) -> dict[str, Any]:
-        writable = policy.decide(p, policy.Action.MEMORY_WRITE, owners).allowed
-        return {"namespace": namespace, "visibility": owners.visibility, "read": True, "write": writable}
+        def entry(namespace: str, owners: policy.MemoryRef) -> dict[str, Any]:
+            writable = policy.decide(p, policy.Action.MEMORY_WRITE, owners).allowed
+            return {"namespace": namespace, "visibility": owners.visibility, "read": True, "write": writable}
 
-    mine = policy.MemoryRef(p.user_id, p.agent_id, Visibility.PRIVATE.value, None)
-    out = [entry(user_namespace(p.user_id, kind), mine) for kind in USER_KINDS]
-    if p.agent_id:
-        out.append(entry(agent_namespace(p.agent_id), replace(mine, visibility=Visibility.AGENT_ONLY.value)))
-    for ws in sorted(p.workspace_ids):
-        shared = replace(mine, visibility=Visibility.WORKSPACE_SHARED.value, workspace_id=ws)
-        out.append(entry(workspace_namespace(ws), shared))
-    # a session's episodes are its user's (the policy's session rule); shown in the seed's shape
-    out += [
-        {"namespace": session_namespace(sid), "visibility": "session", "read": True, "write": True}
-        for sid in session_ids
-    ]
-    out.append(entry(GLOBAL_NAMESPACE, replace(mine, visibility=Visibility.GLOBAL.value)))
-    return out
+        mine = policy.MemoryRef(p.user_id, p.agent_id, Visibility.PRIVATE.value, None)
+        out = [entry(user_namespace(p.user_id, kind), mine) for kind in USER_KINDS]
+        if p.agent_id:
+            out.append(entry(agent_namespace(p.agent_id), replace(mine, visibility=Visibility.AGENT_ONLY.value)))
+        for ws in sorted(p.workspace_ids):
+            shared = replace(mine, visibility=Visibility.WORKSPACE_SHARED.value, workspace_id=ws)
+            out.append(entry(workspace_namespace(ws), shared))
+        # a session's episodes are its user's (the policy's session rule); shown in the seed's shape
+        out += [
+            {"namespace": session_namespace(sid), "visibility": "session", "read": True, "write": True}
+            for sid in session_ids
+        ]
+        out.append(entry(GLOBAL_NAMESPACE, replace(mine, visibility=Visibility.GLOBAL.value)))
+        return out

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import asyncpg
 from pydantic import BaseModel
 
 from memgw.common import policy
 from memgw.common.domain import Principal
 from memgw.common.namespaces import user_namespace
-from memgw.common.runtime import Infra
 from memgw.gateway import access, audit
 from memgw.gateway.errors import NotFound
 
@@ -26,32 +26,38 @@ class Profile(BaseModel):
     version: int
 
 
-async def get_profile(infra: Infra, p: Principal, user_id: str) -> Profile:
-    ref = policy.OwnedRef("profile", user_id, user_id)
-    await access.require(infra.pool, p, policy.Action.PROFILE_READ, ref, target_type="profile", target_id=user_id)
-    user = await infra.pool.fetchrow("SELECT display_name, preferences FROM users WHERE id = $1", user_id)
-    if user is None:
-        raise NotFound(f"no user {user_id!r}")
-    row = await infra.pool.fetchrow("SELECT * FROM profiles WHERE user_id = $1", user_id)
-    await audit.record(infra.pool, p, "memory_get_profile", target_type="profile", target_id=user_id)
-    if row is None:  # no evolved profile yet: what the user told us at sign-up
+class Profiles:
+    """A user profile assembled from their memories."""
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self.pool = pool
+
+    async def get_profile(self, p: Principal, user_id: str) -> Profile:
+        ref = policy.OwnedRef("profile", user_id, user_id)
+        await access.require(self.pool, p, policy.Action.PROFILE_READ, ref, target_type="profile", target_id=user_id)
+        user = await self.pool.fetchrow("SELECT display_name, preferences FROM users WHERE id = $1", user_id)
+        if user is None:
+            raise NotFound(f"no user {user_id!r}")
+        row = await self.pool.fetchrow("SELECT * FROM profiles WHERE user_id = $1", user_id)
+        await audit.record(self.pool, p, "memory_get_profile", target_type="profile", target_id=user_id)
+        if row is None:  # no evolved profile yet: what the user told us at sign-up
+            return Profile(
+                user_id=user_id,
+                namespace=user_namespace(user_id, "profile"),
+                display_name=user["display_name"],
+                stable_facts=[],
+                preferences=user["preferences"],
+                working_style=[],
+                updated_from_memory_ids=[],
+                version=0,
+            )
         return Profile(
             user_id=user_id,
             namespace=user_namespace(user_id, "profile"),
-            display_name=user["display_name"],
-            stable_facts=[],
-            preferences=user["preferences"],
-            working_style=[],
-            updated_from_memory_ids=[],
-            version=0,
+            display_name=row["display_name"] or user["display_name"],
+            stable_facts=row["stable_facts"],
+            preferences={**user["preferences"], **row["preferences"]},
+            working_style=row["working_style"],
+            updated_from_memory_ids=list(row["updated_from_memory_ids"]),
+            version=row["version"],
         )
-    return Profile(
-        user_id=user_id,
-        namespace=user_namespace(user_id, "profile"),
-        display_name=row["display_name"] or user["display_name"],
-        stable_facts=row["stable_facts"],
-        preferences={**user["preferences"], **row["preferences"]},
-        working_style=row["working_style"],
-        updated_from_memory_ids=list(row["updated_from_memory_ids"]),
-        version=row["version"],
-    )

@@ -14,14 +14,14 @@ import asyncpg
 from pydantic import BaseModel, ConfigDict, Field
 
 from memgw.common import jobs, policy, sessions
+from memgw.common.bus import BusLayout
 from memgw.common.db.outbox import enqueue
 from memgw.common.domain import Principal, new_id
 from memgw.common.events import SessionCommitted
 from memgw.common.logging import get_logger
-from memgw.common.runtime import Infra
+from memgw.common.settings import GatewaySettings
 from memgw.gateway import access, audit
 from memgw.gateway.errors import BadRequest, Conflict, NotFound
-from memgw.gateway.memory_service import check_acts_for
 from memgw.gateway.schemas import ID_PATTERN, MAX_TAGS, Content, RequestBody
 
 log = get_logger("memgw.gateway.sessions")
@@ -107,111 +107,124 @@ def _session_ref(row: asyncpg.Record) -> policy.SessionRef:
     return policy.SessionRef(row["id"], row["user_id"], row["agent_id"])
 
 
-async def _own_session(infra: Infra, p: Principal, session_id: str, action: policy.Action) -> asyncpg.Record:
-    row = await sessions.get(infra.pool, session_id)
-    if row is None or row["expires_at"] <= datetime.now(UTC):
-        raise NotFound(f"no open session {session_id!r} (it may have expired)")
-    await access.require(infra.pool, p, action, _session_ref(row), target_type="session", target_id=session_id)
-    return row
+class Sessions:
+    """Sessions, their episodes and commits to the consolidator."""
 
+    def __init__(self, *, pool: asyncpg.Pool, layout: BusLayout, settings: GatewaySettings) -> None:
+        self.pool, self.layout, self.settings = pool, layout, settings
 
-async def open_session(infra: Infra, p: Principal, body: SessionCreate) -> Session:
-    await check_acts_for(infra, p, "session_create", None, body.agent_id, body.workspace_id)
-    session_id = body.session_id or new_id("sess")
-    ttl = body.ttl_seconds or infra.settings.gateway.session_ttl_s
-    try:
-        row = await sessions.create(
-            infra.pool,
-            session_id,
-            user_id=p.user_id,
-            agent_id=body.agent_id or p.agent_id,
-            workspace_id=body.workspace_id,
-            expires_at=datetime.now(UTC) + timedelta(seconds=ttl),
+    async def _own_session(self, p: Principal, session_id: str, action: policy.Action) -> asyncpg.Record:
+        row = await sessions.get(self.pool, session_id)
+        if row is None or row["expires_at"] <= datetime.now(UTC):
+            raise NotFound(f"no open session {session_id!r} (it may have expired)")
+        await access.require(self.pool, p, action, _session_ref(row), target_type="session", target_id=session_id)
+        return row
+
+    async def open_session(self, p: Principal, body: SessionCreate) -> Session:
+        await access.require_acting(self.pool, p, "session_create", None, body.agent_id, body.workspace_id)
+        session_id = body.session_id or new_id("sess")
+        ttl = body.ttl_seconds or self.settings.session_ttl_s
+        try:
+            row = await sessions.create(
+                self.pool,
+                session_id,
+                user_id=p.user_id,
+                agent_id=body.agent_id or p.agent_id,
+                workspace_id=body.workspace_id,
+                expires_at=datetime.now(UTC) + timedelta(seconds=ttl),
+            )
+        except asyncpg.UniqueViolationError as exc:
+            raise Conflict(f"session {session_id!r} exists already") from exc
+        await audit.record(self.pool, p, "session_create", target_type="session", target_id=session_id)
+        return Session(**dict(row))
+
+    async def get_session(self, p: Principal, session_id: str) -> Session:
+        return Session(**dict(await self._own_session(p, session_id, policy.Action.SESSION_READ)))
+
+    async def append_episode(self, p: Principal, body: EpisodeCreate) -> Episode:
+        await access.require_acting(
+            self.pool, p, "memory_append_episode", body.user_id, body.agent_id, body.workspace_id
         )
-    except asyncpg.UniqueViolationError as exc:
-        raise Conflict(f"session {session_id!r} exists already") from exc
-    await audit.record(infra.pool, p, "session_create", target_type="session", target_id=session_id)
-    return Session(**dict(row))
-
-
-async def get_session(infra: Infra, p: Principal, session_id: str) -> Session:
-    return Session(**dict(await _own_session(infra, p, session_id, policy.Action.SESSION_READ)))
-
-
-async def append_episode(infra: Infra, p: Principal, body: EpisodeCreate) -> Episode:
-    await check_acts_for(infra, p, "memory_append_episode", body.user_id, body.agent_id, body.workspace_id)
-    if await sessions.get(infra.pool, body.session_id) is None:  # the seed's agents name a session unopened
-        await open_session(
-            infra, p, SessionCreate(session_id=body.session_id, agent_id=body.agent_id, workspace_id=body.workspace_id)
+        if await sessions.get(self.pool, body.session_id) is None:  # the seed's agents name a session unopened
+            await self.open_session(
+                p, SessionCreate(session_id=body.session_id, agent_id=body.agent_id, workspace_id=body.workspace_id)
+            )
+        session = await self._own_session(p, body.session_id, policy.Action.SESSION_WRITE)
+        row = await sessions.append_episode(
+            self.pool,
+            session,
+            agent_id=p.agent_id,
+            content=body.content,
+            summary=body.summary,
+            events=body.events,
+            tags=body.tags,
         )
-    session = await _own_session(infra, p, body.session_id, policy.Action.SESSION_WRITE)
-    row = await sessions.append_episode(
-        infra.pool,
-        session,
-        agent_id=p.agent_id,
-        content=body.content,
-        summary=body.summary,
-        events=body.events,
-        tags=body.tags,
-    )
-    await audit.record(
-        infra.pool, p, "memory_append_episode", target_type="episode", target_id=row["id"], namespace=row["namespace"]
-    )
-    return Episode(**dict(row))
+        await audit.record(
+            self.pool,
+            p,
+            "memory_append_episode",
+            target_type="episode",
+            target_id=row["id"],
+            namespace=row["namespace"],
+        )
+        return Episode(**dict(row))
 
+    async def list_episodes(self, p: Principal, session_id: str) -> list[Episode]:
+        await self._own_session(p, session_id, policy.Action.SESSION_READ)
+        rows = await sessions.live_episodes(self.pool, session_id)
+        await audit.record(self.pool, p, "episode_list", target_type="session", target_id=session_id)
+        return [Episode(**dict(r)) for r in rows]
 
-async def list_episodes(infra: Infra, p: Principal, session_id: str) -> list[Episode]:
-    await _own_session(infra, p, session_id, policy.Action.SESSION_READ)
-    rows = await sessions.live_episodes(infra.pool, session_id)
-    await audit.record(infra.pool, p, "episode_list", target_type="session", target_id=session_id)
-    return [Episode(**dict(r)) for r in rows]
+    async def commit(self, p: Principal, session_id: str, body: CommitRequest) -> dict[str, Any]:
+        await access.require_acting(
+            self.pool, p, "memory_commit_session", body.user_id, body.agent_id, body.workspace_id
+        )
+        session = await self._own_session(p, session_id, policy.Action.SESSION_COMMIT)
+        if body.target_namespace:
+            target = policy.NamespaceRef(body.target_namespace, _session_ref(session))
+            await access.require(
+                self.pool, p, policy.Action.COMMIT_TARGET, target, target_type="session", target_id=session_id
+            )
+        episodes = await sessions.live_episode_count(self.pool, session_id)
+        if episodes == 0:
+            raise BadRequest(f"session {session_id} has no episodes to commit")
+        job_id = new_id("job")
+        async with self.pool.acquire() as conn, conn.transaction():
+            await jobs.create(
+                conn, job_id, kind="consolidate_session", user_id=session["user_id"], subject_id=session_id
+            )
+            await sessions.mark_committed(conn, session_id)
+            await enqueue(
+                conn,
+                self.layout,
+                SessionCommitted(
+                    id=job_id,
+                    job_id=job_id,
+                    session_id=session_id,
+                    user_id=session["user_id"],
+                    agent_id=session["agent_id"],
+                    workspace_id=session["workspace_id"],
+                    promote=body.promote,
+                    min_importance=body.min_importance,
+                    target_namespace=body.target_namespace,
+                    actor_agent_id=p.agent_id,
+                ),
+            )
+            await audit.record(conn, p, "memory_commit_session", target_type="session", target_id=session_id)
+        return {
+            "session_id": session_id,
+            "episodes": episodes,
+            "job_id": job_id,
+            "state": "queued",
+            "job": f"/v1/jobs/{job_id}",
+        }
 
-
-async def commit(infra: Infra, p: Principal, session_id: str, body: CommitRequest) -> dict[str, Any]:
-    await check_acts_for(infra, p, "memory_commit_session", body.user_id, body.agent_id, body.workspace_id)
-    session = await _own_session(infra, p, session_id, policy.Action.SESSION_COMMIT)
-    if body.target_namespace:
-        target = policy.NamespaceRef(body.target_namespace, _session_ref(session))
+    async def get_job(self, p: Principal, job_id: str) -> Job:
+        row = await jobs.get(self.pool, job_id)
+        if row is None:
+            raise NotFound(f"no job {job_id!r}")
+        ref = policy.OwnedRef("job", job_id, row["user_id"])
         await access.require(
-            infra.pool, p, policy.Action.COMMIT_TARGET, target, target_type="session", target_id=session_id
+            self.pool, p, policy.Action.JOB_READ, ref, target_type="job", target_id=job_id, hidden=True
         )
-    episodes = await sessions.live_episode_count(infra.pool, session_id)
-    if episodes == 0:
-        raise BadRequest(f"session {session_id} has no episodes to commit")
-    job_id = new_id("job")
-    async with infra.pool.acquire() as conn, conn.transaction():
-        await jobs.create(conn, job_id, kind="consolidate_session", user_id=session["user_id"], subject_id=session_id)
-        await sessions.mark_committed(conn, session_id)
-        await enqueue(
-            conn,
-            infra.layout,
-            SessionCommitted(
-                id=job_id,
-                job_id=job_id,
-                session_id=session_id,
-                user_id=session["user_id"],
-                agent_id=session["agent_id"],
-                workspace_id=session["workspace_id"],
-                promote=body.promote,
-                min_importance=body.min_importance,
-                target_namespace=body.target_namespace,
-                actor_agent_id=p.agent_id,
-            ),
-        )
-        await audit.record(conn, p, "memory_commit_session", target_type="session", target_id=session_id)
-    return {
-        "session_id": session_id,
-        "episodes": episodes,
-        "job_id": job_id,
-        "state": "queued",
-        "job": f"/v1/jobs/{job_id}",
-    }
-
-
-async def get_job(infra: Infra, p: Principal, job_id: str) -> Job:
-    row = await jobs.get(infra.pool, job_id)
-    if row is None:
-        raise NotFound(f"no job {job_id!r}")
-    ref = policy.OwnedRef("job", job_id, row["user_id"])
-    await access.require(infra.pool, p, policy.Action.JOB_READ, ref, target_type="job", target_id=job_id, hidden=True)
-    return Job(**{k: v for k, v in row.items() if k != "user_id"})
+        return Job(**{k: v for k, v in row.items() if k != "user_id"})

@@ -10,10 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import asyncpg
+from faststream.nats import NatsBroker
 from pydantic import BaseModel, ValidationError
 
 from memgw.common import policy, runs
+from memgw.common.bus import BusLayout
 from memgw.common.composio import ComposioClient, ComposioError, Connection
+from memgw.common.credentials import CredentialBox
 from memgw.common.db.pool import Executor
 from memgw.common.domain import Principal
 from memgw.common.events import (
@@ -22,9 +25,10 @@ from memgw.common.events import (
     Subject,
 )
 from memgw.common.logging import current_correlation_id, get_logger
+from memgw.common.memories import MemoryStore
 from memgw.common.net import OutboundRefused
 from memgw.common.paths import PathOutsideRoot, allowed_root
-from memgw.common.runtime import Infra
+from memgw.common.settings import SourceSettings
 from memgw.common.sources import (
     BUDGET_FIELDS,
     CREDENTIAL_PLACEHOLDER,
@@ -50,17 +54,6 @@ SOURCE_COLUMNS = (
 SOURCE_FROM = "memory_sources s LEFT JOIN workspaces w ON w.id = s.workspace_id"
 
 
-def _check(infra: Infra, entry: MemorySourceEntry) -> None:
-    """validate() for the kind, and a Folder only under its owner's roots: 400 with the reasons."""
-    try:
-        validate_source(entry)
-        if entry.kind is SourceKind.FOLDER:
-            roots = infra.settings.sources.folder_roots_of(entry.owner_user_id)
-            allowed_root(Path(str(entry.fields["path"])), roots)
-    except (SourceValidationError, PathOutsideRoot, FileNotFoundError, ValueError) as exc:
-        raise BadRequest(str(exc)) from exc
-
-
 # What add and update write, in this order (id, kind and owner are written once, on add).
 _WRITTEN = (
     "label",
@@ -74,131 +67,10 @@ _WRITTEN = (
 )
 
 
-def _written(infra: Infra, entry: MemorySourceEntry) -> tuple[object, ...]:
-    return (
-        entry.label,
-        entry.enabled,
-        entry.workspace_id,
-        entry.fields,
-        entry.max_tokens_per_sync,
-        entry.max_cost_per_sync_usd,
-        entry.sync_depth_days,
-        infra.credentials.seal(entry.secrets),  # credentials are sealed before they reach the database
-    )
-
-
 @dataclass(frozen=True)
 class _Loaded:
     entry: MemorySourceEntry
     ref: policy.SourceRef
-
-
-def _loaded(infra: Infra, row: asyncpg.Record) -> _Loaded:
-    entry = entry_from_row(row, infra.credentials, strict=False)
-    ref = policy.SourceRef(entry.id, entry.owner_user_id, entry.workspace_id, row["workspace_owner_id"])
-    return _Loaded(entry, ref)
-
-
-async def _load(infra: Infra, conn: Executor, source_id: str, *, lock: bool = False) -> _Loaded | None:
-    row = await conn.fetchrow(
-        f"SELECT {SOURCE_COLUMNS} FROM {SOURCE_FROM} WHERE s.id = $1{' FOR UPDATE OF s' if lock else ''}", source_id
-    )
-    return _loaded(infra, row) if row else None
-
-
-async def _authorized(
-    infra: Infra, p: Principal, source_id: str, action: policy.Action, *, conn: Executor | None = None
-) -> MemorySourceEntry:
-    """The source, when ``p`` may do ``action`` to it; 404 when it may not even read it, else 403."""
-    loaded = await _load(infra, conn or infra.pool, source_id, lock=conn is not None)
-    if loaded is None:
-        raise NotFound(f"no source {source_id!r}")
-    hidden = not access.allowed(p, policy.Action.SOURCE_READ, loaded.ref)
-    await access.require(infra.pool, p, action, loaded.ref, target_type="source", target_id=source_id, hidden=hidden)
-    return loaded.entry
-
-
-async def _check_placement(infra: Infra, p: Principal, entry: MemorySourceEntry) -> None:
-    """A source in a workspace: its owner a member of it now, and this key allowed there."""
-    if entry.workspace_id is None:
-        return
-    member = await infra.pool.fetchval(
-        "SELECT 1 FROM workspace_members WHERE workspace_id = $1 AND user_id = $2",
-        entry.workspace_id,
-        entry.owner_user_id,
-    )
-    ref = policy.PlacementRef(entry.workspace_id, entry.owner_user_id, bool(member))
-    await access.require(infra.pool, p, policy.Action.SOURCE_PLACE, ref, target_type="source", target_id=entry.id)
-
-
-async def _check_connection(
-    infra: Infra, p: Principal, composio: ComposioClient | None, entry: MemorySourceEntry
-) -> None:
-    """A Composio source only on a connection Composio says is its owner's, and only for users the
-    operator's Composio key serves."""
-    if entry.kind is not SourceKind.COMPOSIO:
-        return
-    if composio is None:
-        raise Unavailable("Composio sources cannot be added here: no Composio client")
-    await _check_operator_credential(infra, p, entry.owner_user_id, "MEMGW_COMPOSIO_API_KEY", entry.id)
-    connection_id = str(entry.secrets.get("connection_id", ""))
-    try:
-        connection = await composio.connection(connection_id)
-    except (ComposioError, OutboundRefused) as exc:
-        raise BadRequest(f"Composio connection {connection_id}: {exc}") from exc
-    ref = policy.ConnectionRef(connection_id, entry.owner_user_id, connection.user_id)
-    await access.require(infra.pool, p, policy.Action.CONNECTION_USE, ref, target_type="source", target_id=entry.id)
-
-
-async def _check_operator_credential(infra: Infra, p: Principal, user_id: str, name: str, target: str) -> None:
-    ref = policy.CredentialRef(name, user_id, tuple(infra.settings.sources.operator_credential_users))
-    await access.require(infra.pool, p, policy.Action.CREDENTIAL_USE, ref, target_type="source", target_id=target)
-
-
-async def add(
-    infra: Infra, p: Principal, entry: MemorySourceEntry, composio: ComposioClient | None = None
-) -> MemorySourceEntry:
-    ref = policy.SourceRef(entry.id, entry.owner_user_id, entry.workspace_id)
-    await access.require(infra.pool, p, policy.Action.SOURCE_CREATE, ref, target_type="source", target_id=entry.id)
-    _check(infra, entry)
-    await _check_placement(infra, p, entry)
-    await _check_connection(infra, p, composio, entry)
-    try:
-        async with infra.pool.acquire() as conn, conn.transaction():
-            await conn.execute(
-                f"INSERT INTO memory_sources (id, kind, owner_user_id, {', '.join(_WRITTEN)})"
-                f" VALUES ($1, $2, $3, {', '.join(f'${n}' for n in range(4, 4 + len(_WRITTEN)))})",
-                entry.id,
-                entry.kind.value,
-                entry.owner_user_id,
-                *_written(infra, entry),
-            )
-            await audit.record(conn, p, "source_add", target_type="source", target_id=entry.id)
-            loaded = await _load(infra, conn, entry.id)
-    except asyncpg.UniqueViolationError as exc:
-        raise Conflict(f"a source with id {entry.id!r} exists already") from exc
-    except asyncpg.ForeignKeyViolationError as exc:
-        raise NotFound(f"unknown owner or workspace: {exc.detail}") from exc
-    assert loaded is not None
-    return loaded.entry
-
-
-async def list_sources(infra: Infra, p: Principal) -> list[MemorySourceEntry]:
-    """The sources ``p`` may read (an agent key: only those in its scope)."""
-    where, args = (
-        ("TRUE", [])
-        if p.is_admin
-        else (
-            "(s.owner_user_id = $1 OR s.workspace_id = ANY($2::text[]))",
-            [
-                p.user_id,
-                sorted(p.workspace_ids),
-            ],
-        )
-    )
-    rows = await infra.pool.fetch(f"SELECT {SOURCE_COLUMNS} FROM {SOURCE_FROM} WHERE {where} ORDER BY s.id", *args)
-    loaded = [_loaded(infra, r) for r in rows]
-    return [x.entry for x in loaded if access.allowed(p, policy.Action.SOURCE_READ, x.ref)]
 
 
 def _merge(current: MemorySourceEntry, patch: dict[str, Any]) -> MemorySourceEntry:
@@ -223,99 +95,6 @@ def _merge(current: MemorySourceEntry, patch: dict[str, Any]) -> MemorySourceEnt
         raise BadRequest(str(exc)) from exc
 
 
-async def update(
-    infra: Infra,
-    p: Principal,
-    source_id: str,
-    patch: dict[str, Any],
-    composio: ComposioClient | None = None,
-    expected_version: int | None = None,
-) -> MemorySourceEntry:
-    """Patch semantics: an absent field stays, an explicit null clears it; id, kind and owner never
-    change. Only the owner patches; moving into a workspace needs membership there. The row is
-    locked while merged, so concurrent patches apply one after the other, none lost."""
-    for frozen in ("id", "kind", "owner_user_id"):
-        if frozen in patch:
-            raise BadRequest(f"{frozen} cannot change; remove the source and add a new one")
-    async with infra.pool.acquire() as conn, conn.transaction():
-        current = await _authorized(infra, p, source_id, policy.Action.SOURCE_PATCH, conn=conn)
-        if expected_version is not None and expected_version != current.version:
-            raise Conflict(f"source {source_id} is at version {current.version}, not {expected_version}")
-        entry = _merge(current, patch)
-        _check(infra, entry)
-        if entry.workspace_id != current.workspace_id:
-            await _check_placement(infra, p, entry)
-        if entry.secrets.get("connection_id") != current.secrets.get("connection_id"):
-            await _check_connection(infra, p, composio, entry)
-        sets = ", ".join(f"{column} = ${n}" for n, column in enumerate(_WRITTEN, start=2))
-        await conn.execute(
-            f"UPDATE memory_sources SET {sets}, version = version + 1, updated_at = now() WHERE id = $1",
-            source_id,
-            *_written(infra, entry),
-        )
-        await audit.record(
-            conn, p, "source_update", target_type="source", target_id=source_id, reason=",".join(sorted(patch))
-        )
-        loaded = await _load(infra, conn, source_id)
-    assert loaded is not None
-    return loaded.entry
-
-
-async def remove(infra: Infra, p: Principal, source_id: str) -> int:
-    """Remove a source and every chunk it brought in; return how many chunks went."""
-    await _authorized(infra, p, source_id, policy.Action.SOURCE_DELETE)
-    async with infra.pool.acquire() as conn, conn.transaction():
-        chunks = await infra.store.delete_source_chunks(conn, source_id)
-        await conn.execute("DELETE FROM memory_sources WHERE id = $1", source_id)
-        await audit.record(
-            conn, p, "source_remove", target_type="source", target_id=source_id, reason=f"{len(chunks)} chunks removed"
-        )
-    await infra.store.sync_index(deleted=chunks)
-    return len(chunks)
-
-
-async def preview(infra: Infra, p: Principal, source_id: str, item_id: str | None = None) -> SourceItemsAnswer:
-    """Ask a sync-worker to list the source's items (or read one) now, over NATS request-reply."""
-    await _authorized(infra, p, source_id, policy.Action.SOURCE_ITEMS)
-    subject = Subject.SOURCE_READ_ITEM if item_id else Subject.SOURCE_LIST_ITEMS
-    request = SourceItemsRequested(source_id=source_id, item_id=item_id, correlation_id=current_correlation_id())
-    try:
-        reply = await infra.broker.request(request, infra.layout.subject(subject), timeout=60.0)
-    except TimeoutError as exc:
-        raise Unavailable("no sync-worker answered within 60 s; is one running?") from exc
-    answer = SourceItemsAnswer.model_validate_json(reply.body)
-    if not answer.ok:
-        raise BadRequest(answer.error or "the source could not be read")
-    return answer
-
-
-async def get(infra: Infra, p: Principal, source_id: str) -> MemorySourceEntry:
-    return await _authorized(infra, p, source_id, policy.Action.SOURCE_READ)
-
-
-async def request_sync(
-    infra: Infra, p: Principal, source_id: str, reason: str = "manual"
-) -> tuple[dict[str, Any], bool]:
-    """Queue a run, or return the one in flight. Returns (run, created)."""
-    source = await _authorized(infra, p, source_id, policy.Action.SOURCE_SYNC)
-    if not source.enabled:
-        raise Conflict(f"source {source_id!r} is disabled; enable it before syncing")
-    owners = runs.SourceOwners(source.id, source.owner_user_id, source.workspace_id)
-    async with infra.pool.acquire() as conn, conn.transaction():
-        run, created = await runs.start(conn, infra.layout, owners, reason=reason)
-        if created:
-            await audit.record(conn, p, "source_sync", target_type="source", target_id=source_id)
-    return run, created
-
-
-async def get_run(infra: Infra, p: Principal, source_id: str, run_id: str) -> dict[str, Any]:
-    await _authorized(infra, p, source_id, policy.Action.SOURCE_RUNS)
-    run = await runs.get(infra.pool, source_id, run_id)
-    if run is None:
-        raise NotFound(f"no run {run_id!r} for source {source_id!r}")
-    return run
-
-
 class SourceStatus(BaseModel):
     source_id: str
     kind: str
@@ -332,146 +111,366 @@ class SourceStatus(BaseModel):
     error: str | None = None
 
 
-async def _status_of(infra: Infra, entry: MemorySourceEntry, now: datetime) -> SourceStatus:
-    chunks = await infra.pool.fetchrow(
-        "SELECT count(*) AS n, max(updated_at) AS last FROM memories WHERE source_id = $1", entry.id
-    )
-    items = await infra.pool.fetchval("SELECT count(*) FROM source_items WHERE source_id = $1", entry.id)
-    in_flight = await runs.in_flight(infra.pool, entry.id)
-    last_done = await runs.last_finished_counts(infra.pool, entry.id)
-    pending = 0
-    if last_done is not None:  # what the last run saw but could not take in (a budget, a failure)
-        seen = int(last_done.get("items_seen", 0))
-        pending = max(0, seen - items - int(last_done.get("items_failed", 0)))
-    assert chunks is not None
-    return SourceStatus(
-        source_id=entry.id,
-        kind=entry.kind.value,
-        label=entry.label,
-        enabled=entry.enabled,
-        synced_items=items,
-        synced_chunks=chunks["n"],
-        pending_items=pending,
-        last_chunk_at=chunks["last"],
-        freshness=freshness(chunks["last"], now),
-        sync_stage=in_flight["stage"] if in_flight else None,
-        sync_detail=in_flight["detail"] if in_flight else None,
-        run_id=in_flight["id"] if in_flight else None,
-    )
-
-
-async def status_list(infra: Infra, p: Principal) -> list[SourceStatus]:
-    """Every visible source's status; one that cannot be computed reads as an Idle zero row."""
-    now = datetime.now(UTC)
-    out = []
-    for entry in await list_sources(infra, p):
-        try:
-            out.append(await _status_of(infra, entry, now))
-        except Exception as exc:
-            log.warning("sources.status_failed", source_id=entry.id, error=str(exc))
-            out.append(
-                SourceStatus(
-                    source_id=entry.id, kind=entry.kind.value, label=entry.label, enabled=entry.enabled, error=str(exc)
-                )
-            )
-    return out
-
-
-async def import_openhuman(infra: Infra, p: Principal, text: str, composio: ComposioClient) -> dict[str, Any]:
-    """Bring [[memory_sources]] of OpenHuman's config.toml in: new ids are added, the caller's own
-    existing ones updated; each entry that cannot be taken is reported with its reason."""
-    try:
-        tables = tomllib.loads(text).get("memory_sources", [])
-    except tomllib.TOMLDecodeError as exc:
-        raise BadRequest(f"not valid TOML: {exc}") from exc
-    if not isinstance(tables, list):
-        raise BadRequest("memory_sources must be an array of tables ([[memory_sources]])")
-    added, updated, errors = [], [], []
-    for n, table in enumerate(tables):
-        label = str(table.get("id", f"#{n}")) if isinstance(table, dict) else f"#{n}"
-        try:
-            entry = from_openhuman(table, p.user_id)
-            if await infra.pool.fetchval("SELECT 1 FROM memory_sources WHERE id = $1", entry.id):
-                patch = entry.model_dump(include={"label", "enabled", *BUDGET_FIELDS})
-                patch["fields"] = {**entry.fields, **entry.secrets}
-                await update(infra, p, entry.id, patch, composio)
-                updated.append(entry.id)
-            else:
-                await add(infra, p, entry, composio)
-                added.append(entry.id)
-        except (SourceValidationError, ApiError, ValidationError, TypeError) as exc:
-            errors.append({"id": label, "error": getattr(exc, "detail", None) or str(exc)})
-    return {"added": added, "updated": updated, "errors": errors}
-
-
-async def export_openhuman(infra: Infra, p: Principal) -> str:
-    """The sources as [[memory_sources]] tables; credentials are written as a placeholder."""
-    return to_openhuman(await list_sources(infra, p))
-
-
 def composio_source_id(toolkit: str, connection_id: str) -> str:
     """Stable per connection, without showing the connection id (a credential)."""
     return f"composio-{toolkit}-{hashlib.sha256(connection_id.encode()).hexdigest()[:16]}"
 
 
-async def upsert_composio(infra: Infra, p: Principal, client: ComposioClient, connection: Connection) -> bool:
-    """Make sure a Composio connection is a source; return True when it was added now."""
-    source_id = composio_source_id(connection.toolkit, connection.id)
-    if await infra.pool.fetchval("SELECT 1 FROM memory_sources WHERE id = $1", source_id):
-        return False
-    entry = MemorySourceEntry(
-        id=source_id,
-        kind=SourceKind.COMPOSIO,
-        label=f"{connection.toolkit} connection",
-        owner_user_id=p.user_id,
-        fields={"toolkit": connection.toolkit, "connection_id": connection.id},
-    )
-    try:
-        await add(infra, p, entry, client)
-    except Conflict:
-        return False  # a concurrent reconcile added it
-    return True
+class Sources:
+    """Memory sources on behalf of a principal."""
 
+    def __init__(
+        self,
+        *,
+        pool: asyncpg.Pool,
+        broker: NatsBroker,
+        layout: BusLayout,
+        store: MemoryStore,
+        credentials: CredentialBox,
+        settings: SourceSettings,
+        composio: ComposioClient,
+    ) -> None:
+        self.pool, self.broker, self.layout, self.store = pool, broker, layout, store
+        self.credentials, self.settings, self.composio = credentials, settings, composio
 
-async def connect_composio(infra: Infra, p: Principal, client: ComposioClient, connection_id: str) -> MemorySourceEntry:
-    """A new Composio connection appears as a source at once (its owner's only: checked in ``add``)."""
-    await _check_operator_credential(infra, p, p.user_id, "MEMGW_COMPOSIO_API_KEY", connection_id)
-    try:
-        connection = await client.connection(connection_id)
-    except (ComposioError, OutboundRefused) as exc:
-        raise BadRequest(f"Composio connection {connection_id}: {exc}") from exc
-    ref = policy.ConnectionRef(connection.id, p.user_id, connection.user_id)
-    await access.require(infra.pool, p, policy.Action.CONNECTION_USE, ref, target_type="connection", target_id=None)
-    await upsert_composio(infra, p, client, connection)
-    return await get(infra, p, composio_source_id(connection.toolkit, connection.id))
-
-
-async def reconcile_composio(infra: Infra, p: Principal, client: ComposioClient) -> list[str]:
-    """On listing: connections made before the hook existed become sources too."""
-    if (
-        not client.configured
-        or p.agent_id
-        or not access.allowed(
-            p,
-            policy.Action.CREDENTIAL_USE,
-            policy.CredentialRef(
-                "MEMGW_COMPOSIO_API_KEY", p.user_id, tuple(infra.settings.sources.operator_credential_users)
-            ),
-        )
-    ):
-        return []
-    try:
-        connections = await client.connections(p.user_id)
-    except (ComposioError, OutboundRefused) as exc:
-        log.warning("composio.reconcile_failed", error=str(exc))
-        return []
-    added = []
-    for connection in connections:
-        if connection.user_id != p.user_id:
-            continue  # only what Composio says is this user's
+    def _check(self, entry: MemorySourceEntry) -> None:
+        """validate() for the kind, and a Folder only under its owner's roots: 400 with the reasons."""
         try:
-            if connection.status.upper() in ("ACTIVE", "") and await upsert_composio(infra, p, client, connection):
-                added.append(connection.id)
-        except ApiError as exc:  # refused (audited) or unreadable: the listing goes on without it
-            log.warning("composio.reconcile_skipped", error=exc.detail)
-    return added
+            validate_source(entry)
+            if entry.kind is SourceKind.FOLDER:
+                roots = self.settings.folder_roots_of(entry.owner_user_id)
+                allowed_root(Path(str(entry.fields["path"])), roots)
+        except (SourceValidationError, PathOutsideRoot, FileNotFoundError, ValueError) as exc:
+            raise BadRequest(str(exc)) from exc
+
+    def _written(self, entry: MemorySourceEntry) -> tuple[object, ...]:
+        return (
+            entry.label,
+            entry.enabled,
+            entry.workspace_id,
+            entry.fields,
+            entry.max_tokens_per_sync,
+            entry.max_cost_per_sync_usd,
+            entry.sync_depth_days,
+            self.credentials.seal(entry.secrets),  # credentials are sealed before they reach the database
+        )
+
+    def _loaded(self, row: asyncpg.Record) -> _Loaded:
+        entry = entry_from_row(row, self.credentials, strict=False)
+        ref = policy.SourceRef(entry.id, entry.owner_user_id, entry.workspace_id, row["workspace_owner_id"])
+        return _Loaded(entry, ref)
+
+    async def _load(self, conn: Executor, source_id: str, *, lock: bool = False) -> _Loaded | None:
+        row = await conn.fetchrow(
+            f"SELECT {SOURCE_COLUMNS} FROM {SOURCE_FROM} WHERE s.id = $1{' FOR UPDATE OF s' if lock else ''}", source_id
+        )
+        return self._loaded(row) if row else None
+
+    async def _authorized(
+        self, p: Principal, source_id: str, action: policy.Action, *, conn: Executor | None = None
+    ) -> MemorySourceEntry:
+        """The source, when ``p`` may do ``action`` to it; 404 when it may not even read it, else 403."""
+        loaded = await self._load(conn or self.pool, source_id, lock=conn is not None)
+        if loaded is None:
+            raise NotFound(f"no source {source_id!r}")
+        hidden = not access.allowed(p, policy.Action.SOURCE_READ, loaded.ref)
+        await access.require(self.pool, p, action, loaded.ref, target_type="source", target_id=source_id, hidden=hidden)
+        return loaded.entry
+
+    async def _check_placement(self, p: Principal, entry: MemorySourceEntry) -> None:
+        """A source in a workspace: its owner a member of it now, and this key allowed there."""
+        if entry.workspace_id is None:
+            return
+        member = await self.pool.fetchval(
+            "SELECT 1 FROM workspace_members WHERE workspace_id = $1 AND user_id = $2",
+            entry.workspace_id,
+            entry.owner_user_id,
+        )
+        ref = policy.PlacementRef(entry.workspace_id, entry.owner_user_id, bool(member))
+        await access.require(self.pool, p, policy.Action.SOURCE_PLACE, ref, target_type="source", target_id=entry.id)
+
+    async def _check_connection(self, p: Principal, entry: MemorySourceEntry) -> None:
+        """A Composio source only on a connection Composio says is its owner's, and only for users the
+        operator's Composio key serves."""
+        if entry.kind is not SourceKind.COMPOSIO:
+            return
+        await self._check_operator_credential(p, entry.owner_user_id, "MEMGW_COMPOSIO_API_KEY", entry.id)
+        connection_id = str(entry.secrets.get("connection_id", ""))
+        try:
+            connection = await self.composio.connection(connection_id)
+        except (ComposioError, OutboundRefused) as exc:
+            raise BadRequest(f"Composio connection {connection_id}: {exc}") from exc
+        ref = policy.ConnectionRef(connection_id, entry.owner_user_id, connection.user_id)
+        await access.require(self.pool, p, policy.Action.CONNECTION_USE, ref, target_type="source", target_id=entry.id)
+
+    async def _check_operator_credential(self, p: Principal, user_id: str, name: str, target: str) -> None:
+        ref = policy.CredentialRef(name, user_id, tuple(self.settings.operator_credential_users))
+        await access.require(self.pool, p, policy.Action.CREDENTIAL_USE, ref, target_type="source", target_id=target)
+
+    async def add(self, p: Principal, entry: MemorySourceEntry) -> MemorySourceEntry:
+        ref = policy.SourceRef(entry.id, entry.owner_user_id, entry.workspace_id)
+        await access.require(self.pool, p, policy.Action.SOURCE_CREATE, ref, target_type="source", target_id=entry.id)
+        self._check(entry)
+        await self._check_placement(p, entry)
+        await self._check_connection(p, entry)
+        try:
+            async with self.pool.acquire() as conn, conn.transaction():
+                await conn.execute(
+                    f"INSERT INTO memory_sources (id, kind, owner_user_id, {', '.join(_WRITTEN)})"
+                    f" VALUES ($1, $2, $3, {', '.join(f'${n}' for n in range(4, 4 + len(_WRITTEN)))})",
+                    entry.id,
+                    entry.kind.value,
+                    entry.owner_user_id,
+                    *self._written(entry),
+                )
+                await audit.record(conn, p, "source_add", target_type="source", target_id=entry.id)
+                loaded = await self._load(conn, entry.id)
+        except asyncpg.UniqueViolationError as exc:
+            raise Conflict(f"a source with id {entry.id!r} exists already") from exc
+        except asyncpg.ForeignKeyViolationError as exc:
+            raise NotFound(f"unknown owner or workspace: {exc.detail}") from exc
+        assert loaded is not None
+        return loaded.entry
+
+    async def list_sources(self, p: Principal) -> list[MemorySourceEntry]:
+        """The sources ``p`` may read (an agent key: only those in its scope)."""
+        where, args = (
+            ("TRUE", [])
+            if p.is_admin
+            else (
+                "(s.owner_user_id = $1 OR s.workspace_id = ANY($2::text[]))",
+                [
+                    p.user_id,
+                    sorted(p.workspace_ids),
+                ],
+            )
+        )
+        rows = await self.pool.fetch(f"SELECT {SOURCE_COLUMNS} FROM {SOURCE_FROM} WHERE {where} ORDER BY s.id", *args)
+        loaded = [self._loaded(r) for r in rows]
+        return [x.entry for x in loaded if access.allowed(p, policy.Action.SOURCE_READ, x.ref)]
+
+    async def update(
+        self,
+        p: Principal,
+        source_id: str,
+        patch: dict[str, Any],
+        expected_version: int | None = None,
+    ) -> MemorySourceEntry:
+        """Patch semantics: an absent field stays, an explicit null clears it; id, kind and owner never
+        change. Only the owner patches; moving into a workspace needs membership there. The row is
+        locked while merged, so concurrent patches apply one after the other, none lost."""
+        for frozen in ("id", "kind", "owner_user_id"):
+            if frozen in patch:
+                raise BadRequest(f"{frozen} cannot change; remove the source and add a new one")
+        async with self.pool.acquire() as conn, conn.transaction():
+            current = await self._authorized(p, source_id, policy.Action.SOURCE_PATCH, conn=conn)
+            if expected_version is not None and expected_version != current.version:
+                raise Conflict(f"source {source_id} is at version {current.version}, not {expected_version}")
+            entry = _merge(current, patch)
+            self._check(entry)
+            if entry.workspace_id != current.workspace_id:
+                await self._check_placement(p, entry)
+            if entry.secrets.get("connection_id") != current.secrets.get("connection_id"):
+                await self._check_connection(p, entry)
+            sets = ", ".join(f"{column} = ${n}" for n, column in enumerate(_WRITTEN, start=2))
+            await conn.execute(
+                f"UPDATE memory_sources SET {sets}, version = version + 1, updated_at = now() WHERE id = $1",
+                source_id,
+                *self._written(entry),
+            )
+            await audit.record(
+                conn, p, "source_update", target_type="source", target_id=source_id, reason=",".join(sorted(patch))
+            )
+            loaded = await self._load(conn, source_id)
+        assert loaded is not None
+        return loaded.entry
+
+    async def remove(self, p: Principal, source_id: str) -> int:
+        """Remove a source and every chunk it brought in; return how many chunks went."""
+        await self._authorized(p, source_id, policy.Action.SOURCE_DELETE)
+        async with self.pool.acquire() as conn, conn.transaction():
+            chunks = await self.store.delete_source_chunks(conn, source_id)
+            await conn.execute("DELETE FROM memory_sources WHERE id = $1", source_id)
+            await audit.record(
+                conn,
+                p,
+                "source_remove",
+                target_type="source",
+                target_id=source_id,
+                reason=f"{len(chunks)} chunks removed",
+            )
+        await self.store.sync_index(deleted=chunks)
+        return len(chunks)
+
+    async def preview(self, p: Principal, source_id: str, item_id: str | None = None) -> SourceItemsAnswer:
+        """Ask a sync-worker to list the source's items (or read one) now, over NATS request-reply."""
+        await self._authorized(p, source_id, policy.Action.SOURCE_ITEMS)
+        subject = Subject.SOURCE_READ_ITEM if item_id else Subject.SOURCE_LIST_ITEMS
+        request = SourceItemsRequested(source_id=source_id, item_id=item_id, correlation_id=current_correlation_id())
+        try:
+            reply = await self.broker.request(request, self.layout.subject(subject), timeout=60.0)
+        except TimeoutError as exc:
+            raise Unavailable("no sync-worker answered within 60 s; is one running?") from exc
+        answer = SourceItemsAnswer.model_validate_json(reply.body)
+        if not answer.ok:
+            raise BadRequest(answer.error or "the source could not be read")
+        return answer
+
+    async def get(self, p: Principal, source_id: str) -> MemorySourceEntry:
+        return await self._authorized(p, source_id, policy.Action.SOURCE_READ)
+
+    async def request_sync(self, p: Principal, source_id: str, reason: str = "manual") -> tuple[dict[str, Any], bool]:
+        """Queue a run, or return the one in flight. Returns (run, created)."""
+        source = await self._authorized(p, source_id, policy.Action.SOURCE_SYNC)
+        if not source.enabled:
+            raise Conflict(f"source {source_id!r} is disabled; enable it before syncing")
+        owners = runs.SourceOwners(source.id, source.owner_user_id, source.workspace_id)
+        async with self.pool.acquire() as conn, conn.transaction():
+            run, created = await runs.start(conn, self.layout, owners, reason=reason)
+            if created:
+                await audit.record(conn, p, "source_sync", target_type="source", target_id=source_id)
+        return run, created
+
+    async def get_run(self, p: Principal, source_id: str, run_id: str) -> dict[str, Any]:
+        await self._authorized(p, source_id, policy.Action.SOURCE_RUNS)
+        run = await runs.get(self.pool, source_id, run_id)
+        if run is None:
+            raise NotFound(f"no run {run_id!r} for source {source_id!r}")
+        return run
+
+    async def _status_of(self, entry: MemorySourceEntry, now: datetime) -> SourceStatus:
+        chunks = await self.pool.fetchrow(
+            "SELECT count(*) AS n, max(updated_at) AS last FROM memories WHERE source_id = $1", entry.id
+        )
+        items = await self.pool.fetchval("SELECT count(*) FROM source_items WHERE source_id = $1", entry.id)
+        in_flight = await runs.in_flight(self.pool, entry.id)
+        last_done = await runs.last_finished_counts(self.pool, entry.id)
+        pending = 0
+        if last_done is not None:  # what the last run saw but could not take in (a budget, a failure)
+            seen = int(last_done.get("items_seen", 0))
+            pending = max(0, seen - items - int(last_done.get("items_failed", 0)))
+        assert chunks is not None
+        return SourceStatus(
+            source_id=entry.id,
+            kind=entry.kind.value,
+            label=entry.label,
+            enabled=entry.enabled,
+            synced_items=items,
+            synced_chunks=chunks["n"],
+            pending_items=pending,
+            last_chunk_at=chunks["last"],
+            freshness=freshness(chunks["last"], now),
+            sync_stage=in_flight["stage"] if in_flight else None,
+            sync_detail=in_flight["detail"] if in_flight else None,
+            run_id=in_flight["id"] if in_flight else None,
+        )
+
+    async def status_list(self, p: Principal) -> list[SourceStatus]:
+        """Every visible source's status; one that cannot be computed reads as an Idle zero row."""
+        now = datetime.now(UTC)
+        out = []
+        for entry in await self.list_sources(p):
+            try:
+                out.append(await self._status_of(entry, now))
+            except Exception as exc:
+                log.warning("sources.status_failed", source_id=entry.id, error=str(exc))
+                out.append(
+                    SourceStatus(
+                        source_id=entry.id,
+                        kind=entry.kind.value,
+                        label=entry.label,
+                        enabled=entry.enabled,
+                        error=str(exc),
+                    )
+                )
+        return out
+
+    async def import_openhuman(self, p: Principal, text: str) -> dict[str, Any]:
+        """Bring [[memory_sources]] of OpenHuman's config.toml in: new ids are added, the caller's own
+        existing ones updated; each entry that cannot be taken is reported with its reason."""
+        try:
+            tables = tomllib.loads(text).get("memory_sources", [])
+        except tomllib.TOMLDecodeError as exc:
+            raise BadRequest(f"not valid TOML: {exc}") from exc
+        if not isinstance(tables, list):
+            raise BadRequest("memory_sources must be an array of tables ([[memory_sources]])")
+        added, updated, errors = [], [], []
+        for n, table in enumerate(tables):
+            label = str(table.get("id", f"#{n}")) if isinstance(table, dict) else f"#{n}"
+            try:
+                entry = from_openhuman(table, p.user_id)
+                if await self.pool.fetchval("SELECT 1 FROM memory_sources WHERE id = $1", entry.id):
+                    patch = entry.model_dump(include={"label", "enabled", *BUDGET_FIELDS})
+                    patch["fields"] = {**entry.fields, **entry.secrets}
+                    await self.update(p, entry.id, patch)
+                    updated.append(entry.id)
+                else:
+                    await self.add(p, entry)
+                    added.append(entry.id)
+            except (SourceValidationError, ApiError, ValidationError, TypeError) as exc:
+                errors.append({"id": label, "error": getattr(exc, "detail", None) or str(exc)})
+        return {"added": added, "updated": updated, "errors": errors}
+
+    async def export_openhuman(self, p: Principal) -> str:
+        """The sources as [[memory_sources]] tables; credentials are written as a placeholder."""
+        return to_openhuman(await self.list_sources(p))
+
+    async def upsert_composio(self, p: Principal, connection: Connection) -> bool:
+        """Make sure a Composio connection is a source; return True when it was added now."""
+        source_id = composio_source_id(connection.toolkit, connection.id)
+        if await self.pool.fetchval("SELECT 1 FROM memory_sources WHERE id = $1", source_id):
+            return False
+        entry = MemorySourceEntry(
+            id=source_id,
+            kind=SourceKind.COMPOSIO,
+            label=f"{connection.toolkit} connection",
+            owner_user_id=p.user_id,
+            fields={"toolkit": connection.toolkit, "connection_id": connection.id},
+        )
+        try:
+            await self.add(p, entry)
+        except Conflict:
+            return False  # a concurrent reconcile added it
+        return True
+
+    async def connect_composio(self, p: Principal, connection_id: str) -> MemorySourceEntry:
+        """A new Composio connection appears as a source at once (its owner's only: checked in ``add``)."""
+        await self._check_operator_credential(p, p.user_id, "MEMGW_COMPOSIO_API_KEY", connection_id)
+        try:
+            connection = await self.composio.connection(connection_id)
+        except (ComposioError, OutboundRefused) as exc:
+            raise BadRequest(f"Composio connection {connection_id}: {exc}") from exc
+        ref = policy.ConnectionRef(connection.id, p.user_id, connection.user_id)
+        await access.require(self.pool, p, policy.Action.CONNECTION_USE, ref, target_type="connection", target_id=None)
+        await self.upsert_composio(p, connection)
+        return await self.get(p, composio_source_id(connection.toolkit, connection.id))
+
+    async def reconcile_composio(self, p: Principal) -> list[str]:
+        """On listing: connections made before the hook existed become sources too."""
+        if (
+            not self.composio.configured
+            or p.agent_id
+            or not access.allowed(
+                p,
+                policy.Action.CREDENTIAL_USE,
+                policy.CredentialRef(
+                    "MEMGW_COMPOSIO_API_KEY", p.user_id, tuple(self.settings.operator_credential_users)
+                ),
+            )
+        ):
+            return []
+        try:
+            connections = await self.composio.connections(p.user_id)
+        except (ComposioError, OutboundRefused) as exc:
+            log.warning("composio.reconcile_failed", error=str(exc))
+            return []
+        added = []
+        for connection in connections:
+            if connection.user_id != p.user_id:
+                continue  # only what Composio says is this user's
+            try:
+                if connection.status.upper() in ("ACTIVE", "") and await self.upsert_composio(p, connection):
+                    added.append(connection.id)
+            except ApiError as exc:  # refused (audited) or unreadable: the listing goes on without it
+                log.warning("composio.reconcile_skipped", error=exc.detail)
+        return added

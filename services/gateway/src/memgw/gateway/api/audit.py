@@ -4,8 +4,8 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query
 
-from memgw.gateway import audit, memory_service
-from memgw.gateway.deps import InfraDep, PrincipalDep
+from memgw.gateway import audit
+from memgw.gateway.deps import MemoriesDep, PrincipalDep, ServicesDep
 from memgw.gateway.pagination import Page
 from memgw.gateway.schemas import MAX_PAGE, Moment
 
@@ -14,7 +14,7 @@ router = APIRouter(prefix="/v1", tags=["audit"])
 
 @router.get("/audit", response_model=Page[audit.AuditEntry])
 async def list_audit(
-    infra: InfraDep,
+    services: ServicesDep,
     principal: PrincipalDep,
     actor: str | None = None,
     action: str | None = None,
@@ -36,10 +36,10 @@ async def list_audit(
         cursor=cursor,
         limit=limit,
     )
-    return await audit.entries(infra.pool, principal, query)
+    return await audit.entries(services.pool, principal, query)
 
 
 @router.get("/namespaces")
-async def list_namespaces(infra: InfraDep, principal: PrincipalDep) -> list[dict[str, Any]]:
+async def list_namespaces(memories: MemoriesDep, principal: PrincipalDep) -> list[dict[str, Any]]:
     """The namespaces this key may read, and which of them it may write."""
-    return await memory_service.namespaces(infra, principal)
+    return await memories.namespaces(principal)

@@ -5,8 +5,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Response, status
 
 from memgw.common.domain import MemoryRecord, MemoryStatus
-from memgw.gateway import memory_service
-from memgw.gateway.deps import IfMatchVersion, InfraDep, PrincipalDep
+from memgw.gateway.deps import IfMatchVersion, MemoriesDep, PrincipalDep
 from memgw.gateway.pagination import Page
 from memgw.gateway.schemas import (
     MAX_PAGE,
@@ -27,15 +26,15 @@ router = APIRouter(prefix="/v1/memory", tags=["memory"])
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=MemoryCreated)
-async def create_memory(body: MemoryCreate, infra: InfraDep, principal: PrincipalDep) -> MemoryCreated:
+async def create_memory(body: MemoryCreate, memories: MemoriesDep, principal: PrincipalDep) -> MemoryCreated:
     """Store a memory; the namespace is derived from type and visibility when not given."""
-    record = await memory_service.create(infra, principal, body)
+    record = await memories.create(principal, body)
     return MemoryCreated(id=record.id, namespace=record.namespace, version=record.version)
 
 
 @router.get("", response_model=Page[MemoryRecord])
 async def list_memories(
-    infra: InfraDep,
+    memories: MemoriesDep,
     principal: PrincipalDep,
     namespace: str | None = None,
     memory_type: str | None = None,
@@ -57,51 +56,55 @@ async def list_memories(
         cursor=cursor,
         limit=limit,
     )
-    return await memory_service.list_memories(infra, principal, query)
+    return await memories.list_memories(principal, query)
 
 
 @router.post("/search", response_model=SearchResponse)
-async def search_memory(body: SearchRequest, infra: InfraDep, principal: PrincipalDep) -> SearchResponse:
+async def search_memory(body: SearchRequest, memories: MemoriesDep, principal: PrincipalDep) -> SearchResponse:
     """Hybrid search over what the key's principal may read."""
-    hits = await memory_service.search(infra, principal, body)
+    hits = await memories.search(principal, body)
     return SearchResponse(results=hits, total=len(hits))
 
 
 @router.get("/{memory_id}", response_model=MemoryRecord)
 async def get_memory(
-    memory_id: ResourceId, infra: InfraDep, principal: PrincipalDep, response: Response
+    memory_id: ResourceId, memories: MemoriesDep, principal: PrincipalDep, response: Response
 ) -> MemoryRecord:
-    record = await memory_service.get(infra, principal, memory_id)
+    record = await memories.get(principal, memory_id)
     response.headers["ETag"] = f'"{record.version}"'
     return record
 
 
 @router.patch("/{memory_id}", response_model=MemoryRecord)
 async def update_memory(
-    memory_id: ResourceId, body: MemoryPatch, infra: InfraDep, principal: PrincipalDep, expected: IfMatchVersion = None
+    memory_id: ResourceId,
+    body: MemoryPatch,
+    memories: MemoriesDep,
+    principal: PrincipalDep,
+    expected: IfMatchVersion = None,
 ) -> MemoryRecord:
     """Change fields as a new version; send `version` or `If-Match` to refuse a stale write (409)."""
-    return await memory_service.update(infra, principal, memory_id, body, expected)
+    return await memories.update(principal, memory_id, body, expected)
 
 
 @router.delete("/{memory_id}")
 async def delete_memory(
-    memory_id: ResourceId, infra: InfraDep, principal: PrincipalDep, expected: IfMatchVersion = None
+    memory_id: ResourceId, memories: MemoriesDep, principal: PrincipalDep, expected: IfMatchVersion = None
 ) -> dict[str, object]:
-    await memory_service.delete(infra, principal, memory_id, expected)
+    await memories.delete(principal, memory_id, expected)
     return {"deleted": True, "id": memory_id}
 
 
 @router.get("/{memory_id}/history", response_model=list[MemoryVersion])
-async def memory_history(memory_id: ResourceId, infra: InfraDep, principal: PrincipalDep) -> list[MemoryVersion]:
+async def memory_history(memory_id: ResourceId, memories: MemoriesDep, principal: PrincipalDep) -> list[MemoryVersion]:
     """Every version, newest first."""
-    return await memory_service.history(infra, principal, memory_id)
+    return await memories.history(principal, memory_id)
 
 
 @router.post("/{memory_id}/feedback", response_model=FeedbackAccepted)
 async def memory_feedback(
-    memory_id: ResourceId, body: FeedbackRequest, infra: InfraDep, principal: PrincipalDep
+    memory_id: ResourceId, body: FeedbackRequest, memories: MemoriesDep, principal: PrincipalDep
 ) -> FeedbackAccepted:
     """`incorrect` takes the memory out of default retrieval at once; every kind reaches the consolidator."""
-    applies_to = await memory_service.feedback(infra, principal, memory_id, body)
+    applies_to = await memories.feedback(principal, memory_id, body)
     return FeedbackAccepted(memory_id=memory_id, feedback=body.feedback, applies_to=applies_to)

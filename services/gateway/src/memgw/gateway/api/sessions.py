@@ -4,64 +4,77 @@ from typing import Any
 
 from fastapi import APIRouter, Response, status
 
-from memgw.gateway import review_service as reviews
-from memgw.gateway import session_service as sessions
-from memgw.gateway.deps import InfraDep, PrincipalDep
+from memgw.gateway import review_service, session_service
+from memgw.gateway.deps import PrincipalDep, ReviewsDep, SessionsDep
 from memgw.gateway.schemas import ResourceId
 
 router = APIRouter(prefix="/v1", tags=["sessions"])
 
 
-@router.post("/sessions", status_code=status.HTTP_201_CREATED, response_model=sessions.Session)
-async def open_session(body: sessions.SessionCreate, infra: InfraDep, principal: PrincipalDep) -> sessions.Session:
-    return await sessions.open_session(infra, principal, body)
+@router.post("/sessions", status_code=status.HTTP_201_CREATED, response_model=session_service.Session)
+async def open_session(
+    body: session_service.SessionCreate, sessions: SessionsDep, principal: PrincipalDep
+) -> session_service.Session:
+    return await sessions.open_session(principal, body)
 
 
-@router.get("/sessions/{session_id}", response_model=sessions.Session)
-async def get_session(session_id: ResourceId, infra: InfraDep, principal: PrincipalDep) -> sessions.Session:
-    return await sessions.get_session(infra, principal, session_id)
+@router.get("/sessions/{session_id}", response_model=session_service.Session)
+async def get_session(
+    session_id: ResourceId, sessions: SessionsDep, principal: PrincipalDep
+) -> session_service.Session:
+    return await sessions.get_session(principal, session_id)
 
 
-@router.get("/sessions/{session_id}/episodes", response_model=list[sessions.Episode])
-async def list_episodes(session_id: ResourceId, infra: InfraDep, principal: PrincipalDep) -> list[sessions.Episode]:
-    return await sessions.list_episodes(infra, principal, session_id)
+@router.get("/sessions/{session_id}/episodes", response_model=list[session_service.Episode])
+async def list_episodes(
+    session_id: ResourceId, sessions: SessionsDep, principal: PrincipalDep
+) -> list[session_service.Episode]:
+    return await sessions.list_episodes(principal, session_id)
 
 
-@router.post("/episodes", status_code=status.HTTP_201_CREATED, response_model=sessions.Episode)
-async def append_episode(body: sessions.EpisodeCreate, infra: InfraDep, principal: PrincipalDep) -> sessions.Episode:
+@router.post("/episodes", status_code=status.HTTP_201_CREATED, response_model=session_service.Episode)
+async def append_episode(
+    body: session_service.EpisodeCreate, sessions: SessionsDep, principal: PrincipalDep
+) -> session_service.Episode:
     """Write to `session/{id}/episodic`; the session is opened on first use. Never long-term by itself."""
-    return await sessions.append_episode(infra, principal, body)
+    return await sessions.append_episode(principal, body)
 
 
 @router.post("/sessions/{session_id}/commit", status_code=status.HTTP_202_ACCEPTED)
 async def commit_session(
-    session_id: ResourceId, body: sessions.CommitRequest, infra: InfraDep, principal: PrincipalDep, response: Response
+    session_id: ResourceId,
+    body: session_service.CommitRequest,
+    sessions: SessionsDep,
+    principal: PrincipalDep,
+    response: Response,
 ) -> dict[str, Any]:
     """Hand the session's episodes to the consolidator; follow the job at `/v1/jobs/{job_id}`."""
-    answer = await sessions.commit(infra, principal, session_id, body)
+    answer = await sessions.commit(principal, session_id, body)
     response.headers["Location"] = answer["job"]
     return answer
 
 
-@router.get("/jobs/{job_id}", response_model=sessions.Job)
-async def get_job(job_id: ResourceId, infra: InfraDep, principal: PrincipalDep) -> sessions.Job:
-    return await sessions.get_job(infra, principal, job_id)
+@router.get("/jobs/{job_id}", response_model=session_service.Job)
+async def get_job(job_id: ResourceId, sessions: SessionsDep, principal: PrincipalDep) -> session_service.Job:
+    return await sessions.get_job(principal, job_id)
 
 
-@router.get("/reviews", response_model=list[reviews.Review], tags=["reviews"])
-async def list_reviews(infra: InfraDep, principal: PrincipalDep, status: str | None = "open") -> list[reviews.Review]:
+@router.get("/reviews", response_model=list[review_service.Review], tags=["reviews"])
+async def list_reviews(
+    reviews: ReviewsDep, principal: PrincipalDep, status: str | None = "open"
+) -> list[review_service.Review]:
     """Contradictions the consolidator would not decide alone, waiting for a person."""
-    return await reviews.list_reviews(infra, principal, status)
+    return await reviews.list_reviews(principal, status)
 
 
 @router.post(
     "/reviews/{review_id}/decision",
     status_code=status.HTTP_202_ACCEPTED,
-    response_model=reviews.Review,
+    response_model=review_service.Review,
     tags=["reviews"],
 )
 async def decide_review(
-    review_id: ResourceId, body: reviews.ReviewDecision, infra: InfraDep, principal: PrincipalDep
-) -> reviews.Review:
+    review_id: ResourceId, body: review_service.ReviewDecision, reviews: ReviewsDep, principal: PrincipalDep
+) -> review_service.Review:
     """accept_new, keep_old, keep_both, or edit (with edited_content); applied by the consolidator."""
-    return await reviews.decide_review(infra, principal, review_id, body)
+    return await reviews.decide_review(principal, review_id, body)

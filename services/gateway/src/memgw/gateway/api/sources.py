@@ -12,7 +12,7 @@ from pydantic import ConfigDict, Field
 from memgw.common.domain import ID_PATTERN
 from memgw.common.sources import MemorySourceEntry, SourceKind
 from memgw.gateway import sources_service
-from memgw.gateway.deps import IfMatchVersion, InfraDep, PrincipalDep, authenticate, get_infra
+from memgw.gateway.deps import IfMatchVersion, PrincipalDep, ServicesDep, SourcesDep, authenticate, get_services
 from memgw.gateway.errors import Unauthorized
 from memgw.gateway.events import StreamClosed
 from memgw.gateway.identity import api_key_from
@@ -44,109 +44,108 @@ class ComposioConnect(RequestBody):
 
 
 @router.get("/sources", response_model=list[MemorySourceEntry])
-async def list_sources(request: Request, infra: InfraDep, principal: PrincipalDep) -> list[MemorySourceEntry]:
+async def list_sources(sources: SourcesDep, principal: PrincipalDep) -> list[MemorySourceEntry]:
     """Sources the key may see; Composio connections made elsewhere are reconciled in first."""
-    await sources_service.reconcile_composio(infra, principal, request.app.state.composio)
-    return await sources_service.list_sources(infra, principal)
+    await sources.reconcile_composio(principal)
+    return await sources.list_sources(principal)
 
 
 @router.post("/sources", status_code=status.HTTP_201_CREATED, response_model=MemorySourceEntry)
-async def add_source(
-    body: SourceCreate, request: Request, infra: InfraDep, principal: PrincipalDep
-) -> MemorySourceEntry:
+async def add_source(body: SourceCreate, sources: SourcesDep, principal: PrincipalDep) -> MemorySourceEntry:
     """Credentials among the fields (a GithubRepo `token`, a Composio `connection_id`) are sealed and
     never shown again: the answer names them under `credentials`."""
     owner = body.owner_user_id or principal.user_id
     entry = MemorySourceEntry.model_validate({**body.model_dump(), "owner_user_id": owner})
-    return await sources_service.add(infra, principal, entry, request.app.state.composio)
+    return await sources.add(principal, entry)
 
 
 @router.get("/sources/status", response_model=list[sources_service.SourceStatus])
-async def status_list(infra: InfraDep, principal: PrincipalDep) -> list[sources_service.SourceStatus]:
+async def status_list(sources: SourcesDep, principal: PrincipalDep) -> list[sources_service.SourceStatus]:
     """Per source: synced and pending counts, freshness, and the stage of a run in flight."""
-    return await sources_service.status_list(infra, principal)
+    return await sources.status_list(principal)
 
 
 @router.get("/sources/export", response_class=PlainTextResponse)
-async def export_sources(infra: InfraDep, principal: PrincipalDep) -> str:
+async def export_sources(sources: SourcesDep, principal: PrincipalDep) -> str:
     """The sources as OpenHuman's config.toml `[[memory_sources]]` tables."""
-    return await sources_service.export_openhuman(infra, principal)
+    return await sources.export_openhuman(principal)
 
 
 @router.post("/sources/import")
 async def import_sources(
-    request: Request, infra: InfraDep, principal: PrincipalDep, toml: Annotated[str, Body(media_type="text/plain")]
+    sources: SourcesDep, principal: PrincipalDep, toml: Annotated[str, Body(media_type="text/plain")]
 ) -> dict[str, Any]:
     """Bring OpenHuman's `[[memory_sources]]` in (send the TOML as text/plain)."""
-    return await sources_service.import_openhuman(infra, principal, toml, request.app.state.composio)
+    return await sources.import_openhuman(principal, toml)
 
 
 @router.post("/sources/composio", status_code=status.HTTP_201_CREATED, response_model=MemorySourceEntry)
-async def connect_composio(
-    body: ComposioConnect, request: Request, infra: InfraDep, principal: PrincipalDep
-) -> MemorySourceEntry:
+async def connect_composio(body: ComposioConnect, sources: SourcesDep, principal: PrincipalDep) -> MemorySourceEntry:
     """A new Composio connection becomes a source at once."""
-    return await sources_service.connect_composio(infra, principal, request.app.state.composio, body.connection_id)
+    return await sources.connect_composio(principal, body.connection_id)
 
 
 @router.get("/sources/{source_id}", response_model=MemorySourceEntry)
-async def get_source(source_id: ResourceId, infra: InfraDep, principal: PrincipalDep) -> MemorySourceEntry:
-    return await sources_service.get(infra, principal, source_id)
+async def get_source(source_id: ResourceId, sources: SourcesDep, principal: PrincipalDep) -> MemorySourceEntry:
+    return await sources.get(principal, source_id)
 
 
 @router.patch("/sources/{source_id}", response_model=MemorySourceEntry)
 async def update_source(
     source_id: ResourceId,
     patch: Annotated[dict[str, Any], Body(examples=[{"enabled": False, "fields": {"glob": "**/*.txt"}}])],
-    request: Request,
-    infra: InfraDep,
+    sources: SourcesDep,
     principal: PrincipalDep,
     expected: IfMatchVersion = None,
 ) -> MemorySourceEntry:
     """An absent field stays, an explicit null clears it; `id` and `kind` cannot change."""
-    return await sources_service.update(infra, principal, source_id, patch, request.app.state.composio, expected)
+    return await sources.update(principal, source_id, patch, expected)
 
 
 @router.delete("/sources/{source_id}")
-async def remove_source(source_id: ResourceId, infra: InfraDep, principal: PrincipalDep) -> dict[str, Any]:
-    chunks = await sources_service.remove(infra, principal, source_id)
+async def remove_source(source_id: ResourceId, sources: SourcesDep, principal: PrincipalDep) -> dict[str, Any]:
+    chunks = await sources.remove(principal, source_id)
     return {"removed": True, "id": source_id, "chunks_removed": chunks}
 
 
 @router.get("/sources/{source_id}/items")
-async def list_items(source_id: ResourceId, infra: InfraDep, principal: PrincipalDep) -> list[dict[str, Any]]:
+async def list_items(source_id: ResourceId, sources: SourcesDep, principal: PrincipalDep) -> list[dict[str, Any]]:
     """What the source's reader sees now (asked of a sync-worker; nothing is stored)."""
-    return (await sources_service.preview(infra, principal, source_id)).items
+    return (await sources.preview(principal, source_id)).items
 
 
 @router.get("/sources/{source_id}/items/{item_id:path}")
-async def read_item(source_id: ResourceId, item_id: str, infra: InfraDep, principal: PrincipalDep) -> dict[str, Any]:
-    answer = await sources_service.preview(infra, principal, source_id, item_id)
+async def read_item(
+    source_id: ResourceId, item_id: str, sources: SourcesDep, principal: PrincipalDep
+) -> dict[str, Any]:
+    answer = await sources.preview(principal, source_id, item_id)
     return answer.content or {}
 
 
 @router.post("/sources/{source_id}/sync", status_code=status.HTTP_202_ACCEPTED)
 async def sync_source(
-    source_id: ResourceId, infra: InfraDep, principal: PrincipalDep, response: Response
+    source_id: ResourceId, sources: SourcesDep, principal: PrincipalDep, response: Response
 ) -> dict[str, Any]:
     """Queue a sync and answer at once with its run; a run already in flight is returned instead.
     Follow it on `/v1/events` (SSE) or `/v1/events/ws`."""
-    run, created = await sources_service.request_sync(infra, principal, source_id)
+    run, created = await sources.request_sync(principal, source_id)
     response.headers["Location"] = f"/v1/sources/{source_id}/runs/{run['id']}"
     return {"run": run, "created": created}
 
 
 @router.get("/sources/{source_id}/runs/{run_id}")
 async def get_run(
-    source_id: ResourceId, run_id: ResourceId, infra: InfraDep, principal: PrincipalDep
+    source_id: ResourceId, run_id: ResourceId, sources: SourcesDep, principal: PrincipalDep
 ) -> dict[str, Any]:
-    return await sources_service.get_run(infra, principal, source_id, run_id)
+    return await sources.get_run(principal, source_id, run_id)
 
 
 @router.get("/events", response_class=StreamingResponse)
-async def stage_events(request: Request, principal: PrincipalDep, source_id: str | None = None) -> StreamingResponse:
+async def stage_events(
+    request: Request, services: ServicesDep, principal: PrincipalDep, source_id: str | None = None
+) -> StreamingResponse:
     """Server-sent events: every MemorySyncStageChanged the key may see (optionally of one source)."""
-    relay = request.app.state.stage_relay
+    relay = services.stage_relay
 
     secret = api_key_from(request.headers) or ""
 
@@ -170,15 +169,15 @@ async def stage_events(request: Request, principal: PrincipalDep, source_id: str
 @router.websocket("/events/ws")
 async def stage_events_ws(websocket: WebSocket, source_id: str | None = None) -> None:
     """The same events over a WebSocket; the key comes as a header or, for browsers, `?api_key=`."""
-    infra = get_infra(websocket)  # type: ignore[arg-type]
+    services = get_services(websocket)
     secret = api_key_from(websocket.headers, websocket.query_params.get("api_key"))
     try:
-        principal = await authenticate(infra, secret, target="websocket /v1/events/ws")
+        principal = await authenticate(services.pool, secret, target="websocket /v1/events/ws")
     except Unauthorized as exc:
         await websocket.close(code=4401, reason=exc.detail)
         return
     await websocket.accept()
-    async with websocket.app.state.stage_relay.listen(principal, secret or "", source_id) as listener:
+    async with services.stage_relay.listen(principal, secret or "", source_id) as listener:
         try:
             while True:
                 event = await listener.queue.get()

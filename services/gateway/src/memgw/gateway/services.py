@@ -1,0 +1,68 @@
+"""The gateway's services, built once per app from the process infrastructure. Each takes only
+what it uses; this module and ``main`` are the only ones in the gateway that see ``Infra``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import asyncpg
+from faststream.nats import NatsBroker
+
+from memgw.common.composio import ComposioClient
+from memgw.common.net import GuardedFetcher
+from memgw.common.runtime import Infra
+from memgw.gateway.directory_service import Directory
+from memgw.gateway.events import StageRelay
+from memgw.gateway.memory_service import Memories
+from memgw.gateway.profile_service import Profiles
+from memgw.gateway.review_service import Reviews
+from memgw.gateway.session_service import Sessions
+from memgw.gateway.sources_service import Sources
+
+
+@dataclass(frozen=True)
+class Services:
+    pool: asyncpg.Pool  # authentication, health and the audit listing
+    broker: NatsBroker  # health
+    fetcher: GuardedFetcher  # closed with the app
+    stage_relay: StageRelay
+    memories: Memories
+    sessions: Sessions
+    directory: Directory
+    reviews: Reviews
+    profiles: Profiles
+    sources: Sources
+
+
+def services_for(infra: Infra) -> Services:
+    settings = infra.settings.sources
+    fetcher = GuardedFetcher(allow=settings.outbound_allow, timeout_s=settings.outbound_timeout_s)
+    composio = ComposioClient(fetcher, settings.composio_api_url, settings.composio_api_key)
+    pool, broker, layout = infra.pool, infra.broker, infra.layout
+    return Services(
+        pool=pool,
+        broker=broker,
+        fetcher=fetcher,
+        stage_relay=StageRelay(pool),
+        memories=Memories(
+            pool=pool,
+            store=infra.store,
+            embedder=infra.embedder,
+            index=infra.index,
+            layout=layout,
+            ranking=infra.settings.ranking,
+        ),
+        sessions=Sessions(pool=pool, layout=layout, settings=infra.settings.gateway),
+        directory=Directory(pool=pool, broker=broker, layout=layout),
+        reviews=Reviews(pool=pool, layout=layout),
+        profiles=Profiles(pool),
+        sources=Sources(
+            pool=pool,
+            broker=broker,
+            layout=layout,
+            store=infra.store,
+            credentials=infra.credentials,
+            settings=settings,
+            composio=composio,
+        ),
+    )
