@@ -39,6 +39,11 @@ def test_a_field_without_a_value_is_left_out_and_a_table_inside_is_refused() -> 
     nested = MemorySourceEntry(id="f", kind=SourceKind.FOLDER, owner_user_id="u", fields={"path": {"a": 1}})
     with pytest.raises(TypeError):
         to_openhuman([nested])
+    holed = MemorySourceEntry(
+        id="f", kind=SourceKind.FOLDER, owner_user_id="u", fields={"path": "/p", "x": ["a", None]}
+    )
+    with pytest.raises(TypeError):
+        to_openhuman([holed])
 
 
 def test_listings_are_kept_for_the_most_recent_sources_only() -> None:

@@ -15,6 +15,7 @@ from enum import StrEnum
 from typing import Any
 
 import asyncpg
+import tomli_w
 from pydantic import BaseModel, Field, computed_field, model_validator
 
 from memgw.common.credentials import CredentialBox, CredentialsUnreadable
@@ -193,23 +194,12 @@ def from_openhuman(table: dict[str, Any], owner_user_id: str) -> MemorySourceEnt
     return MemorySourceEntry(**known, kind=source_kind, owner_user_id=owner_user_id, fields=fields)
 
 
-_TOML_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r"}
-
-
-def _toml_value(value: Any) -> str:
-    """A TOML literal of a scalar or a list of scalars (what validation lets a field be)."""
-    if value is None or isinstance(value, dict):
-        raise TypeError(f"{value!r} has no place in a [[memory_sources]] table")
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return repr(value)
-    if isinstance(value, list):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
-    out = []
-    for ch in str(value):
-        out.append(_TOML_ESCAPES.get(ch) or (ch if ord(ch) >= 0x20 and ch != "\x7f" else f"\\u{ord(ch):04x}"))
-    return '"' + "".join(out) + '"'
+def _scalar(key: str, value: Any) -> Any:
+    """What validation lets a field be: a scalar or a list of scalars; anything else is refused."""
+    items = value if isinstance(value, list) else [value]
+    if any(v is None or isinstance(v, dict | list) for v in items):
+        raise TypeError(f"{key} = {value!r} has no place in a [[memory_sources]] table")
+    return value
 
 
 def to_openhuman(entries: list[MemorySourceEntry]) -> str:
@@ -226,5 +216,5 @@ def to_openhuman(entries: list[MemorySourceEntry]) -> str:
             [*((k, v) for k, v in e.fields.items() if v is not None), *((k, CREDENTIAL_PLACEHOLDER) for k in e.secrets)]
         )
         pairs += [(k, getattr(e, k)) for k in BUDGET_FIELDS if getattr(e, k) is not None]
-        blocks.append("[[memory_sources]]\n" + "".join(f"{k} = {_toml_value(v)}\n" for k, v in pairs))
+        blocks.append("[[memory_sources]]\n" + tomli_w.dumps({k: _scalar(k, v) for k, v in pairs}))
     return "\n".join(blocks)
