@@ -29,6 +29,7 @@ from memgw.common.settings import (
     PostgresSettings,
     Settings,
     SourceSettings,
+    VaultSettings,
 )
 from memgw.launcher.embedded.nats import EmbeddedNats
 from memgw.launcher.embedded.postgres import EmbeddedPostgres
@@ -104,6 +105,7 @@ async def database_url(pg_admin_url: str, run_id: str) -> AsyncIterator[str]:
 
 def make_settings(*, data_dir: Path, database_url: str, nats_url: str, prefix: str, **groups: object) -> Settings:
     """Settings for a test: explicit servers, a private prefix and data dir, fast redelivery."""
+    groups.setdefault("vault", VaultSettings(vault_debounce_ms=150))
     return Settings(
         data=DataSettings(data_dir=data_dir),
         nats=NatsSettings(nats_url=nats_url, bus_prefix=prefix, bus_ack_wait_s=3.0, bus_max_deliver=4),

@@ -14,6 +14,7 @@ from memgw.common.bus import BusLayout
 from memgw.common.events import SUBJECT_OF
 from memgw.consolidator.router import create_router as create_consolidator_router
 from memgw.gateway.events import relay_router
+from memgw.obsidian_bridge.router import create_router as create_bridge_router
 from memgw.sync_worker.router import create_router as create_sync_router
 from memgw.sync_worker.router import create_rpc_router
 
@@ -25,7 +26,7 @@ _ROLES: dict[str, tuple[str, str]] = {
     "MemoryChanged": ("gateway, sync-worker, consolidator", "obsidian-bridge"),
     "MemoryFeedbackGiven": ("gateway", "consolidator"),
     "ReviewRequested": ("consolidator", "obsidian-bridge"),
-    "ReviewDecided": ("obsidian-bridge, gateway", "consolidator"),
+    "ReviewDecided": ("obsidian-bridge, gateway", "consolidator (applies it), obsidian-bridge (files the draft)"),
 }
 
 
@@ -38,6 +39,7 @@ def asyncapi_document(layout: BusLayout | None = None) -> dict[str, object]:
         create_sync_router(layout, broker, unused),
         create_rpc_router(layout, unused),
         relay_router(layout, unused),
+        create_bridge_router(layout, broker, unused),
     ):
         broker.include_router(router)
     for model, subject in SUBJECT_OF.items():

@@ -22,10 +22,12 @@ from memgw.launcher.bus_spec import asyncapi_document
 from memgw.launcher.dead_cli import dead_app
 from memgw.launcher.runtime import open_infra
 from memgw.launcher.sources_cli import sources_app
+from memgw.launcher.vault_cli import vault_app
 
 app = typer.Typer(help="Memory Gateway: shared, isolated long-term memory for AI agents.", no_args_is_help=True)
 app.add_typer(sources_app, name="sources")
 app.add_typer(dead_app, name="dead")
+app.add_typer(vault_app, name="vault")
 console = Console(stderr=True)
 ASYNCAPI_PATH = Path("deploy/asyncapi.json")
 

@@ -9,9 +9,29 @@ import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+from memgw.common.text import estimate_tokens
+
+MAX_CONTENT_CHARS = 32_000
+MAX_CONTENT_TOKENS = 8_192
+
+
+def _within_tokens(text: str) -> str:
+    tokens = estimate_tokens(text)
+    if tokens > MAX_CONTENT_TOKENS:
+        raise ValueError(
+            f"about {tokens} tokens; a memory holds at most {MAX_CONTENT_TOKENS} (its vector reads the first 512)."
+            " Longer documents belong in a memory source, which chunks them"
+        )
+    return text
+
+
+# A memory's text, wherever it comes from (the API, a vault note): bounded in tokens (what embedding
+# and ranking cost), not only in characters.
+MemoryContent = Annotated[str, Field(min_length=1, max_length=MAX_CONTENT_CHARS), AfterValidator(_within_tokens)]
 
 # Every resource id (user, agent, workspace, source, session, key, memory, ...): anything else is 422.
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.@-]{0,127}$"

@@ -39,6 +39,7 @@ _UPDATABLE = frozenset(
         "expires_at",
         "embedding",
         "embedding_model",
+        "source",
         "source_ref",
     }
 )

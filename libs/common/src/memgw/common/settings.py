@@ -188,6 +188,28 @@ class ConsolidationSettings(BaseSettings):
     profile_min_sessions: int = Field(default=2, ge=1)
 
 
+class VaultSettings(BaseSettings):
+    """The Obsidian vault (``memgw.obsidian_bridge``): one folder per user inside it."""
+
+    model_config = _ENV
+    vault_dir: Path | None = Field(default=None, description="The Obsidian vault; unset = <data dir>/vault.")
+    vault_min_importance: float = Field(
+        default=0.6,
+        ge=0,
+        le=1,
+        description="Long-term memories this important are exported (profiles and preferences always are).",
+    )
+    vault_min_confidence: float = Field(
+        default=0.5, ge=0, le=1, description="Memories less sure than this never reach the vault."
+    )
+    vault_debounce_ms: int = Field(
+        default=800, ge=50, le=60_000, description="A file is read once it has been quiet this long."
+    )
+
+    def root(self, data_dir: Path) -> Path:
+        return self.vault_dir or data_dir / "vault"
+
+
 class ClientSettings(BaseSettings):
     """What the CLI's client commands (``memgw sources ...``) talk to."""
 
@@ -218,3 +240,4 @@ class Settings(BaseModel):
     client: ClientSettings = Field(default_factory=ClientSettings)
     consolidation: ConsolidationSettings = Field(default_factory=ConsolidationSettings)
     ranking: RankingSettings = Field(default_factory=RankingSettings)
+    vault: VaultSettings = Field(default_factory=VaultSettings)

@@ -9,11 +9,8 @@ from typing import Annotated, Any, Literal, Self
 from fastapi import Path as PathParam
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from memgw.common.domain import ID_PATTERN, MemoryRecord, MemoryStatus, Visibility
-from memgw.common.text import estimate_tokens
+from memgw.common.domain import ID_PATTERN, MemoryContent, MemoryRecord, MemoryStatus, Visibility
 
-MAX_CONTENT_CHARS = 32_000
-MAX_CONTENT_TOKENS = 8_192
 MAX_TAGS = 32
 MAX_TAG_CHARS = 64
 MAX_QUERY_CHARS = 2_000
@@ -41,18 +38,7 @@ def _moment(value: datetime) -> datetime:
 Moment = Annotated[datetime, AfterValidator(_moment)]
 
 
-def _within_tokens(text: str) -> str:
-    tokens = estimate_tokens(text)
-    if tokens > MAX_CONTENT_TOKENS:
-        raise ValueError(
-            f"about {tokens} tokens; a memory holds at most {MAX_CONTENT_TOKENS} (its vector reads the first 512)."
-            " Longer documents belong in a memory source, which chunks them"
-        )
-    return text
-
-
-# A memory's text: bounded in tokens (what embedding and ranking cost), not only in characters.
-Content = Annotated[str, Field(min_length=1, max_length=MAX_CONTENT_CHARS), AfterValidator(_within_tokens)]
+Content = MemoryContent  # one rule for a memory's text, in memgw.common.domain
 
 
 def check_value(value: Any, where: str, depth: int = 0) -> None:

@@ -1,0 +1,223 @@
+"""Out to the vault: memories worth a person's eye, review drafts, and the pages that list them.
+
+A memory's note is written into the vault of every user who may read it — the memory read rule of
+``memgw.common.acl``, the same one search applies, asked for each candidate reader as they stand now
+— and removed from every vault where it no longer may be. Never into the vault: episodes and
+session traces, source chunks (raw documents and tool output), candidates, what is marked incorrect
+or less sure than ``MEMGW_VAULT_MIN_CONFIDENCE``, and anything the secrets detector flags.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+
+from memgw.common import policy, reviews
+from memgw.common.acl import ReadScope, SqlParams, read_sql
+from memgw.common.domain import MemoryRecord, MemoryStatus, MemoryType, Principal, Visibility
+from memgw.common.logging import get_logger
+from memgw.common.memories import RECORD_COLUMNS, to_record
+from memgw.common.principals import principal_of
+from memgw.common.secrets import contains_secret
+from memgw.common.settings import VaultSettings
+from memgw.obsidian_bridge.notes import index_note, memory_note, review_note, with_meta
+from memgw.obsidian_bridge.vault import UserVault, Vault
+
+log = get_logger("memgw.obsidian_bridge.export")
+
+VAULT_STATUSES = (MemoryStatus.ACTIVE, MemoryStatus.NEEDS_REVIEW, MemoryStatus.ARCHIVED)
+ALWAYS_KEPT = (MemoryType.PROFILE.value, MemoryType.PREFERENCE.value)
+
+
+def review_folder(decision: str) -> str:
+    return "Reviews/Rejected" if decision == "keep_old" else "Reviews/Accepted"
+
+
+def flagged(m: MemoryRecord) -> bool:
+    return contains_secret(m.content) or contains_secret(m.summary)
+
+
+class Exporter:
+    def __init__(self, *, pool: asyncpg.Pool, vault: Vault, settings: VaultSettings):
+        self.pool, self.vault, self.settings = pool, vault, settings
+
+    def worth_a_note(self, m: MemoryRecord) -> bool:
+        if m.source_id or m.namespace.startswith("session/"):
+            return False
+        if m.memory_type == MemoryType.RESOURCE.value or m.status not in VAULT_STATUSES:
+            return False
+        if "incorrect" in m.flags or m.confidence < self.settings.vault_min_confidence or flagged(m):
+            return False
+        if m.status is MemoryStatus.NEEDS_REVIEW or m.source == "obsidian" or m.memory_type in ALWAYS_KEPT:
+            return True
+        return m.importance >= self.settings.vault_min_importance
+
+    async def _may_read(self, p: Principal, memory_id: str) -> bool:
+        params = SqlParams()
+        mid = params.add(memory_id)
+        clause = read_sql(p, params, ReadScope(statuses=VAULT_STATUSES))
+        return bool(
+            await self.pool.fetchval(f"SELECT 1 FROM memories m WHERE m.id = {mid} AND {clause}", *params.values)
+        )
+
+    async def readers(self, m: MemoryRecord) -> set[str]:
+        """The people whose vault may hold this memory: its owner (through the memory's agent, for
+        agent-only memories) and, for workspace knowledge, the workspace's members."""
+        candidates = {m.user_id}
+        if m.visibility is Visibility.WORKSPACE_SHARED and m.workspace_id:
+            rows = await self.pool.fetch(
+                "SELECT user_id FROM workspace_members WHERE workspace_id = $1", m.workspace_id
+            )
+            candidates |= {r["user_id"] for r in rows}
+        out = set()
+        for user_id in sorted(candidates):
+            agent = m.agent_id if m.visibility is Visibility.AGENT_ONLY and user_id == m.user_id else None
+            p = await principal_of(self.pool, user_id, agent)
+            if p is not None and await self._may_read(p, m.id):
+                out.add(user_id)
+        return out
+
+    async def _memory(self, memory_id: str) -> MemoryRecord | None:
+        row = await self.pool.fetchrow(f"SELECT {RECORD_COLUMNS} FROM memories WHERE id = $1", memory_id)
+        return to_record(row) if row else None
+
+    async def memory_changed(self, memory_id: str) -> None:
+        m = await self._memory(memory_id)
+        readers = await self.readers(m) if m is not None and self.worth_a_note(m) else set()
+        for user_id in sorted(set(self.vault.existing_users()) | readers):
+            async with self.vault.lock(user_id):
+                uv = self.vault.user(user_id)
+                current = uv.where(memory_id=memory_id)
+                if m is not None and user_id in readers:
+                    self._place(uv, m, current)
+                elif current:
+                    for rel in current:
+                        uv.remove(rel)
+                else:
+                    continue
+                await self._refresh_pages(uv)
+
+    def _place(self, uv: UserVault, m: MemoryRecord, current: list[str]) -> None:
+        if m.status is MemoryStatus.ARCHIVED:
+            target = f"Memories/Archived/{m.id}.md"
+        else:
+            kept = [rel for rel in current if not rel.startswith("Memories/Archived/")]
+            target = kept[0] if kept else f"Memories/LongTerm/{m.id}.md"
+        existing = uv.read(target)
+        if existing is not None and not uv.is_own(target, existing):
+            # A person's edit not applied yet: theirs to finish; the importer reads it next.
+            log.info("vault.export_deferred", user=uv.user_id, note=target, memory_id=m.id)
+            return
+        uv.write(target, memory_note(m), memory_id=m.id, version=m.version)
+        for rel in current:
+            if rel != target:
+                uv.remove(rel)
+
+    async def _refresh_pages(self, uv: UserVault) -> None:
+        """The seed's pages of a user's vault (profile, preferences, workspace knowledge, agent
+        experience), each a list of links to the notes the vault holds."""
+        rows = await self.pool.fetch(
+            f"SELECT {RECORD_COLUMNS} FROM memories WHERE id = ANY($1) AND status = 'active'"
+            " ORDER BY importance DESC, updated_at DESC",
+            sorted(uv.memory_ids()),
+        )
+        records = [to_record(r) for r in rows]
+        mine = [m for m in records if m.user_id == uv.user_id and m.visibility is not Visibility.WORKSPACE_SHARED]
+        pages: dict[str, tuple[str, str, list[MemoryRecord]]] = {
+            f"Users/{uv.user_id}/Profile.md": (
+                "画像 · Profile",
+                "memory/profile",
+                [m for m in mine if m.memory_type == MemoryType.PROFILE.value],
+            ),
+            f"Users/{uv.user_id}/Preferences.md": (
+                "偏好 · Preferences",
+                "memory/preference",
+                [m for m in mine if m.memory_type == MemoryType.PREFERENCE.value],
+            ),
+        }
+        for ws in sorted({m.workspace_id for m in records if m.workspace_id} | _existing(uv, "Workspaces")):
+            shared = [m for m in records if m.visibility is Visibility.WORKSPACE_SHARED and m.workspace_id == ws]
+            pages[f"Workspaces/{ws}/Shared.md"] = (f"{ws} · 共享知识 Shared", "memory/workspace", shared)
+        for agent in sorted({m.agent_id for m in mine if m.agent_id} | _existing(uv, "Agents")):
+            learned = [m for m in mine if m.agent_id == agent and m.visibility is Visibility.AGENT_ONLY]
+            pages[f"Agents/{agent}/Experience.md"] = (f"{agent} · 经验 Experience", "memory/agent-experience", learned)
+        for rel, (title, tag, listed) in pages.items():
+            uv.write(rel, index_note(title, tag, listed))
+
+    async def review_requested(self, review_id: str) -> None:
+        review = await reviews.get(self.pool, review_id)
+        if review is None:
+            return
+        user_id = review["user_id"]
+        p = await principal_of(self.pool, user_id, None)
+        if p is None or not policy.decide(p, policy.Action.REVIEW_READ, _review_ref(review)).allowed:
+            return
+        for memory_id in review["memory_ids"]:
+            await self.memory_changed(memory_id)  # the notes the draft links to
+        memories = {mid: await self._memory(mid) for mid in review["memory_ids"]}
+        withheld = {mid for mid, m in memories.items() if m is not None and flagged(m)}
+        async with self.vault.lock(user_id):
+            uv = self.vault.user(user_id)
+            if uv.where(review_id=review_id):
+                return  # drafted already (a redelivery, or a catch-up): the person may be working on it
+            if review["status"] == "open":
+                rel, status = f"Reviews/Queue/{review_id}.md", "open"
+            else:
+                rel, status = f"{review_folder(review['decision'])}/{review_id}.md", "decided"
+            uv.write(rel, review_note(review, memories, withheld, status=status), review_id=review_id)
+
+    async def review_decided(self, review_id: str, decision: str) -> None:
+        """A decision (made here or through the API) files the draft under Accepted or Rejected."""
+        review = await reviews.get(self.pool, review_id)
+        if review is None:
+            return
+        async with self.vault.lock(review["user_id"]):
+            uv = self.vault.user(review["user_id"])
+            for rel in uv.where(review_id=review_id):
+                text = uv.read(rel)
+                if text is None or not uv.is_own(rel, text):
+                    continue  # a person's edit waits for the importer
+                target = f"{review_folder(decision)}/{Path(rel).name}"
+                uv.write(target, with_meta(text, status="decided", decision=decision), review_id=review_id)
+                if target != rel:
+                    uv.remove(rel)
+
+    async def export_user(self, user_id: str) -> int:
+        """Write every note the user's vault should hold now; return how many memories were looked at."""
+        self.vault.user(user_id)
+        rows = await self.pool.fetch(
+            "SELECT m.id FROM memories m WHERE m.source_id IS NULL AND m.status = ANY($2)"
+            " AND (m.user_id = $1 OR (m.visibility = 'workspace-shared' AND m.workspace_id IN"
+            " (SELECT workspace_id FROM workspace_members WHERE user_id = $1)))",
+            user_id,
+            [s.value for s in VAULT_STATUSES],
+        )
+        for row in rows:
+            await self.memory_changed(row["id"])
+        for review in await reviews.listing(self.pool, user_id=user_id, status="open"):
+            await self.review_requested(review["id"])
+        async with self.vault.lock(user_id):
+            await self._refresh_pages(self.vault.user(user_id))
+        return len(rows)
+
+    async def first_start(self) -> None:
+        """Every active user gets the seed's tree; a vault made now gets what it should hold."""
+        for row in await self.pool.fetch("SELECT id FROM users WHERE status = 'active' ORDER BY id"):
+            try:
+                fresh = self.vault.is_new(row["id"])
+                self.vault.user(row["id"])
+            except ValueError:
+                continue  # an id that cannot name a folder has no vault
+            if fresh:
+                await self.export_user(row["id"])
+
+
+def _review_ref(review: dict[str, Any]) -> policy.OwnedRef:
+    return policy.OwnedRef("review", review["id"], review["user_id"])
+
+
+def _existing(uv: UserVault, folder: str) -> set[str]:
+    base = uv.root / folder
+    return {p.name for p in base.iterdir() if p.is_dir()} if base.exists() else set()

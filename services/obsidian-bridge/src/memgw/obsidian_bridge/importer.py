@@ -1,0 +1,301 @@
+"""In from the vault: a person's decisions and edits, applied as that person, under the one policy.
+
+- a review draft moved to ``Reviews/Accepted|Rejected``, or given a ``decision`` property, is sent to
+  the consolidator as ReviewDecided (``edit`` takes the text under "Your version");
+- an exported memory note whose text changed becomes a new version of that memory (``source:
+  obsidian``, ``source_ref`` the note's path), unless the memory changed meanwhile;
+- a new note under ``Users/{user}/LongTerm/`` becomes a memory of that user.
+
+What the bridge wrote itself (its hash is in the manifest) is never applied, so nothing loops. A note
+that cannot be applied is left exactly as it is, with a note beside it saying why; nothing is half
+applied. Every refusal of the policy is audited.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+from pydantic import TypeAdapter, ValidationError
+
+from memgw.common import audit_log, policy, reviews
+from memgw.common.bus import BusLayout
+from memgw.common.db.outbox import enqueue
+from memgw.common.domain import MemoryContent, MemoryRecord, MemoryType, Visibility
+from memgw.common.embedding.base import Embedder
+from memgw.common.events import ReviewDecided
+from memgw.common.logging import get_logger
+from memgw.common.memories import RECORD_COLUMNS, MemoryStore, NewMemory, to_record
+from memgw.common.namespaces import derive_namespace
+from memgw.common.principals import principal_of
+from memgw.common.secrets import contains_secret
+from memgw.obsidian_bridge.exporter import review_folder
+from memgw.obsidian_bridge.notes import (
+    DECISIONS,
+    BrokenNote,
+    Note,
+    memory_note,
+    memory_text,
+    parse,
+    with_meta,
+    your_version,
+)
+from memgw.obsidian_bridge.vault import UserVault, Vault, is_note
+
+log = get_logger("memgw.obsidian_bridge.import")
+_CONTENT: TypeAdapter[str] = TypeAdapter(MemoryContent)
+_FOLDER_DECISION = {"Accepted": "accept_new", "Rejected": "keep_old"}
+NEW_NOTE_TYPES = tuple(t.value for t in MemoryType if t is not MemoryType.RESOURCE)
+
+
+class NotApplied(Exception):
+    """Why a person's note was left as it is."""
+
+
+def _content(text: str) -> str:
+    try:
+        return _CONTENT.validate_python(text)
+    except ValidationError as exc:
+        raise NotApplied(f"the text cannot be a memory: {exc.errors(include_url=False)[0]['msg']}") from exc
+
+
+def _unit(meta: dict[str, Any], name: str, default: float) -> float:
+    value = meta.get(name, default)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+        raise NotApplied(f"the property {name} must be a number from 0 to 1, not {value!r}")
+    return float(value)
+
+
+class Importer:
+    def __init__(
+        self, *, pool: asyncpg.Pool, store: MemoryStore, embedder: Embedder, layout: BusLayout, vault: Vault
+    ) -> None:
+        self.pool, self.store, self.embedder, self.layout, self.vault = pool, store, embedder, layout, vault
+
+    async def apply(self, user_id: str, rel: Path) -> str:
+        """Apply what a person did to one note; return what happened (for logs, status and tests)."""
+        if not is_note(rel):
+            return "ignored"
+        async with self.vault.lock(user_id):
+            uv = self.vault.user(user_id)
+            text = uv.read(rel)
+            if text is None:
+                uv.forget(rel)  # deleted or moved away; a move shows up again at its new path
+                return "gone"
+            if uv.is_own(rel, text):
+                return "own"
+            try:
+                outcome = await self._apply(uv, rel, text, parse(text))
+            except (BrokenNote, NotApplied) as exc:
+                uv.error_note(rel, str(exc))
+                log.info("vault.not_applied", user=user_id, note=str(rel), reason=str(exc))
+                return "error"
+            uv.clear_error(rel)
+            log.info("vault.applied", user=user_id, note=str(rel), outcome=outcome)
+            return outcome
+
+    async def catch_up(self) -> dict[str, int]:
+        """Apply what people changed while the bridge was away (a hash differs from the manifest)."""
+        outcomes: dict[str, int] = {}
+        for user_id in self.vault.existing_users():
+            uv = self.vault.user(user_id)
+            for rel in [Path(r) for r in list(uv.manifest)] + list(uv.notes()):
+                outcome = await self.apply(user_id, rel)
+                outcomes[outcome] = outcomes.get(outcome, 0) + 1
+        return outcomes
+
+    async def _apply(self, uv: UserVault, rel: Path, text: str, note: Note) -> str:
+        if note.meta.get("review_id"):
+            return await self._decide(uv, rel, text, note)
+        if note.meta.get("memory_id"):
+            return await self._edit(uv, rel, text, note)
+        if rel.parts[:3] == ("Users", uv.user_id, "LongTerm"):
+            return await self._create(uv, rel, note)
+        return "ignored"
+
+    async def _refused(self, user_id: str, action: str, decision: policy.Decision, target: str, kind: str) -> None:
+        await audit_log.write(
+            self.pool,
+            actor_user_id=user_id,
+            actor_agent_id=None,
+            action=action,
+            decision="deny",
+            reason=f"{decision.reason} (obsidian)",
+            target_type=kind,
+            target_id=target,
+        )
+        raise NotApplied(f"not allowed: {decision.reason}")
+
+    # -- decisions -----------------------------------------------------------------------------------
+
+    async def _decide(self, uv: UserVault, rel: Path, text: str, note: Note) -> str:
+        review_id = str(note.meta["review_id"])
+        review = await reviews.get(self.pool, review_id)
+        if review is None or review["user_id"] != uv.user_id:
+            raise NotApplied(f"there is no review {review_id} in your queue")
+        if review["status"] != "open":
+            uv.applied(rel, text, review_id=review_id)
+            return "decided already"
+        folder = rel.parts[1] if len(rel.parts) > 2 and rel.parts[0] == "Reviews" else ""
+        decision = note.meta.get("decision") or _FOLDER_DECISION.get(folder)
+        if not decision:
+            uv.applied(rel, text, review_id=review_id)
+            return "waiting"
+        if decision not in DECISIONS:
+            raise NotApplied(f"decision must be one of {', '.join(DECISIONS)}, not {decision!r}")
+        edited = _content(your_version(note.body)) if decision == "edit" else None
+        p = await principal_of(self.pool, uv.user_id, None)
+        ref = policy.OwnedRef("review", review_id, review["user_id"])
+        verdict = policy.decide(p, policy.Action.REVIEW_DECIDE, ref) if p else policy.Decision(False, "user disabled")
+        if not verdict.allowed:
+            await self._refused(uv.user_id, "review_decide", verdict, review_id, "review")
+        async with self.pool.acquire() as conn, conn.transaction():
+            await enqueue(
+                conn,
+                self.layout,
+                ReviewDecided(review_id=review_id, decision=decision, edited_content=edited, decided_by=uv.user_id),
+            )
+            await audit_log.write(
+                conn,
+                actor_user_id=uv.user_id,
+                actor_agent_id=None,
+                action="review_decide",
+                reason=f"{decision} (obsidian: {rel})",
+                target_type="review",
+                target_id=review_id,
+            )
+        target = Path(review_folder(decision)) / rel.name
+        uv.write(target, with_meta(text, status="decided", decision=decision), review_id=review_id)
+        if target != rel:
+            uv.remove(rel)
+        return "decided"
+
+    # -- edits of exported notes ---------------------------------------------------------------------
+
+    async def _edit(self, uv: UserVault, rel: Path, text: str, note: Note) -> str:
+        memory_id = str(note.meta["memory_id"])
+        row = await self.pool.fetchrow(f"SELECT {RECORD_COLUMNS} FROM memories WHERE id = $1", memory_id)
+        if row is None:
+            raise NotApplied(f"memory {memory_id} no longer exists")
+        m = to_record(row)
+        summary, content = memory_text(note.body)
+        changes: dict[str, Any] = {}
+        if content != m.content.strip():
+            changes["content"] = _content(content)
+        if summary is not None and summary != m.summary:
+            changes["summary"] = summary
+        if not changes:
+            uv.applied(rel, text, memory_id=memory_id, version=m.version)
+            return "unchanged"
+        written = uv.manifest.get(str(rel))
+        known = written.version if written and written.memory_id == memory_id else note.meta.get("version")
+        if not isinstance(known, int) or known < m.version:
+            return self._conflict(uv, rel, text, m, known)
+        await self._may_write(uv.user_id, m)
+        if "content" in changes:
+            [changes["embedding"]] = await self.store.embed_passages([content], self.embedder, tenant=m.user_id)
+            changes["embedding_model"] = self.embedder.name
+        changes |= {"source": "obsidian", "source_ref": str(rel)}
+        async with self.pool.acquire() as conn, conn.transaction():
+            current = await conn.fetchval("SELECT version FROM memories WHERE id = $1 FOR UPDATE", memory_id)
+            if current != m.version:
+                raise NotApplied(f"memory {memory_id} changed while this edit was applied; save the note again")
+            record = await self.store.update(conn, memory_id, changes, actor=uv.user_id)
+            await audit_log.write(
+                conn,
+                actor_user_id=uv.user_id,
+                actor_agent_id=None,
+                action="memory_update",
+                reason=f"obsidian: {rel}",
+                target_type="memory",
+                target_id=memory_id,
+                namespace=m.namespace,
+            )
+        await self.store.sync_index(upserted=[memory_id])
+        uv.applied(rel, text, memory_id=memory_id, version=record.version)
+        return "edited"
+
+    def _conflict(self, uv: UserVault, rel: Path, text: str, m: MemoryRecord, known: object) -> str:
+        """The memory moved on since the note was written: the person's text is kept in a copy beside
+        it, the note shows the memory as it is now, and nothing is applied."""
+        copy = rel.with_name(f"{rel.stem} (your edit {hashlib.sha256(text.encode()).hexdigest()[:6]}).md")
+        uv.path(copy).write_text(with_meta(text, memory_id=None, conflict_of=m.id), encoding="utf-8")
+        uv.write(rel, memory_note(m), memory_id=m.id, version=m.version)
+        uv.error_note(
+            rel,
+            f"Memory {m.id} changed since this note was written (version {known} → {m.version}). Your text is"
+            f" in “{copy.name}”; the note now shows version {m.version}. Edit it again to apply your change.\n"
+            f"这条记忆在你编辑期间已被修改；你的文字保存在“{copy.name}”，请在最新版本上重新编辑。",
+        )
+        return "conflict"
+
+    async def _may_write(self, user_id: str, m: MemoryRecord) -> None:
+        agent = m.agent_id if m.visibility is Visibility.AGENT_ONLY and m.user_id == user_id else None
+        p = await principal_of(self.pool, user_id, agent)
+        ref = policy.MemoryRef(m.user_id, m.agent_id, m.visibility.value, m.workspace_id)
+        verdict = policy.decide(p, policy.Action.MEMORY_WRITE, ref) if p else policy.Decision(False, "user disabled")
+        if not verdict.allowed:
+            await self._refused(user_id, "memory_update", verdict, m.id, "memory")
+
+    # -- new notes -----------------------------------------------------------------------------------
+
+    async def _create(self, uv: UserVault, rel: Path, note: Note) -> str:
+        summary, content = memory_text(note.body)
+        content = content or summary or ""
+        if not content.strip():
+            return "empty"  # a note just created; its text comes with a later save
+        content = _content(content)
+        if contains_secret(content):
+            raise NotApplied("the text looks like it holds a credential (a key, token or password); it was not stored")
+        memory_type = str(note.meta.get("memory_type") or MemoryType.NOTE.value)
+        if memory_type not in NEW_NOTE_TYPES:
+            raise NotApplied(f"memory_type must be one of {', '.join(NEW_NOTE_TYPES)}, not {memory_type!r}")
+        importance = _unit(note.meta, "importance", 0.7)
+        confidence = _unit(note.meta, "confidence", 0.9)
+        raw_tags = note.meta.get("tags") or []
+        tags = [str(t) for t in raw_tags if not str(t).startswith(("memory/", "source/", "visibility/"))][:32]
+        ref = policy.MemoryRef(uv.user_id, None, Visibility.PRIVATE.value, None)
+        p = await principal_of(self.pool, uv.user_id, None)
+        verdict = policy.decide(p, policy.Action.MEMORY_WRITE, ref) if p else policy.Decision(False, "user disabled")
+        if not verdict.allowed:
+            await self._refused(uv.user_id, "memory_upsert", verdict, str(rel), "memory")
+        [vector] = await self.store.embed_passages([content], self.embedder, tenant=uv.user_id)
+        namespace = derive_namespace(
+            memory_type=memory_type, visibility=Visibility.PRIVATE, user_id=uv.user_id, agent_id=None, workspace_id=None
+        )
+        # The id follows from the note's path: applying the same new note twice (a crash between the
+        # insert and the manifest) updates the one memory instead of making a second.
+        memory_id = "mem_" + hashlib.sha256(f"obsidian:{uv.user_id}:{rel}".encode()).hexdigest()[:32]
+        new = NewMemory(
+            id=memory_id,
+            user_id=uv.user_id,
+            namespace=namespace,
+            memory_type=memory_type,
+            content=content,
+            summary=summary if summary and summary != content else "",
+            tags=tags,
+            importance=importance,
+            confidence=confidence,
+            visibility=Visibility.PRIVATE.value,
+            source="obsidian",
+            source_ref=str(rel),
+            embedding=vector,
+            embedding_model=self.embedder.name,
+        )
+        async with self.pool.acquire() as conn, conn.transaction():
+            record = await self.store.insert(conn, new, actor=uv.user_id)
+            await audit_log.write(
+                conn,
+                actor_user_id=uv.user_id,
+                actor_agent_id=None,
+                action="memory_upsert",
+                reason=f"obsidian: {rel}",
+                target_type="memory",
+                target_id=record.id,
+                namespace=namespace,
+            )
+        await self.store.sync_index(upserted=[record.id])
+        uv.write(rel, memory_note(record), memory_id=record.id, version=record.version)
+        return "created"

@@ -1,0 +1,51 @@
+"""Bus subscribers of the Obsidian bridge: durable pull consumers on the MEMORY stream, so events
+missed while the bridge was down are delivered when it is back."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from typing import Any
+
+from faststream.middlewares import AckPolicy
+from faststream.nats import NatsBroker, NatsRouter
+from nats.js.api import DeliverPolicy
+
+from memgw.common.bus import BusLayout, settling
+from memgw.common.events import MemoryChanged, ReviewDecided, ReviewRequested, Subject
+from memgw.common.logging import correlation_scope
+from memgw.obsidian_bridge.exporter import Exporter
+
+
+def create_router(layout: BusLayout, broker: NatsBroker, exporter: Exporter) -> NatsRouter:
+    router = NatsRouter(middlewares=[settling(layout, broker)])
+    # A new consumer starts at the stream's end: a vault made now is filled by a full export instead.
+    config = replace(layout.consumer_config(), deliver_policy=DeliverPolicy.NEW)
+
+    def consume(subject: Subject, title: str) -> Callable[[Callable[..., Awaitable[Any]]], Any]:
+        return router.subscriber(
+            layout.subject(subject),
+            stream=layout.stream_of(subject),
+            durable=layout.durable_name("obsidian-bridge", subject),
+            pull_sub=layout.pull_subscription(),
+            config=config,
+            ack_policy=AckPolicy.MANUAL,  # settled by the one middleware
+            title=title,
+        )
+
+    @consume(Subject.MEMORY_CHANGED, "obsidian-bridge: MemoryChanged")
+    async def on_memory(event: MemoryChanged) -> None:
+        with correlation_scope(event.correlation_id):
+            await exporter.memory_changed(event.memory_id)
+
+    @consume(Subject.REVIEW_REQUESTED, "obsidian-bridge: ReviewRequested")
+    async def on_review(event: ReviewRequested) -> None:
+        with correlation_scope(event.correlation_id):
+            await exporter.review_requested(event.review_id)
+
+    @consume(Subject.REVIEW_DECIDED, "obsidian-bridge: ReviewDecided")
+    async def on_decided(event: ReviewDecided) -> None:
+        with correlation_scope(event.correlation_id):
+            await exporter.review_decided(event.review_id, event.decision)
+
+    return router
