@@ -237,6 +237,12 @@ async def test_a_private_note_only_in_its_owners_vault_and_workspace_knowledge_o
     assert "surprise" not in carol.all_text()
     assert "Release checklist" not in carol.all_text()
 
+    left = await system.client.delete(f"/v1/workspaces/{ws}/members/{bob.user_id}", headers=alice.h)
+    assert left.status_code == 200, left.text
+    await eventually(lambda: _exists(bob.vault / f"Memories/LongTerm/{shared['id']}.md", False))
+    assert "Release checklist" not in bob.all_text()  # the page that listed it too
+    assert (alice.vault / f"Memories/LongTerm/{shared['id']}.md").exists()
+
 
 async def test_a_broken_note_is_left_as_it_is_with_an_error_beside(person: Person) -> None:
     made = await person.remember("The office is on the 5th floor.")

@@ -184,9 +184,16 @@ class Exporter:
                 if target != rel:
                     uv.remove(rel)
 
+    async def access_changed(self, user_id: str | None) -> None:
+        """Someone's rights changed (a workspace joined or left, an agent withdrawn): their vault — or,
+        for a workspace's change, every vault — is brought in line with what they may read now."""
+        for someone in [user_id] if user_id else self.vault.existing_users():
+            await self.export_user(someone)
+
     async def export_user(self, user_id: str) -> int:
-        """Write every note the user's vault should hold now; return how many memories were looked at."""
-        self.vault.user(user_id)
+        """Write every note the user's vault should hold now, and take out what it may no longer hold;
+        return how many memories were looked at."""
+        held = self.vault.user(user_id).memory_ids()
         rows = await self.pool.fetch(
             "SELECT m.id FROM memories m WHERE m.source_id IS NULL AND m.status = ANY($2)"
             " AND (m.user_id = $1 OR (m.visibility = 'workspace-shared' AND m.workspace_id IN"
@@ -194,24 +201,24 @@ class Exporter:
             user_id,
             [s.value for s in VAULT_STATUSES],
         )
-        for row in rows:
-            await self.memory_changed(row["id"])
+        for memory_id in sorted({r["id"] for r in rows} | held):
+            await self.memory_changed(memory_id)
         for review in await reviews.listing(self.pool, user_id=user_id, status="open"):
             await self.review_requested(review["id"])
         async with self.vault.lock(user_id):
             await self._refresh_pages(self.vault.user(user_id))
         return len(rows)
 
-    async def first_start(self) -> None:
-        """Every active user gets the seed's tree; a vault made now gets what it should hold."""
+    async def start(self) -> None:
+        """On every start: the seed's tree for every active user, and every vault brought in line with
+        what its user may read now (what changed, and rights lost, while the bridge was away)."""
         for row in await self.pool.fetch("SELECT id FROM users WHERE status = 'active' ORDER BY id"):
             try:
-                fresh = self.vault.is_new(row["id"])
                 self.vault.user(row["id"])
             except ValueError:
                 continue  # an id that cannot name a folder has no vault
-            if fresh:
-                await self.export_user(row["id"])
+        for user_id in self.vault.existing_users():
+            await self.export_user(user_id)
 
 
 def _review_ref(review: dict[str, Any]) -> policy.OwnedRef:

@@ -34,7 +34,7 @@ def build(infra: Infra) -> ServiceParts:
     bridge.vault.acquire()  # VaultLocked: another bridge serves this vault, and this process stops
 
     async def run() -> None:
-        await bridge.exporter.first_start()
+        await bridge.exporter.start()
         await bridge.importer.catch_up()
         await watch(bridge.vault, bridge.importer, infra.settings.vault.vault_debounce_ms)
 

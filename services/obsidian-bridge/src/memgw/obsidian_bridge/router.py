@@ -12,7 +12,7 @@ from faststream.nats import NatsBroker, NatsRouter
 from nats.js.api import DeliverPolicy
 
 from memgw.common.bus import BusLayout, settling
-from memgw.common.events import MemoryChanged, ReviewDecided, ReviewRequested, Subject
+from memgw.common.events import AccessChanged, MemoryChanged, ReviewDecided, ReviewRequested, Subject
 from memgw.common.logging import correlation_scope
 from memgw.obsidian_bridge.exporter import Exporter
 
@@ -47,5 +47,15 @@ def create_router(layout: BusLayout, broker: NatsBroker, exporter: Exporter) -> 
     async def on_decided(event: ReviewDecided) -> None:
         with correlation_scope(event.correlation_id):
             await exporter.review_decided(event.review_id, event.decision)
+
+    @router.subscriber(
+        layout.subject(Subject.ACCESS_CHANGED),
+        title="obsidian-bridge: AccessChanged",
+        description="The user's vault (every vault, for a workspace's change) is brought in line with their rights.",
+    )
+    async def on_access(change: AccessChanged) -> None:
+        # Core NATS, at most once: a lost one is made good by the next start's full check.
+        with correlation_scope(change.correlation_id):
+            await exporter.access_changed(change.user_id)
 
     return router
