@@ -17,6 +17,7 @@ from memgw.obsidian_bridge.notes import (
     memory_note,
     memory_text,
     parse,
+    profile_note,
     review_note,
     tags_of,
     with_meta,
@@ -132,6 +133,21 @@ def test_an_index_page_links_every_listed_memory() -> None:
     assert "[[mem_a|↗]]" in page
     assert "[[mem_b|↗]]" in page
     assert "我住在北京。" in page  # no summary: the first line stands for it
+
+
+def test_the_evolved_profile_is_a_page_without_secrets() -> None:
+    profile = {
+        "user_id": "alice",
+        "version": 3,
+        "updated_at": NOW,
+        "stable_facts": ["我在上海工作。", "password: hunter2"],
+        "preferences": {"mem_p": "I prefer oolong tea."},
+        "working_style": [],
+    }
+    page = profile_note(profile)
+    assert "我在上海工作。" in page
+    assert "[[mem_p|↗]]" in page
+    assert "hunter2" not in page
 
 
 @pytest.mark.parametrize(

@@ -352,3 +352,16 @@ async def test_the_vault_commands_report_and_refuse_to_race_a_running_bridge(per
     code, out = await _memgw(person.system, "vault", "import")
     assert code == 2, out
     assert "another Obsidian bridge holds" in out
+
+
+async def test_the_evolved_profile_reaches_the_profiles_folder(person: Person) -> None:
+    await person.system.infra.pool.execute(
+        "INSERT INTO profiles (user_id, stable_facts, preferences) VALUES ($1, $2, $3)",
+        person.user_id,
+        ["我在上海工作。"],
+        {},
+    )
+    await person.remember("Any change refreshes the pages.")
+    page = frontmatter.loads(await person.note(f"Profiles/{person.user_id}.md"))
+    assert "我在上海工作。" in page.content
+    assert page["user_id"] == person.user_id

@@ -22,7 +22,7 @@ from memgw.common.memories import RECORD_COLUMNS, to_record
 from memgw.common.principals import principal_of
 from memgw.common.secrets import contains_secret
 from memgw.common.settings import VaultSettings
-from memgw.obsidian_bridge.notes import index_note, memory_note, review_note, with_meta
+from memgw.obsidian_bridge.notes import index_note, memory_note, profile_note, review_note, with_meta
 from memgw.obsidian_bridge.vault import UserVault, Vault
 
 log = get_logger("memgw.obsidian_bridge.export")
@@ -145,6 +145,9 @@ class Exporter:
             pages[f"Agents/{agent}/Experience.md"] = (f"{agent} · 经验 Experience", "memory/agent-experience", learned)
         for rel, (title, tag, listed) in pages.items():
             uv.write(rel, index_note(title, tag, listed))
+        profile = await self.pool.fetchrow("SELECT * FROM profiles WHERE user_id = $1", uv.user_id)
+        if profile is not None:
+            uv.write(f"Profiles/{uv.user_id}.md", profile_note(dict(profile)))
 
     async def review_requested(self, review_id: str) -> None:
         review = await reviews.get(self.pool, review_id)

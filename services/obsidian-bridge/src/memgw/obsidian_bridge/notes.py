@@ -16,6 +16,7 @@ import frontmatter
 import yaml
 
 from memgw.common.domain import MemoryRecord, MemoryStatus
+from memgw.common.secrets import contains_secret
 
 DECISIONS = ("accept_new", "keep_old", "keep_both", "edit")
 _OURS = re.compile(r"%%memgw.*?%%\s*", re.DOTALL)
@@ -193,6 +194,28 @@ def index_note(title: str, tag: str, records: list[MemoryRecord]) -> str:
     if not records:
         lines.append("*(nothing yet / 暂无)*")
     return _dump({"generated": True, "tags": [tag]}, "\n".join(lines) + "\n\n" + INDEX_FOOTER)
+
+
+def profile_note(profile: dict[str, Any]) -> str:
+    """The profile the consolidator evolved from repeated evidence (read-only, like the index pages);
+    nothing the secrets detector flags is shown."""
+    facts = [str(f) for f in profile["stable_facts"] if not contains_secret(str(f))]
+    prefs = {mid: str(text) for mid, text in profile["preferences"].items() if not contains_secret(str(text))}
+    style = [str(s) for s in profile["working_style"] if not contains_secret(str(s))]
+    lines = [f"# {profile['user_id']} · 画像 Profile\n", "## 稳定事实 · Stable facts"]
+    lines += [f"- {f}" for f in facts] or ["*(none yet / 暂无)*"]
+    lines += ["", "## 偏好 · Preferences"]
+    lines += [f"- {text} [[{mid}|↗]]" for mid, text in prefs.items()] or ["*(none yet / 暂无)*"]
+    if style:
+        lines += ["", "## 工作方式 · Working style", *[f"- {s}" for s in style]]
+    meta = {
+        "user_id": profile["user_id"],
+        "version": profile["version"],
+        "updated_at": _stamp(profile["updated_at"]),
+        "generated": True,
+        "tags": ["memory/profile", "source/evermemos"],
+    }
+    return _dump(meta, "\n".join(lines) + "\n\n" + INDEX_FOOTER)
 
 
 def with_meta(text: str, **changes: Any) -> str:
