@@ -14,8 +14,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from memgw.common.extraction import LlmExtractor
 from memgw.common.settings import ConsolidationSettings
-from memgw.consolidator.extract import LlmExtractor
 from tests.fakes import serve
 
 EPISODES = ["我们决定使用 NATS JetStream 作为事件总线。", "The api key is sk-abcdefghijklmnopqrstuvwx, keep it safe."]

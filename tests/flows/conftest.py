@@ -58,4 +58,4 @@ async def gateway_services(infra: Infra) -> AsyncIterator[Services]:
     try:
         yield services
     finally:
-        await services.fetcher.close()
+        await services.close()

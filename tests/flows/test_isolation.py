@@ -146,6 +146,42 @@ async def test_updates_succeed_exactly_where_the_principal_may_write(world: Worl
     assert changed == WRITES[who]
 
 
+@pytest.mark.parametrize("who", PRINCIPALS)
+async def test_the_mem0_facade_shows_exactly_what_the_principal_may_read(world: World, who: str) -> None:
+    client = world.system.client
+    platform = {"Authorization": f"Token {world.keys[who]}"}
+    self_hosted = {"X-API-Key": world.keys[who]}
+    for path, headers in (("/mem0/v1/memories/{}/", platform), ("/mem0/memories/{}", self_hosted)):
+        got = set()
+        for name, memory_id in world.memories.items():
+            response = await client.get(path.format(memory_id), headers=headers)
+            assert response.status_code in (200, 404), response.text
+            if response.status_code == 200:
+                got.add(name)
+        assert got == READS[who], path
+    query = {"query": f"{world.tag} secret fact 秘密", "top_k": 50}
+    for path, headers in (("/mem0/v3/memories/search/", platform), ("/mem0/search", self_hosted)):
+        found = (await client.post(path, json=query, headers=headers)).json()["results"]
+        assert world.names({r["id"] for r in found}) == READS[who], path
+    listed = (await client.post("/mem0/v3/memories/", json={}, headers=platform)).json()["results"]
+    assert world.names({r["id"] for r in listed}) == READS[who]
+
+
+@pytest.mark.parametrize("who", PRINCIPALS)
+async def test_the_mem0_facade_changes_exactly_what_the_principal_may_write(world: World, who: str) -> None:
+    changed = set()
+    for name, memory_id in world.memories.items():
+        response = await world.system.client.put(
+            f"/mem0/v1/memories/{memory_id}/",
+            json={"metadata": {"touched_by": who}},
+            headers={"Authorization": f"Token {world.keys[who]}"},
+        )
+        assert response.status_code in (200, 403, 404), response.text
+        if response.status_code == 200:
+            changed.add(name)
+    assert changed == WRITES[who]
+
+
 async def test_deletes_succeed_only_for_writers_and_refusals_are_audited(system: System) -> None:
     world = await _world(system)  # deleting needs a world of its own
     for who in ("carol", "a2", "bob"):

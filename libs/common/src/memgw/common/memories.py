@@ -18,7 +18,7 @@ import asyncpg
 
 from memgw.common.bus import BusLayout
 from memgw.common.db.outbox import enqueue
-from memgw.common.db.pool import Conn
+from memgw.common.db.pool import Conn, Executor
 from memgw.common.domain import MemoryRecord, content_hash
 from memgw.common.embedding.base import Embedder
 from memgw.common.events import CHANGE_KINDS, MemoryChanged
@@ -235,6 +235,17 @@ class MemoryStore:
         """Delete every chunk a source brought in (the source is going); return their ids. Source
         chunks are neither versioned nor announced: their life belongs to their source."""
         return [r["id"] for r in await conn.fetch("DELETE FROM memories WHERE source_id = $1 RETURNING id", source_id)]
+
+    async def same_content(self, db: Executor, user_id: str, content: str) -> str | None:
+        """An active memory of ``user_id`` holding exactly this text, if any (a repeated add is not a
+        second memory)."""
+        found = await db.fetchval(
+            "SELECT id FROM memories WHERE content_hash = $1 AND user_id = $2 AND status = 'active'"
+            " AND source_id IS NULL ORDER BY created_at LIMIT 1",
+            content_hash(content),
+            user_id,
+        )
+        return str(found) if found else None
 
     async def mark_retrieved(self, memory_ids: Sequence[str]) -> None:
         """Retrieval keeps a memory fresh (decay counts from the last time it was found)."""

@@ -6,9 +6,9 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime
 
+from memgw.common.extraction import LlmExtractor, llm_extractor
 from memgw.common.logging import get_logger
 from memgw.common.runtime import Infra, ServiceParts
-from memgw.consolidator.extract import LlmExtractor
 from memgw.consolidator.maintenance import Maintenance
 from memgw.consolidator.router import create_router
 from memgw.consolidator.service import Consolidator
@@ -34,7 +34,7 @@ def maintenance_for(infra: Infra) -> Maintenance:
 
 def build(infra: Infra) -> ServiceParts:
     settings = infra.settings.consolidation
-    llm = LlmExtractor(settings) if settings.llm_base_url else None
+    llm = llm_extractor(settings)
     maintenance = maintenance_for(infra)
 
     async def schedule() -> None:

@@ -22,6 +22,7 @@ from memgw.common.db.pool import Conn
 from memgw.common.domain import MemoryStatus, MemoryType, Visibility, content_hash, new_id
 from memgw.common.embedding.base import Embedder
 from memgw.common.events import MemoryFeedbackGiven, ReviewDecided, SessionCommitted
+from memgw.common.extraction import Candidate, Extraction, LlmExtractor, extract
 from memgw.common.index.base import Match, MatchAny, VectorIndex, Where
 from memgw.common.logging import get_logger
 from memgw.common.memories import RECORD_COLUMNS, MemoryStore, NewMemory
@@ -29,7 +30,6 @@ from memgw.common.namespaces import USER_KINDS, Owners, derive_namespace, owners
 from memgw.common.principals import principal_of
 from memgw.common.settings import ConsolidationSettings
 from memgw.consolidator.conflicts import attribute_triggers, contradiction
-from memgw.consolidator.extract import Candidate, Extraction, LlmExtractor, rule_extract
 
 log = get_logger("memgw.consolidator")
 ACTOR = "consolidator"
@@ -103,7 +103,7 @@ class Consolidator:
     # -- session commits ------------------------------------------------------------------------------------
 
     async def extract(self, episodes: list[str]) -> Extraction:
-        return await self.llm.extract(episodes) if self.llm else rule_extract(episodes)
+        return await extract(episodes, self.llm)
 
     async def on_session_committed(self, event: SessionCommitted) -> Outcome | None:
         pool = self.pool

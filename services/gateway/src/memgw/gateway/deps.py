@@ -13,6 +13,7 @@ from memgw.gateway import audit
 from memgw.gateway.directory_service import Directory
 from memgw.gateway.errors import BadRequest, Unauthorized
 from memgw.gateway.identity import api_key_from, principal_for_key
+from memgw.gateway.mem0_service import Mem0
 from memgw.gateway.memory_service import Memories
 from memgw.gateway.profile_service import Profiles
 from memgw.gateway.review_service import Reviews
@@ -54,12 +55,17 @@ def _sources(s: ServicesDep) -> Sources:
     return s.sources
 
 
+def _mem0(s: ServicesDep) -> Mem0:
+    return s.mem0
+
+
 MemoriesDep = Annotated[Memories, Depends(_memories)]
 SessionsDep = Annotated[Sessions, Depends(_sessions)]
 DirectoryDep = Annotated[Directory, Depends(_directory)]
 ReviewsDep = Annotated[Reviews, Depends(_reviews)]
 ProfilesDep = Annotated[Profiles, Depends(_profiles)]
 SourcesDep = Annotated[Sources, Depends(_sources)]
+Mem0Dep = Annotated[Mem0, Depends(_mem0)]
 
 
 async def get_principal(connection: HTTPConnection, services: ServicesDep) -> Principal:

@@ -21,11 +21,13 @@ KEY_PREFIX = "mgw_"
 
 
 def api_key_from(headers: Mapping[str, str], fallback: str | None = None) -> str | None:
-    """The key a request carries: ``Authorization: Bearer <key>``, else ``X-API-Key``, else the
-    fallback (a browser's WebSocket can only send it in the query string)."""
+    """The key a request carries: ``Authorization: Bearer <key>`` (or ``Token <key>``, mem0's
+    scheme), else ``X-API-Key``, else the fallback (a browser's WebSocket can only send it in the
+    query string)."""
     auth = headers.get("authorization", "")
-    if auth.lower().startswith("bearer "):
-        return auth[7:].strip() or None
+    scheme, _, credential = auth.partition(" ")
+    if scheme.lower() in ("bearer", "token"):
+        return credential.strip() or None
     return headers.get("x-api-key") or fallback or None
 
 

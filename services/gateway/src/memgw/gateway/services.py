@@ -9,10 +9,12 @@ import asyncpg
 from faststream.nats import NatsBroker
 
 from memgw.common.composio import ComposioClient
+from memgw.common.extraction import LlmExtractor, llm_extractor
 from memgw.common.net import GuardedFetcher
 from memgw.common.runtime import Infra
 from memgw.gateway.directory_service import Directory
 from memgw.gateway.events import StageRelay
+from memgw.gateway.mem0_service import Mem0
 from memgw.gateway.memory_service import Memories
 from memgw.gateway.profile_service import Profiles
 from memgw.gateway.review_service import Reviews
@@ -32,6 +34,14 @@ class Services:
     reviews: Reviews
     profiles: Profiles
     sources: Sources
+    mem0: Mem0
+    llm: LlmExtractor | None  # closed with the app
+
+    async def close(self) -> None:
+        await self.stage_relay.close()
+        await self.fetcher.close()
+        if self.llm is not None:
+            await self.llm.close()
 
 
 def services_for(infra: Infra) -> Services:
@@ -39,19 +49,21 @@ def services_for(infra: Infra) -> Services:
     fetcher = GuardedFetcher(allow=settings.outbound_allow, timeout_s=settings.outbound_timeout_s)
     composio = ComposioClient(fetcher, settings.composio_api_url, settings.composio_api_key)
     pool, broker, layout = infra.pool, infra.broker, infra.layout
+    memories = Memories(
+        pool=pool,
+        store=infra.store,
+        embedder=infra.embedder,
+        index=infra.index,
+        layout=layout,
+        ranking=infra.settings.ranking,
+    )
+    llm = llm_extractor(infra.settings.consolidation)
     return Services(
         pool=pool,
         broker=broker,
         fetcher=fetcher,
         stage_relay=StageRelay(pool),
-        memories=Memories(
-            pool=pool,
-            store=infra.store,
-            embedder=infra.embedder,
-            index=infra.index,
-            layout=layout,
-            ranking=infra.settings.ranking,
-        ),
+        memories=memories,
         sessions=Sessions(pool=pool, layout=layout, settings=infra.settings.gateway),
         directory=Directory(pool=pool, broker=broker, layout=layout),
         reviews=Reviews(pool=pool, layout=layout),
@@ -65,4 +77,6 @@ def services_for(infra: Infra) -> Services:
             settings=settings,
             composio=composio,
         ),
+        mem0=Mem0(pool=pool, store=infra.store, memories=memories, llm=llm),
+        llm=llm,
     )

@@ -1,5 +1,6 @@
-"""Candidate memories from session episodes: deterministic rules for Chinese and English by default,
-an OpenAI-compatible chat endpoint with a structured-output prompt when one is configured.
+"""Candidate memories from what people and agents said (a session's episodes at commit, the turns a
+mem0 client adds): deterministic rules for Chinese and English by default, an OpenAI-compatible chat
+endpoint with a structured-output prompt when one is configured.
 
 A bad LLM answer (an error, malformed or truncated JSON, too slow) falls back to the rules: the
 episode is never lost. Secrets (tokens, keys, passwords) never become memories on either path.
@@ -18,7 +19,7 @@ from memgw.common.logging import get_logger
 from memgw.common.secrets import contains_secret, redact
 from memgw.common.settings import ConsolidationSettings
 
-log = get_logger("memgw.consolidator.extract")
+log = get_logger("memgw.common.extraction")
 
 
 @dataclass
@@ -201,3 +202,12 @@ class LlmExtractor:
                 )
             )
         return Extraction(candidates=candidates, summary=redact(str(answer["summary"]))[:500], method="llm")
+
+
+async def extract(texts: list[str], llm: LlmExtractor | None) -> Extraction:
+    """The configured way: the LLM's extraction when there is one, else the rules'."""
+    return await llm.extract(texts) if llm else rule_extract(texts)
+
+
+def llm_extractor(settings: ConsolidationSettings) -> LlmExtractor | None:
+    return LlmExtractor(settings) if settings.llm_base_url else None

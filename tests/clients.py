@@ -1,0 +1,79 @@
+"""Real client packages, each in a virtualenv of its own made from pinned versions (they pin
+conflicting dependencies, and none of them may leak into the product's environment).
+
+An environment is made once per set of pins under ``.tools/clients/`` (kept between runs; a fresh
+clone makes them on its first test run) and a client script runs in it as a subprocess against the
+running gateway, printing one JSON answer on its last line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import fcntl
+import hashlib
+import json
+import os
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+CLIENTS = ROOT / ".tools" / "clients"
+PINS: dict[str, tuple[str, ...]] = {
+    "mem0ai": ("mem0ai==2.2.1",),
+    "hermes": ("hermes-agent==0.19.0",),
+}
+
+
+def _uv() -> str:
+    found = os.environ.get("UV") or shutil.which("uv") or str(ROOT / ".tools" / "bin" / "uv")
+    if not Path(found).exists() and not shutil.which(found):
+        raise RuntimeError("uv is needed to make the client environments (./dev installs it into .tools/)")
+    return found
+
+
+async def _run(*command: str) -> None:
+    proc = await asyncio.create_subprocess_exec(
+        *command, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT
+    )
+    out, _ = await proc.communicate()
+    if proc.returncode:
+        raise RuntimeError(f"{' '.join(command)} failed:\n{out.decode()[-3000:]}")
+
+
+async def client_python(name: str) -> Path:
+    """The python of ``name``'s environment, made now when missing."""
+    pins = PINS[name]
+    env = CLIENTS / f"{name}-{hashlib.sha256(' '.join(pins).encode()).hexdigest()[:10]}"
+    python = env / "bin" / "python"
+    CLIENTS.mkdir(parents=True, exist_ok=True)
+    with (CLIENTS / f"{name}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # one maker per environment, also across test processes
+        if not (env / "ready").exists():
+            shutil.rmtree(env, ignore_errors=True)
+            await _run(_uv(), "venv", "--quiet", "--python", sys.executable, str(env))
+            await _run(_uv(), "pip", "install", "--quiet", "--python", str(python), *pins)
+            (env / "ready").write_text(" ".join(pins))
+    return python
+
+
+async def run_client(name: str, script: str, env: dict[str, str], timeout: float = 180) -> Any:
+    """Run ``script`` with the client's python; its last output line is JSON, returned parsed."""
+    python = await client_python(name)
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("MEMGW_", "MEM0_", "OPENAI_"))}
+    proc = await asyncio.create_subprocess_exec(
+        str(python),
+        "-c",
+        script,
+        env={**clean, "MEM0_TELEMETRY": "false", "POSTHOG_DISABLED": "1", **env},
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await asyncio.wait_for(proc.communicate(), timeout)
+    lines = out.decode().strip().splitlines()
+    if proc.returncode or not lines:
+        raise AssertionError(
+            f"{name} client failed ({proc.returncode}):\n{out.decode()[-2000:]}\n{err.decode()[-4000:]}"
+        )
+    return json.loads(lines[-1])
