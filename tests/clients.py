@@ -23,6 +23,7 @@ CLIENTS = ROOT / ".tools" / "clients"
 PINS: dict[str, tuple[str, ...]] = {
     "mem0ai": ("mem0ai==2.2.1",),
     "hermes": ("hermes-agent==0.19.0",),
+    "evermemos": ("evermemos==0.3.13",),
 }
 
 

@@ -182,6 +182,25 @@ async def test_the_mem0_facade_changes_exactly_what_the_principal_may_write(worl
     assert changed == WRITES[who]
 
 
+# EverMemOS speaks for one user at a time: a key sees its own user's memories there, of what it may read.
+OWNER = {"alice_private": "alice", "a1_agent": "alice", "ws_shared": "alice", "global": "admin", "bob_private": "bob"}
+USER_OF = {"alice": "alice", "a1": "alice", "a2": "alice", "bob": "bob", "b1": "bob", "carol": "carol"}
+
+
+@pytest.mark.parametrize("who", PRINCIPALS)
+async def test_the_evermemos_facade_shows_exactly_the_users_own_of_what_it_may_read(world: World, who: str) -> None:
+    client, headers = world.system.client, world.headers(who)
+    expected = {name for name in READS[who] if OWNER[name] == USER_OF[who]}
+    query = {"query": f"{world.tag} secret fact 秘密", "top_k": 50, "memory_types": ["event_log"]}
+    found = (await client.get("/evermemos/api/v0/memories/search", params=query, headers=headers)).json()
+    assert world.names({m["id"] for m in found["result"]["memories"]}) == expected
+    listed = await client.get("/evermemos/api/v0/memories", params={"limit": 100}, headers=headers)
+    assert world.names({m["id"] for m in listed.json()["result"]["memories"]}) == expected
+    other = world.users["bob"] if USER_OF[who] != "bob" else world.users["alice"]
+    refused = await client.get("/evermemos/api/v0/memories", params={"user_id": other}, headers=headers)
+    assert refused.status_code == 403
+
+
 async def test_deletes_succeed_only_for_writers_and_refusals_are_audited(system: System) -> None:
     world = await _world(system)  # deleting needs a world of its own
     for who in ("carol", "a2", "bob"):

@@ -80,6 +80,37 @@ async def live_episode_count(db: Executor, session_id: str) -> int:
     )
 
 
+async def has_event(db: Executor, session_id: str, event: dict[str, Any]) -> bool:
+    """Whether an episode of the session carries this event already (a client's message id: a
+    message sent twice is one episode)."""
+    return bool(
+        await db.fetchval(
+            "SELECT 1 FROM episodes WHERE session_id = $1 AND events @> $2::jsonb LIMIT 1", session_id, [event]
+        )
+    )
+
+
+async def episodes_of(
+    db: Executor, user_id: str, *, session_id: str | None = None, limit: int = 100, offset: int = 0
+) -> tuple[list[asyncpg.Record], int]:
+    """A user's live episodes (of one session, or all), newest first, a page at a time; and how many."""
+    where = "user_id = $1 AND expires_at > now() AND ($2::text IS NULL OR session_id = $2)"
+    rows = await db.fetch(
+        f"SELECT {EPISODE_COLUMNS} FROM episodes WHERE {where} ORDER BY created_at DESC, id LIMIT $3 OFFSET $4",
+        user_id,
+        session_id,
+        limit,
+        offset,
+    )
+    total = await db.fetchval(f"SELECT count(*) FROM episodes WHERE {where}", user_id, session_id)
+    return list(rows), int(total)
+
+
+async def episode_owner(db: Executor, episode_id: str) -> str | None:
+    found = await db.fetchval("SELECT user_id FROM episodes WHERE id = $1", episode_id)
+    return str(found) if found else None
+
+
 async def mark_committed(conn: Conn, session_id: str) -> None:
     await conn.execute("UPDATE sessions SET committed_at = now(), status = 'committed' WHERE id = $1", session_id)
 

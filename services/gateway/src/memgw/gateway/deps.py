@@ -12,6 +12,7 @@ from memgw.common.domain import Principal
 from memgw.gateway import audit
 from memgw.gateway.directory_service import Directory
 from memgw.gateway.errors import BadRequest, Unauthorized
+from memgw.gateway.evermemos_service import EverMemOSFacade
 from memgw.gateway.identity import api_key_from, principal_for_key
 from memgw.gateway.mem0_service import Mem0
 from memgw.gateway.memory_service import Memories
@@ -59,6 +60,10 @@ def _mem0(s: ServicesDep) -> Mem0:
     return s.mem0
 
 
+def _evermemos(s: ServicesDep) -> EverMemOSFacade:
+    return s.evermemos
+
+
 MemoriesDep = Annotated[Memories, Depends(_memories)]
 SessionsDep = Annotated[Sessions, Depends(_sessions)]
 DirectoryDep = Annotated[Directory, Depends(_directory)]
@@ -66,6 +71,7 @@ ReviewsDep = Annotated[Reviews, Depends(_reviews)]
 ProfilesDep = Annotated[Profiles, Depends(_profiles)]
 SourcesDep = Annotated[Sources, Depends(_sources)]
 Mem0Dep = Annotated[Mem0, Depends(_mem0)]
+EverMemOSDep = Annotated[EverMemOSFacade, Depends(_evermemos)]
 
 
 async def get_principal(connection: HTTPConnection, services: ServicesDep) -> Principal:

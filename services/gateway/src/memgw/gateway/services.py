@@ -14,6 +14,7 @@ from memgw.common.net import GuardedFetcher
 from memgw.common.runtime import Infra
 from memgw.gateway.directory_service import Directory
 from memgw.gateway.events import StageRelay
+from memgw.gateway.evermemos_service import EverMemOSFacade
 from memgw.gateway.mem0_service import Mem0
 from memgw.gateway.memory_service import Memories
 from memgw.gateway.profile_service import Profiles
@@ -35,6 +36,7 @@ class Services:
     profiles: Profiles
     sources: Sources
     mem0: Mem0
+    evermemos: EverMemOSFacade
     llm: LlmExtractor | None  # closed with the app
 
     async def close(self) -> None:
@@ -58,16 +60,18 @@ def services_for(infra: Infra) -> Services:
         ranking=infra.settings.ranking,
     )
     llm = llm_extractor(infra.settings.consolidation)
+    sessions = Sessions(pool=pool, layout=layout, settings=infra.settings.gateway)
+    profiles = Profiles(pool)
     return Services(
         pool=pool,
         broker=broker,
         fetcher=fetcher,
         stage_relay=StageRelay(pool),
         memories=memories,
-        sessions=Sessions(pool=pool, layout=layout, settings=infra.settings.gateway),
+        sessions=sessions,
         directory=Directory(pool=pool, broker=broker, layout=layout),
         reviews=Reviews(pool=pool, layout=layout),
-        profiles=Profiles(pool),
+        profiles=profiles,
         sources=Sources(
             pool=pool,
             broker=broker,
@@ -78,5 +82,6 @@ def services_for(infra: Infra) -> Services:
             composio=composio,
         ),
         mem0=Mem0(pool=pool, store=infra.store, memories=memories, llm=llm),
+        evermemos=EverMemOSFacade(pool=pool, memories=memories, sessions=sessions, profiles=profiles),
         llm=llm,
     )
