@@ -202,19 +202,31 @@ def _scalar(key: str, value: Any) -> Any:
     return value
 
 
-def to_openhuman(entries: list[MemorySourceEntry]) -> str:
-    """The entries as OpenHuman's [[memory_sources]] tables."""
-    blocks = []
-    for e in entries:
-        pairs: list[tuple[str, Any]] = [
-            ("id", e.id),
-            ("kind", e.kind.value),
-            ("label", e.label),
-            ("enabled", e.enabled),
-        ]
-        pairs += sorted(
+def patch_from_openhuman(flat: dict[str, Any]) -> dict[str, Any]:
+    """OpenHuman's flat MemorySourcePatch as a patch: common keys as they are, the rest the kind's
+    fields (absent stays, null clears, as every patch)."""
+    patch = {k: v for k, v in flat.items() if k in _COMMON_KEYS}
+    fields = {k: v for k, v in flat.items() if k not in _COMMON_KEYS}
+    return patch | ({"fields": fields} if fields else {})
+
+
+def openhuman_table(e: MemorySourceEntry) -> dict[str, Any]:
+    """An entry in OpenHuman's flat shape (its config.toml table and its RPC's entries): the kind's
+    fields side by side with the common ones, credentials as the write-only placeholder."""
+    table: dict[str, Any] = {"id": e.id, "kind": e.kind.value, "label": e.label, "enabled": e.enabled}
+    table |= dict(
+        sorted(
             [*((k, v) for k, v in e.fields.items() if v is not None), *((k, CREDENTIAL_PLACEHOLDER) for k in e.secrets)]
         )
-        pairs += [(k, getattr(e, k)) for k in BUDGET_FIELDS if getattr(e, k) is not None]
-        blocks.append("[[memory_sources]]\n" + tomli_w.dumps({k: _scalar(k, v) for k, v in pairs}))
+    )
+    table |= {k: getattr(e, k) for k in BUDGET_FIELDS if getattr(e, k) is not None}
+    return table
+
+
+def to_openhuman(entries: list[MemorySourceEntry]) -> str:
+    """The entries as OpenHuman's [[memory_sources]] tables."""
+    blocks = [
+        "[[memory_sources]]\n" + tomli_w.dumps({k: _scalar(k, v) for k, v in openhuman_table(e).items()})
+        for e in entries
+    ]
     return "\n".join(blocks)

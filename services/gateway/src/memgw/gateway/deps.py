@@ -16,6 +16,7 @@ from memgw.gateway.evermemos_service import EverMemOSFacade
 from memgw.gateway.identity import api_key_from, principal_for_key
 from memgw.gateway.mem0_service import Mem0
 from memgw.gateway.memory_service import Memories
+from memgw.gateway.openhuman_rpc import OpenHumanRpc
 from memgw.gateway.profile_service import Profiles
 from memgw.gateway.review_service import Reviews
 from memgw.gateway.services import Services
@@ -64,6 +65,10 @@ def _evermemos(s: ServicesDep) -> EverMemOSFacade:
     return s.evermemos
 
 
+def _rpc(s: ServicesDep) -> OpenHumanRpc:
+    return s.rpc
+
+
 MemoriesDep = Annotated[Memories, Depends(_memories)]
 SessionsDep = Annotated[Sessions, Depends(_sessions)]
 DirectoryDep = Annotated[Directory, Depends(_directory)]
@@ -72,6 +77,7 @@ ProfilesDep = Annotated[Profiles, Depends(_profiles)]
 SourcesDep = Annotated[Sources, Depends(_sources)]
 Mem0Dep = Annotated[Mem0, Depends(_mem0)]
 EverMemOSDep = Annotated[EverMemOSFacade, Depends(_evermemos)]
+RpcDep = Annotated[OpenHumanRpc, Depends(_rpc)]
 
 
 async def get_principal(connection: HTTPConnection, services: ServicesDep) -> Principal:

@@ -8,7 +8,7 @@ from fastapi import FastAPI, Request, Response
 
 from memgw.common.logging import CORRELATION_HEADER, correlation_scope
 from memgw.common.runtime import Infra, ServiceParts
-from memgw.gateway.api import audit, directory, evermemos, health, mem0, memory, sessions, sources
+from memgw.gateway.api import audit, directory, evermemos, health, mem0, memory, rpc, sessions, sources
 from memgw.gateway.body_limit import BodyLimit
 from memgw.gateway.errors import install_error_handlers
 from memgw.gateway.events import relay_router
@@ -36,7 +36,7 @@ def create_app(services: Services) -> FastAPI:
             response.headers[CORRELATION_HEADER] = cid
             return response
 
-    for module in (health, memory, sessions, directory, audit, sources, mem0, evermemos):
+    for module in (health, memory, sessions, directory, audit, sources, mem0, evermemos, rpc):
         app.include_router(module.router)
     app.mount("/", mcp_app)  # last: FastAPI's own routes match first
     app.add_middleware(BodyLimit, max_bytes=MAX_BODY_BYTES)  # outermost: before anything reads a body

@@ -17,6 +17,7 @@ from memgw.gateway.events import StageRelay
 from memgw.gateway.evermemos_service import EverMemOSFacade
 from memgw.gateway.mem0_service import Mem0
 from memgw.gateway.memory_service import Memories
+from memgw.gateway.openhuman_rpc import OpenHumanRpc
 from memgw.gateway.profile_service import Profiles
 from memgw.gateway.review_service import Reviews
 from memgw.gateway.session_service import Sessions
@@ -37,6 +38,7 @@ class Services:
     sources: Sources
     mem0: Mem0
     evermemos: EverMemOSFacade
+    rpc: OpenHumanRpc
     llm: LlmExtractor | None  # closed with the app
 
     async def close(self) -> None:
@@ -62,6 +64,15 @@ def services_for(infra: Infra) -> Services:
     llm = llm_extractor(infra.settings.consolidation)
     sessions = Sessions(pool=pool, layout=layout, settings=infra.settings.gateway)
     profiles = Profiles(pool)
+    sources = Sources(
+        pool=pool,
+        broker=broker,
+        layout=layout,
+        store=infra.store,
+        credentials=infra.credentials,
+        settings=settings,
+        composio=composio,
+    )
     return Services(
         pool=pool,
         broker=broker,
@@ -72,16 +83,9 @@ def services_for(infra: Infra) -> Services:
         directory=Directory(pool=pool, broker=broker, layout=layout),
         reviews=Reviews(pool=pool, layout=layout),
         profiles=profiles,
-        sources=Sources(
-            pool=pool,
-            broker=broker,
-            layout=layout,
-            store=infra.store,
-            credentials=infra.credentials,
-            settings=settings,
-            composio=composio,
-        ),
+        sources=sources,
         mem0=Mem0(pool=pool, store=infra.store, memories=memories, llm=llm),
         evermemos=EverMemOSFacade(pool=pool, memories=memories, sessions=sessions, profiles=profiles),
+        rpc=OpenHumanRpc(sources),
         llm=llm,
     )
