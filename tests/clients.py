@@ -24,6 +24,7 @@ PINS: dict[str, tuple[str, ...]] = {
     "mem0ai": ("mem0ai==2.2.1",),
     "hermes": ("hermes-agent==0.19.0",),
     "evermemos": ("evermemos==0.3.13",),
+    "mcp": ("mcp==1.30.0",),
 }
 
 

@@ -279,7 +279,7 @@ def _mcp(world: World, who: str) -> Client:
 async def test_mcp_search_and_delete_follow_the_same_matrix(world: World, who: str) -> None:
     async with _mcp(world, who) as mcp:
         found = await mcp.call_tool("memory_search", {"query": f"{world.tag} secret fact 秘密", "limit": 50})
-        ids = {hit["memory"]["id"] for hit in found.structured_content["results"]}
+        ids = {hit["id"] for hit in found.structured_content["results"]}
         assert world.names(ids) == READS[who]
         for name in set(MEMORIES) - WRITES[who]:
             with pytest.raises(ToolError):
@@ -289,15 +289,17 @@ async def test_mcp_search_and_delete_follow_the_same_matrix(world: World, who: s
                 await mcp.call_tool("memory_feedback", {"memory_id": world.memories[name], "feedback": "useful"})
 
 
-async def test_mcp_tools_refuse_other_users_and_unknown_keys(world: World) -> None:
+async def test_mcp_tools_take_no_principal_and_refuse_other_users_and_unknown_keys(world: World) -> None:
     bob = world.users["bob"]
     async with _mcp(world, "alice") as mcp:
-        with pytest.raises(ToolError, match="forbidden"):
+        for tool in await mcp.list_tools():  # the key decides who asks: no tool lets a model name someone
+            assert not {"user_id", "agent_id"} & set(tool.inputSchema["properties"]), tool.name
+        with pytest.raises(ToolError, match="invalid_request"):
             await mcp.call_tool("memory_upsert", {"content": "x", "user_id": bob})
         with pytest.raises(ToolError, match="forbidden"):
-            await mcp.call_tool("memory_get_profile", {"user_id": bob})
-        with pytest.raises(ToolError, match="forbidden"):
-            await mcp.call_tool("memory_search", {"query": "x", "user_id": bob})
+            await mcp.call_tool(
+                "memory_upsert", {"content": "x", "visibility": "workspace-shared", "workspace_id": "ws_nobody"}
+            )
         own = await mcp.call_tool(
             "memory_append_episode", {"session_id": f"s_{world.tag}", "content": "我们讨论了 ACL"}
         )

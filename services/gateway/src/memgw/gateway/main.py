@@ -12,19 +12,19 @@ from memgw.gateway.api import audit, directory, evermemos, health, mem0, memory,
 from memgw.gateway.body_limit import BodyLimit
 from memgw.gateway.errors import install_error_handlers
 from memgw.gateway.events import relay_router
-from memgw.gateway.mcp import create_mcp
+from memgw.gateway.mcp import mcp_app
 from memgw.gateway.services import Services, services_for
 
 MAX_BODY_BYTES = 1_000_000
 
 
 def create_app(services: Services) -> FastAPI:
-    mcp_app = create_mcp(services).http_app(path="/mcp")
+    mcp = mcp_app(services)
     app = FastAPI(
         title="Memory Gateway",
         version="0.1.0",
-        description="Shared, isolated long-term memory for AI agents. MCP (streamable HTTP) is served at /mcp.",
-        lifespan=mcp_app.lifespan,
+        description="Shared, isolated long-term memory for AI agents. MCP (streamable HTTP): /mcp and /mcp/rpc.",
+        lifespan=mcp.lifespan,
     )
     app.state.services = services
     install_error_handlers(app)
@@ -38,7 +38,7 @@ def create_app(services: Services) -> FastAPI:
 
     for module in (health, memory, sessions, directory, audit, sources, mem0, evermemos, rpc):
         app.include_router(module.router)
-    app.mount("/", mcp_app)  # last: FastAPI's own routes match first
+    app.mount("/", mcp)  # last: FastAPI's own routes match first
     app.add_middleware(BodyLimit, max_bytes=MAX_BODY_BYTES)  # outermost: before anything reads a body
     return app
 
