@@ -23,8 +23,10 @@ CLIENTS = ROOT / ".tools" / "clients"
 PINS: dict[str, tuple[str, ...]] = {
     "mem0ai": ("mem0ai==2.2.1",),
     "hermes": ("hermes-agent==0.19.0",),
+    "hermes-mcp": ("hermes-agent[mcp]==0.19.0",),  # Hermes' MCP client is an optional extra
     "evermemos": ("evermemos==0.3.13",),
     "mcp": ("mcp==1.30.0",),
+    "nanobot": ("nanobot-ai==0.3.5",),
 }
 
 
