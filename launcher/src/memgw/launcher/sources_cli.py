@@ -1,18 +1,20 @@
-"""``memgw sources``: client commands that talk to a running gateway over HTTP (so the same ACL
-and audit apply as for any agent)."""
+"""``memgw sources``: client commands that talk to a running gateway through ``memgw.client`` (so
+the same ACL and audit apply as for any agent)."""
 
 from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
-import httpx
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
+from memgw.client import GatewayError, MemoryGateway
 from memgw.common.settings import Settings
 
 sources_app = typer.Typer(help="Memory sources of a running gateway.", no_args_is_help=True)
@@ -20,7 +22,10 @@ console = Console(stderr=True)
 FINAL = ("Completed", "Failed")
 
 
-def _client() -> httpx.Client:
+@contextmanager
+def _gateway() -> Iterator[MemoryGateway]:
+    """The configured gateway (MEMGW_URL, MEMGW_API_KEY or the data dir's admin key); a refusal is
+    printed with its status and ends the command with 1."""
     settings = Settings()
     key = settings.client.api_key
     key_file = settings.data.data_dir / "admin.key"
@@ -28,22 +33,20 @@ def _client() -> httpx.Client:
         key = key_file.read_text().strip()
     if not key:
         raise typer.BadParameter("set MEMGW_API_KEY (or run where the data dir holds admin.key)")
-    return httpx.Client(base_url=settings.client.url, headers={"Authorization": f"Bearer {key}"}, timeout=60)
-
-
-def _check(response: httpx.Response) -> Any:
-    if response.status_code >= 400:
-        console.print(f"[red]{response.status_code}[/red] {response.text}")
-        raise typer.Exit(1)
-    return response.json() if "json" in response.headers.get("content-type", "") else response.text
+    try:
+        with MemoryGateway(settings.client.url, api_key=key) as gateway:
+            yield gateway
+    except GatewayError as exc:
+        console.print(f"[red]{exc.status}[/red] {exc.code}: {exc.detail}")
+        raise typer.Exit(1) from exc
 
 
 @sources_app.command("list")
 def list_sources() -> None:
     """Sources with their status."""
-    with _client() as client:
-        for row in _check(client.get("/v1/sources/status")):
-            stage = f" ({row['sync_stage']})" if row["sync_stage"] else ""
+    with _gateway() as gateway:
+        for row in gateway.source_status():
+            stage = f" ({row['sync_stage']})" if row.get("sync_stage") else ""
             print(
                 f"{row['source_id']:30} {row['kind']:13} {row['freshness']:7} chunks={row['synced_chunks']}"
                 f" pending={row['pending_items']}{stage}"
@@ -53,12 +56,8 @@ def list_sources() -> None:
 @sources_app.command("import")
 def import_sources(path: Path) -> None:
     """Import OpenHuman's config.toml [[memory_sources]]."""
-    with _client() as client:
-        report = _check(
-            client.post(
-                "/v1/sources/import", content=path.read_text(encoding="utf-8"), headers={"content-type": "text/plain"}
-            )
-        )
+    with _gateway() as gateway:
+        report = gateway.import_openhuman(path.read_text(encoding="utf-8"))
     print(json.dumps(report, indent=2, ensure_ascii=False))
     if report["errors"]:
         raise typer.Exit(1)
@@ -67,17 +66,8 @@ def import_sources(path: Path) -> None:
 @sources_app.command("export")
 def export_sources() -> None:
     """Print the sources as OpenHuman's [[memory_sources]] tables."""
-    with _client() as client:
-        sys.stdout.write(_check(client.get("/v1/sources/export")))
-
-
-def _events(client: httpx.Client, source_id: str) -> Any:
-    with client.stream("GET", "/v1/events", params={"source_id": source_id}, timeout=None) as stream:
-        for line in stream.iter_lines():
-            if line.startswith("data: "):
-                yield json.loads(line[6:])
-            elif line.startswith(": connected"):
-                yield None  # the stream is live: now the sync may be requested
+    with _gateway() as gateway:
+        sys.stdout.write(gateway.export_openhuman())
 
 
 @sources_app.command("sync")
@@ -86,11 +76,11 @@ def sync(
     follow: Annotated[bool, typer.Option("--follow", "-f", help="Show progress until Completed or Failed.")] = False,
 ) -> None:
     """Queue a sync; with --follow, show a progress bar until it ends."""
-    with _client() as client:
+    with _gateway() as gateway:
         if not follow:
-            print(json.dumps(_check(client.post(f"/v1/sources/{source_id}/sync")), indent=2, default=str))
+            print(json.dumps(gateway.sync(source_id), indent=2, default=str))
             return
-        run_id = None
+        run_id, final = None, None
         columns = (
             TextColumn("{task.description}"),
             BarColumn(),
@@ -99,9 +89,9 @@ def sync(
         )
         with Progress(*columns, console=console) as bar:
             task = bar.add_task(source_id, total=None, detail="")
-            for event in _events(client, source_id):
-                if event is None:
-                    run_id = _check(client.post(f"/v1/sources/{source_id}/sync"))["run"]["id"]
+            for event in gateway.events(source_id):
+                if event is None:  # the stream is live: now the sync may be requested
+                    run_id = gateway.sync(source_id)["id"]
                     continue
                 if event["run_id"] != run_id:
                     continue
@@ -116,10 +106,14 @@ def sync(
                     detail=f"{event['stage']} {event.get('detail') or ''}".strip(),
                 )
                 if event["stage"] in FINAL:
+                    final = event
                     break
+        if final is None:
+            console.print("[red]the event stream ended before the run did[/red]")
+            raise typer.Exit(1)
         print(
-            f"{event['stage']}: {json.dumps(event['counts'])}"
-            + (f" — {event['detail']}" if event.get("detail") else "")
+            f"{final['stage']}: {json.dumps(final['counts'])}"
+            + (f" — {final['detail']}" if final.get("detail") else "")
         )
-        if event["stage"] == "Failed":
+        if final["stage"] == "Failed":
             raise typer.Exit(1)

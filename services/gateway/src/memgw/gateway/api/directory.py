@@ -40,6 +40,23 @@ async def get_profile(user_id: ResourceId, profiles: ProfilesDep, principal: Pri
     return await profiles.get_profile(principal, user_id)
 
 
+@router.get("/me")
+async def me(principal: PrincipalDep) -> dict[str, object]:
+    """Who this key speaks for: its user, its agent, the workspaces it may read."""
+    return {
+        "user_id": principal.user_id,
+        "agent_id": principal.agent_id,
+        "workspace_ids": sorted(principal.workspace_ids),
+        "is_admin": principal.is_admin,
+    }
+
+
+@router.get("/me/profile", response_model=profile_service.Profile)
+async def my_profile(profiles: ProfilesDep, principal: PrincipalDep) -> profile_service.Profile:
+    """This key's user's profile."""
+    return await profiles.get_profile(principal, principal.user_id)
+
+
 @router.post("/agents", status_code=status.HTTP_201_CREATED, response_model=directory_service.Agent)
 async def create_agent(
     body: directory_service.AgentCreate, directory: DirectoryDep, principal: PrincipalDep
