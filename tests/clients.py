@@ -24,6 +24,7 @@ PINS: dict[str, tuple[str, ...]] = {
     "mem0ai": ("mem0ai==2.2.1",),
     "hermes": ("hermes-agent==0.19.0",),
     "hermes-mcp": ("hermes-agent[mcp]==0.19.0",),  # Hermes' MCP client is an optional extra
+    "hermes-plugin": ("hermes-agent==0.19.0", "-e", str(ROOT / "libs" / "client")),  # with our client
     "evermemos": ("evermemos==0.3.13",),
     "mcp": ("mcp==1.30.0",),
     "nanobot": ("nanobot-ai==0.3.5",),

@@ -104,3 +104,47 @@ async def test_hermes_recalls_through_its_mcp_servers_config(system: System, llm
     out = await run_client("hermes-mcp", HERMES, env | {"HERMES_DISABLE_LAZY_INSTALLS": "1"})
     assert "mcp__memgw__memory_search" in out["registered"]
     assert "Helix" in out["reply"]
+
+
+HERMES_PLUGIN = """
+import json, os, pathlib, shutil
+home = pathlib.Path(os.environ["HERMES_HOME"])
+shutil.copytree(os.environ["PLUGIN"], home / "plugins" / "memgw")  # the documented install
+from plugins.memory import load_memory_provider
+
+provider = load_memory_provider("memgw")
+out = {"available": provider.is_available()}
+provider.initialize("cli session 7")
+out["context"] = provider.prefetch("which editor should I open")
+provider.sync_turn("Set up the build for me.", "Done: the build uses Bazel now.")
+provider.sync_turn("Also, we decided to use Bazel.", "Noted.")
+desk = {"content": "The user's desk is by the window."}
+out["stored"] = json.loads(provider.handle_tool_call("memgw_remember", desk))
+out["found"] = json.loads(provider.handle_tool_call("memgw_search", {"query": "where is the desk"}))
+out["refused"] = json.loads(provider.handle_tool_call("memgw_forget", {"memory_id": "mem_not_there"}))
+provider.on_session_end([])
+provider.shutdown()
+print(json.dumps(out))
+"""
+
+
+async def test_the_hermes_memory_provider_plugin(system: System, tmp_path: Path) -> None:
+    uid, key = await _person_with_a_memory(system)
+    plugin = Path(__file__).resolve().parents[2] / "integrations" / "hermes" / "memgw"
+    env = {
+        "MEMGW_URL": system.url,
+        "MEMGW_API_KEY": key,
+        "HERMES_HOME": str(tmp_path / "hermes"),
+        "HOME": str(tmp_path),
+        "PLUGIN": str(plugin),
+    }
+    out = await run_client("hermes-plugin", HERMES_PLUGIN, env)
+    assert out["available"] is True
+    assert "Helix" in out["context"]
+    assert out["stored"]["result"] == "stored"
+    assert out["found"]["results"][0]["memory"] == "The user's desk is by the window."
+    assert out["refused"]["error"].startswith("not_found")
+    jobs = await system.infra.pool.fetch("SELECT state FROM jobs WHERE user_id = $1", uid)
+    assert len(jobs) == 1  # the session was committed at its end
+    episodes = await system.infra.pool.fetchval("SELECT count(*) FROM episodes WHERE user_id = $1", uid)
+    assert episodes == 2

@@ -7,6 +7,7 @@ the consolidator through SessionCommitted and answers with a job whose state can
 
 from __future__ import annotations
 
+import contextlib
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -146,9 +147,9 @@ class Sessions:
             self.pool, p, "memory_append_episode", body.user_id, body.agent_id, body.workspace_id
         )
         if await sessions.get(self.pool, body.session_id) is None:  # the seed's agents name a session unopened
-            await self.open_session(
-                p, SessionCreate(session_id=body.session_id, agent_id=body.agent_id, workspace_id=body.workspace_id)
-            )
+            opening = SessionCreate(session_id=body.session_id, agent_id=body.agent_id, workspace_id=body.workspace_id)
+            with contextlib.suppress(Conflict):  # a concurrent first append opened it: append to that one
+                await self.open_session(p, opening)
         session = await self._own_session(p, body.session_id, policy.Action.SESSION_WRITE)
         row = await sessions.append_episode(
             self.pool,
