@@ -153,7 +153,8 @@ class AccessChanged(Event):
     """Someone's rights changed; live streams of that user re-check their principal."""
 
     type: Literal["AccessChanged"] = "AccessChanged"
-    user_id: str | None = None
+    user_id: str | None = None  # whose rights changed (None: anyone's, e.g. a workspace's members)
+    workspace_id: str | None = None  # the workspace whose members or agents changed
     reason: str = ""
 
 

@@ -440,11 +440,11 @@ class Directory:
             )
         return await self._changed(p, workspace_id, f"{'allow' if add else 'withdraw'} agent {agent_id}")
 
-    async def announce_access_changed(self, user_id: str | None, reason: str) -> None:
+    async def announce_access_changed(self, user_id: str | None, reason: str, workspace_id: str | None = None) -> None:
         """Tell every gateway (core NATS, after the change is written) that rights changed: their live
         streams check again at once. Best effort: the periodic re-check covers a lost hint."""
         try:
-            change = AccessChanged(user_id=user_id, reason=reason)
+            change = AccessChanged(user_id=user_id, workspace_id=workspace_id, reason=reason)
             await self.broker.publish(change.model_dump(mode="json"), self.layout.subject(Subject.ACCESS_CHANGED))
         except Exception as exc:
             log.warning("access_changed.not_announced", error=str(exc))
@@ -453,7 +453,7 @@ class Directory:
         await audit.record(
             self.pool, p, "workspace_update", target_type="workspace", target_id=workspace_id, reason=what
         )
-        await self.announce_access_changed(None, f"workspace {workspace_id}: {what}")
+        await self.announce_access_changed(None, f"workspace {workspace_id}: {what}", workspace_id)
         updated = await self._workspace(workspace_id)
         assert updated is not None
         return updated

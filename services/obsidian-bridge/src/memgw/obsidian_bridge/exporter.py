@@ -86,17 +86,15 @@ class Exporter:
     async def memory_changed(self, memory_id: str) -> None:
         m = await self._memory(memory_id)
         readers = await self.readers(m) if m is not None and self.worth_a_note(m) else set()
-        for user_id in sorted(set(self.vault.existing_users()) | readers):
+        for user_id in sorted(set(self.vault.holders(memory_id)) | readers):
             async with self.vault.lock(user_id):
                 uv = self.vault.user(user_id)
                 current = uv.where(memory_id=memory_id)
                 if m is not None and user_id in readers:
                     self._place(uv, m, current)
-                elif current:
+                else:
                     for rel in current:
                         uv.remove(rel)
-                else:
-                    continue
                 await self._refresh_pages(uv)
 
     def _place(self, uv: UserVault, m: MemoryRecord, current: list[str]) -> None:
@@ -187,11 +185,22 @@ class Exporter:
                 if target != rel:
                     uv.remove(rel)
 
-    async def access_changed(self, user_id: str | None) -> None:
-        """Someone's rights changed (a workspace joined or left, an agent withdrawn): their vault — or,
-        for a workspace's change, every vault — is brought in line with what they may read now."""
-        for someone in [user_id] if user_id else self.vault.existing_users():
-            await self.export_user(someone)
+    async def access_changed(self, user_id: str | None, workspace_id: str | None = None) -> None:
+        """Someone's rights changed: their vault, or every vault's notes of the workspace whose members
+        or agents changed, brought in line with what each reader may read now."""
+        if user_id:
+            await self.export_user(user_id)
+        if workspace_id:
+            rows = await self.pool.fetch(
+                "SELECT id FROM memories WHERE workspace_id = $1 AND source_id IS NULL AND status = ANY($2)",
+                workspace_id,
+                [s.value for s in VAULT_STATUSES],
+            )
+            for row in rows:
+                await self.memory_changed(row["id"])
+        if not (user_id or workspace_id):
+            for someone in self.vault.existing_users():
+                await self.export_user(someone)
 
     async def export_user(self, user_id: str) -> int:
         """Write every note the user's vault should hold now, and take out what it may no longer hold;
@@ -220,7 +229,7 @@ class Exporter:
                 self.vault.user(row["id"])
             except ValueError:
                 continue  # an id that cannot name a folder has no vault
-        for user_id in self.vault.existing_users():
+        for user_id in self.vault.existing_users():  # every vault on disk is loaded, and checked
             await self.export_user(user_id)
 
 

@@ -56,6 +56,6 @@ def create_router(layout: BusLayout, broker: NatsBroker, exporter: Exporter) -> 
     async def on_access(change: AccessChanged) -> None:
         # Core NATS, at most once: a lost one is made good by the next start's full check.
         with correlation_scope(change.correlation_id):
-            await exporter.access_changed(change.user_id)
+            await exporter.access_changed(change.user_id, change.workspace_id)
 
     return router

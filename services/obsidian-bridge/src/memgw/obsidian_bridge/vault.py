@@ -76,9 +76,13 @@ class UserVault:
         self.root = resolve_within(root, user_id)
         self._manifest_path = self.root / STATE_DIR / "manifest.json"
         self.manifest: dict[str, Written] = {}
+        self._by_memory: dict[str, set[str]] = {}  # memory id → the notes of it (what events look up)
         if self._manifest_path.exists():
             raw = json.loads(self._manifest_path.read_text())
             self.manifest = {rel: Written(**entry) for rel, entry in raw.items()}
+        for rel, entry in self.manifest.items():
+            if entry.memory_id:
+                self._by_memory.setdefault(entry.memory_id, set()).add(rel)
 
     @property
     def is_new(self) -> bool:
@@ -117,15 +121,20 @@ class UserVault:
         return True
 
     def remove(self, rel: str | Path) -> None:
-        key = str(Path(rel))
-        self.manifest.pop(key, None)
+        self._drop(str(Path(rel)))
         with contextlib.suppress(FileNotFoundError):
             self.path(rel).unlink()
         self._save()
 
     def forget(self, rel: str | Path) -> None:
-        if self.manifest.pop(str(Path(rel)), None) is not None:
+        if self._drop(str(Path(rel))):
             self._save()
+
+    def _drop(self, key: str) -> bool:
+        entry = self.manifest.pop(key, None)
+        if entry is not None and entry.memory_id:
+            self._by_memory.get(entry.memory_id, set()).discard(key)
+        return entry is not None
 
     def applied(self, rel: str | Path, text: str, **ids: str | int | None) -> None:
         """A person's text at ``rel`` was applied: it is in sync now, not to be applied again."""
@@ -136,14 +145,12 @@ class UserVault:
         return entry is not None and entry.sha == digest(text)
 
     def where(self, *, memory_id: str | None = None, review_id: str | None = None) -> list[str]:
-        return [
-            rel
-            for rel, entry in self.manifest.items()
-            if (memory_id and entry.memory_id == memory_id) or (review_id and entry.review_id == review_id)
-        ]
+        if memory_id:
+            return sorted(self._by_memory.get(memory_id, ()))
+        return [rel for rel, entry in self.manifest.items() if review_id and entry.review_id == review_id]
 
     def memory_ids(self) -> set[str]:
-        return {e.memory_id for e in self.manifest.values() if e.memory_id}
+        return {memory_id for memory_id, notes in self._by_memory.items() if notes}
 
     def notes(self) -> Iterator[Path]:
         """Every note a person may have touched, relative to the user's folder."""
@@ -175,6 +182,10 @@ class UserVault:
             entry.memory_id, entry.review_id, entry.version = previous.memory_id, previous.review_id, previous.version
         for name, value in ids.items():
             setattr(entry, name, value)
+        if previous is not None and previous.memory_id and previous.memory_id != entry.memory_id:
+            self._by_memory.get(previous.memory_id, set()).discard(key)
+        if entry.memory_id:
+            self._by_memory.setdefault(entry.memory_id, set()).add(key)
         self.manifest[key] = entry
         self._save()
 
@@ -245,6 +256,10 @@ class Vault:
             vault.ensure_tree()
             self._users[user_id] = vault
         return self._users[user_id]
+
+    def holders(self, memory_id: str) -> list[str]:
+        """The users whose vault (as loaded in this process) holds a note of the memory."""
+        return sorted(user_id for user_id, uv in self._users.items() if uv.where(memory_id=memory_id))
 
     def existing_users(self) -> list[str]:
         """Users whose folder the bridge made (it holds a manifest)."""
