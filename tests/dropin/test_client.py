@@ -19,7 +19,7 @@ async def test_the_async_client_covers_the_memory_lifecycle(system: System) -> N
         assert (await gw.me())["user_id"] == uid
         made = await gw.remember("我们决定用 NATS 做事件总线。", memory_type="decision", importance=0.8, tags=["arch"])
         assert made["namespace"] == f"user/{uid}/long_term"
-        [hit] = [h for h in await gw.search("事件总线用什么", limit=5) if h["memory"]["id"] == made["id"]]
+        [hit] = [h for h in await gw.search("事件总线用什么", limit=20) if h["memory"]["id"] == made["id"]]
         assert hit["memory"]["memory_type"] == "decision"
         changed = await gw.update(made["id"], version=1, summary="事件总线")
         assert changed["version"] == 2

@@ -33,9 +33,10 @@ async def everything(s, init):
         return (await s.call_tool(name, args)).structuredContent
 
     sid = os.environ["SID"]
-    out["stored"] = await call("memory_upsert", content="The user likes Helix.", memory_type="preference")
-    out["found"] = await call("memory_search", query="which editor", limit=3)
-    out["full"] = await call("memory_search", query="which editor", limit=3, full=True)
+    said = "The user's favourite editor is Helix " + sid  # words of its own: other tests' memories rank lower
+    out["stored"] = await call("memory_upsert", content=said, memory_type="preference")
+    out["found"] = await call("memory_search", query="favourite editor Helix " + sid, limit=10)
+    out["full"] = await call("memory_search", query="favourite editor Helix " + sid, limit=10, full=True)
     out["namespaces"] = await call("memory_list_namespaces")
     out["profile"] = await call("memory_get_profile")
     out["episode"] = await call("memory_append_episode", session_id=sid, content="We fixed the login bug.")
@@ -91,7 +92,8 @@ async def test_the_official_mcp_sdk_uses_all_eight_tools(system: System) -> None
     [hit] = [h for h in out["found"]["results"] if h["id"] == out["stored"]["id"]]
     assert set(hit) == {"id", "content", "type", "namespace", "score"}
     assert hit["type"] == "preference"
-    assert out["full"]["results"][0]["memory"]["user_id"] == uid
+    [full] = [h for h in out["full"]["results"] if h["memory"]["id"] == out["stored"]["id"]]
+    assert full["memory"]["user_id"] == uid
     assert any(n["namespace"] == f"user/{uid}/preferences" for n in out["namespaces"]["result"])
     assert out["profile"]["user_id"] == uid
     assert out["episode"]["namespace"] == f"session/s_{uid}/episodic"
