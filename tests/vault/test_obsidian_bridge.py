@@ -319,7 +319,7 @@ async def test_one_bridge_per_vault_and_catch_up_after_a_restart(person: Person,
         again.vault.release()
 
 
-async def _memgw(system: System, *args: str) -> tuple[int, str]:
+async def _memgw(system: System, *args: str, extra: dict[str, str] | None = None) -> tuple[int, str]:
     settings = system.infra.settings
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMGW_")}
     env |= {
@@ -327,6 +327,7 @@ async def _memgw(system: System, *args: str) -> tuple[int, str]:
         "MEMGW_DATABASE_URL": system.infra.database_url,
         "MEMGW_NATS_URL": system.infra.nats_url,
         "MEMGW_BUS_PREFIX": settings.nats.bus_prefix,
+        **(extra or {}),
     }
     proc = await asyncio.create_subprocess_exec(
         str(Path(sys.executable).parent / "memgw"),
@@ -365,3 +366,19 @@ async def test_the_evolved_profile_reaches_the_profiles_folder(person: Person) -
     page = frontmatter.loads(await person.note(f"Profiles/{person.user_id}.md"))
     assert "我在上海工作。" in page.content
     assert page["user_id"] == person.user_id
+
+
+async def test_vault_export_and_import_at_a_terminal_while_no_bridge_holds_the_vault(
+    person: Person, tmp_path: Path
+) -> None:
+    made = await person.remember("The printer is on the second floor.")
+    elsewhere = {"MEMGW_DATA_DIR": str(tmp_path / "data"), "MEMGW_VAULT_DIR": str(tmp_path / "vault")}
+    code, out = await _memgw(person.system, "vault", "export", "--user", person.user_id, extra=elsewhere)
+    assert code == 0, out
+    assert json.loads(out[out.index("{") :]) == {person.user_id: 1}
+    note = tmp_path / "vault" / person.user_id / f"Memories/LongTerm/{made['id']}.md"
+    note.write_text(note.read_text().replace("second floor", "third floor"))
+    code, out = await _memgw(person.system, "vault", "import", extra=elsewhere)
+    assert code == 0, out
+    assert json.loads(out[out.index("{") :])["edited"] == 1
+    assert (await person.memory(made["id"]))["content"] == "The printer is on the third floor."

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import asyncpg
 from pydantic import TypeAdapter, ValidationError
@@ -23,6 +23,7 @@ from pydantic import TypeAdapter, ValidationError
 from memgw.common import audit_log, policy, reviews
 from memgw.common.bus import BusLayout
 from memgw.common.db.outbox import enqueue
+from memgw.common.db.pool import Executor
 from memgw.common.domain import MemoryContent, MemoryRecord, MemoryType, Visibility
 from memgw.common.embedding.base import Embedder
 from memgw.common.events import ReviewDecided
@@ -115,18 +116,48 @@ class Importer:
             return await self._create(uv, rel, note)
         return "ignored"
 
-    async def _refused(self, user_id: str, action: str, decision: policy.Decision, target: str, kind: str) -> None:
+    async def _require(
+        self,
+        user_id: str,
+        agent_id: str | None,
+        action: policy.Action,
+        ref: policy.Resource,
+        *,
+        operation: str,
+        target: str,
+        kind: str,
+    ) -> None:
+        """The person, as they stand now, may do this, or NotApplied with the policy's reason (audited)."""
+        p = await principal_of(self.pool, user_id, agent_id)
+        verdict = policy.decide(p, action, ref) if p else policy.Decision(False, "the user is disabled")
+        if verdict.allowed:
+            return
+        await self._audit(self.pool, user_id, operation, kind, target, f"{verdict.reason} (obsidian)", decision="deny")
+        raise NotApplied(f"not allowed: {verdict.reason}")
+
+    @staticmethod
+    async def _audit(
+        db: Executor,
+        user_id: str,
+        action: str,
+        kind: str,
+        target: str,
+        reason: str,
+        *,
+        namespace: str | None = None,
+        decision: Literal["allow", "deny"] = "allow",
+    ) -> None:
         await audit_log.write(
-            self.pool,
+            db,
             actor_user_id=user_id,
             actor_agent_id=None,
             action=action,
-            decision="deny",
-            reason=f"{decision.reason} (obsidian)",
+            decision=decision,
+            reason=reason,
             target_type=kind,
             target_id=target,
+            namespace=namespace,
         )
-        raise NotApplied(f"not allowed: {decision.reason}")
 
     # -- decisions -----------------------------------------------------------------------------------
 
@@ -146,26 +177,23 @@ class Importer:
         if decision not in DECISIONS:
             raise NotApplied(f"decision must be one of {', '.join(DECISIONS)}, not {decision!r}")
         edited = _content(your_version(note.body)) if decision == "edit" else None
-        p = await principal_of(self.pool, uv.user_id, None)
         ref = policy.OwnedRef("review", review_id, review["user_id"])
-        verdict = policy.decide(p, policy.Action.REVIEW_DECIDE, ref) if p else policy.Decision(False, "user disabled")
-        if not verdict.allowed:
-            await self._refused(uv.user_id, "review_decide", verdict, review_id, "review")
+        await self._require(
+            uv.user_id,
+            None,
+            policy.Action.REVIEW_DECIDE,
+            ref,
+            operation="review_decide",
+            target=review_id,
+            kind="review",
+        )
         async with self.pool.acquire() as conn, conn.transaction():
             await enqueue(
                 conn,
                 self.layout,
                 ReviewDecided(review_id=review_id, decision=decision, edited_content=edited, decided_by=uv.user_id),
             )
-            await audit_log.write(
-                conn,
-                actor_user_id=uv.user_id,
-                actor_agent_id=None,
-                action="review_decide",
-                reason=f"{decision} (obsidian: {rel})",
-                target_type="review",
-                target_id=review_id,
-            )
+            await self._audit(conn, uv.user_id, "review_decide", "review", review_id, f"{decision} (obsidian: {rel})")
         target = Path(review_folder(decision)) / rel.name
         uv.write(target, with_meta(text, status="decided", decision=decision), review_id=review_id)
         if target != rel:
@@ -203,15 +231,8 @@ class Importer:
             if current != m.version:
                 raise NotApplied(f"memory {memory_id} changed while this edit was applied; save the note again")
             record = await self.store.update(conn, memory_id, changes, actor=uv.user_id)
-            await audit_log.write(
-                conn,
-                actor_user_id=uv.user_id,
-                actor_agent_id=None,
-                action="memory_update",
-                reason=f"obsidian: {rel}",
-                target_type="memory",
-                target_id=memory_id,
-                namespace=m.namespace,
+            await self._audit(
+                conn, uv.user_id, "memory_update", "memory", memory_id, f"obsidian: {rel}", namespace=m.namespace
             )
         await self.store.sync_index(upserted=[memory_id])
         uv.applied(rel, text, memory_id=memory_id, version=record.version)
@@ -233,11 +254,10 @@ class Importer:
 
     async def _may_write(self, user_id: str, m: MemoryRecord) -> None:
         agent = m.agent_id if m.visibility is Visibility.AGENT_ONLY and m.user_id == user_id else None
-        p = await principal_of(self.pool, user_id, agent)
         ref = policy.MemoryRef(m.user_id, m.agent_id, m.visibility.value, m.workspace_id)
-        verdict = policy.decide(p, policy.Action.MEMORY_WRITE, ref) if p else policy.Decision(False, "user disabled")
-        if not verdict.allowed:
-            await self._refused(user_id, "memory_update", verdict, m.id, "memory")
+        await self._require(
+            user_id, agent, policy.Action.MEMORY_WRITE, ref, operation="memory_update", target=m.id, kind="memory"
+        )
 
     # -- new notes -----------------------------------------------------------------------------------
 
@@ -257,10 +277,9 @@ class Importer:
         raw_tags = note.meta.get("tags") or []
         tags = [str(t) for t in raw_tags if not str(t).startswith(("memory/", "source/", "visibility/"))][:32]
         ref = policy.MemoryRef(uv.user_id, None, Visibility.PRIVATE.value, None)
-        p = await principal_of(self.pool, uv.user_id, None)
-        verdict = policy.decide(p, policy.Action.MEMORY_WRITE, ref) if p else policy.Decision(False, "user disabled")
-        if not verdict.allowed:
-            await self._refused(uv.user_id, "memory_upsert", verdict, str(rel), "memory")
+        await self._require(
+            uv.user_id, None, policy.Action.MEMORY_WRITE, ref, operation="memory_upsert", target=str(rel), kind="memory"
+        )
         [vector] = await self.store.embed_passages([content], self.embedder, tenant=uv.user_id)
         namespace = derive_namespace(
             memory_type=memory_type, visibility=Visibility.PRIVATE, user_id=uv.user_id, agent_id=None, workspace_id=None
@@ -286,15 +305,8 @@ class Importer:
         )
         async with self.pool.acquire() as conn, conn.transaction():
             record = await self.store.insert(conn, new, actor=uv.user_id)
-            await audit_log.write(
-                conn,
-                actor_user_id=uv.user_id,
-                actor_agent_id=None,
-                action="memory_upsert",
-                reason=f"obsidian: {rel}",
-                target_type="memory",
-                target_id=record.id,
-                namespace=namespace,
+            await self._audit(
+                conn, uv.user_id, "memory_upsert", "memory", record.id, f"obsidian: {rel}", namespace=namespace
             )
         await self.store.sync_index(upserted=[record.id])
         uv.write(rel, memory_note(record), memory_id=record.id, version=record.version)
