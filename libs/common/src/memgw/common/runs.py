@@ -135,3 +135,17 @@ async def last_finished_counts(db: Executor, source_id: str) -> dict[str, Any] |
         source_id,
     )
     return dict(counts) if counts is not None else None
+
+
+async def per_day(db: Executor, source_ids: list[str], days: int = 30) -> list[dict[str, Any]]:
+    """Runs of these sources per day over the last ``days``, by how they ended."""
+    rows = await db.fetch(
+        "SELECT date_trunc('day', created_at)::date AS day,"
+        " count(*) FILTER (WHERE stage = 'Completed') AS completed,"
+        " count(*) FILTER (WHERE stage = 'Failed') AS failed, count(*) AS runs"
+        " FROM sync_runs WHERE source_id = ANY($1) AND created_at > now() - make_interval(days => $2)"
+        " GROUP BY 1 ORDER BY 1",
+        source_ids,
+        days,
+    )
+    return [dict(r) for r in rows]

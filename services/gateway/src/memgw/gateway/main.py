@@ -1,4 +1,5 @@
-"""The gateway: REST /v1 (and, as later issues add them, MCP and the event relay)."""
+"""The gateway: REST /v1, the facades of other memory APIs (mem0, EverMemOS, OpenHuman RPC), MCP, the
+event relay and the web console."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ from fastapi import FastAPI, Request, Response
 
 from memgw.common.logging import CORRELATION_HEADER, correlation_scope
 from memgw.common.runtime import Infra, ServiceParts
-from memgw.gateway.api import audit, directory, evermemos, health, mem0, memory, rpc, sessions, sources
+from memgw.gateway.api import audit, directory, evermemos, health, mem0, memory, overview, rpc, sessions, sources
 from memgw.gateway.body_limit import BodyLimit
+from memgw.gateway.console import install_console
 from memgw.gateway.errors import install_error_handlers
 from memgw.gateway.events import relay_router
 from memgw.gateway.mcp import mcp_app
@@ -36,8 +38,9 @@ def create_app(services: Services) -> FastAPI:
             response.headers[CORRELATION_HEADER] = cid
             return response
 
-    for module in (health, memory, sessions, directory, audit, sources, mem0, evermemos, rpc):
+    for module in (health, memory, sessions, directory, audit, overview, sources, mem0, evermemos, rpc):
         app.include_router(module.router)
+    install_console(app)
     app.mount("/", mcp)  # last: FastAPI's own routes match first
     app.add_middleware(BodyLimit, max_bytes=MAX_BODY_BYTES)  # outermost: before anything reads a body
     return app

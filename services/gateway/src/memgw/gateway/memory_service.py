@@ -410,3 +410,23 @@ class Memories:
         ]
         out.append(entry(GLOBAL_NAMESPACE, replace(mine, visibility=Visibility.GLOBAL.value)))
         return out
+
+    async def stats(self, p: Principal, days: int = 30) -> dict[str, Any]:
+        """What the key may read, counted: per namespace and type, and memories made per day."""
+        params = SqlParams()
+        readable = _listing_sql(p, params, (MemoryStatus.ACTIVE,))
+        groups = await self.pool.fetch(
+            f"SELECT m.namespace, m.memory_type, count(*) AS count FROM memories m WHERE {readable}"
+            " GROUP BY 1, 2 ORDER BY 3 DESC LIMIT 500",
+            *params.values,
+        )
+        params = SqlParams()
+        readable = _listing_sql(p, params, (MemoryStatus.ACTIVE,))
+        since = params.add(days)
+        daily = await self.pool.fetch(
+            f"SELECT date_trunc('day', m.created_at)::date AS day, count(*) AS count FROM memories m"
+            f" WHERE {readable} AND m.created_at > now() - make_interval(days => {since}) GROUP BY 1 ORDER BY 1",
+            *params.values,
+        )
+        await audit.record(self.pool, p, "memory_stats", target_type="memory")
+        return {"by_namespace": [dict(r) for r in groups], "memories_per_day": [dict(r) for r in daily]}

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
@@ -20,6 +21,7 @@ from memgw.gateway.schemas import RequestBody, ResourceId
 
 router = APIRouter(prefix="/v1", tags=["sources"])
 HEARTBEAT_S = 15.0
+FIRST_MESSAGE_S = 10.0  # a WebSocket that sends no key in this time is closed
 
 
 class SourceCreate(RequestBody):
@@ -168,15 +170,29 @@ async def stage_events(
 
 @router.websocket("/events/ws")
 async def stage_events_ws(websocket: WebSocket, source_id: str | None = None) -> None:
-    """The same events over a WebSocket; the key comes as a header or, for browsers, `?api_key=`."""
+    """The same events over a WebSocket. The key comes as a header, or — what a browser can do
+    without putting it in a URL — as the first message, `{"api_key": "..."}`, answered with
+    `{"type": "Authenticated"}`. (`?api_key=` still works for clients that cannot do either.)"""
     services = get_services(websocket)
     secret = api_key_from(websocket.headers, websocket.query_params.get("api_key"))
+    first_message = secret is None
+    if first_message:
+        await websocket.accept()
+        try:
+            hello = json.loads(await asyncio.wait_for(websocket.receive_text(), FIRST_MESSAGE_S))
+            secret = str(hello.get("api_key") or "") if isinstance(hello, dict) else ""
+        except (TimeoutError, ValueError, WebSocketDisconnect):
+            secret = ""
     try:
         principal = await authenticate(services.pool, secret, target="websocket /v1/events/ws")
     except Unauthorized as exc:
-        await websocket.close(code=4401, reason=exc.detail)
+        with contextlib.suppress(RuntimeError, WebSocketDisconnect):
+            await websocket.close(code=4401, reason=exc.detail)
         return
-    await websocket.accept()
+    if first_message:
+        await websocket.send_text(json.dumps({"type": "Authenticated", "user_id": principal.user_id}))
+    else:
+        await websocket.accept()
     async with services.stage_relay.listen(principal, secret or "", source_id) as listener:
         try:
             while True:

@@ -1,0 +1,513 @@
+// The console: a page over the public /v1 API and its WebSocket, nothing else. The API key lives in
+// this tab's session storage and travels only in the Authorization header (and, for the WebSocket,
+// in its first message). Every text from the server is put in as text, never as HTML.
+import { lang, setLang, t } from "./i18n.js";
+
+const KEY = "memgw.key";
+const state = { me: null, socket: null };
+const main = () => document.getElementById("main");
+const STALE = Symbol("stale");
+let generation = 0; // the page being shown; a slower, older render never overwrites a newer one
+
+function mount(gen, ...nodes) {
+  if (gen !== generation) throw STALE;
+  main().replaceChildren(...nodes);
+}
+
+// -- small helpers -----------------------------------------------------------------------------------
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
+    else if (name === "dataset") Object.assign(node.dataset, value);
+    else node.setAttribute(name, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+function field(labelText, input) {
+  const id = input.id || `f-${Math.random().toString(36).slice(2, 9)}`;
+  input.id = id;
+  return el("div", {}, el("label", { for: id }, labelText), input);
+}
+
+const when = (iso) => (iso ? new Date(iso).toLocaleString(lang() === "zh" ? "zh-CN" : undefined) : "");
+const say = (message) => (document.getElementById("live").textContent = message);
+
+class ApiError extends Error {
+  constructor(status, code, detail) {
+    super(detail);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+async function api(method, path, body) {
+  const headers = { authorization: `Bearer ${sessionStorage.getItem(KEY)}` };
+  let payload;
+  if (typeof body === "string") {
+    headers["content-type"] = "text/plain";
+    payload = body;
+  } else if (body !== undefined) {
+    headers["content-type"] = "application/json";
+    payload = JSON.stringify(body);
+  }
+  const response = await fetch(path, { method, headers, body: payload });
+  const text = await response.text();
+  let data = text;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    /* a text answer (the TOML export) */
+  }
+  if (!response.ok) {
+    const detail = (data && data.detail) || response.statusText;
+    if (response.status === 401) signOut(detail);
+    throw new ApiError(response.status, (data && data.error) || "error", detail);
+  }
+  return data;
+}
+
+function failure(error) {
+  return el("p", { class: "error", role: "alert" }, `${error.code || "error"}: ${error.message}`);
+}
+
+function table(headers, rows) {
+  return el(
+    "div",
+    { class: "table-wrap" },
+    el("table", {}, el("thead", {}, el("tr", {}, headers.map((h) => el("th", { scope: "col" }, h)))), el("tbody", {}, rows)),
+  );
+}
+
+// -- shell, sign-in, routing -------------------------------------------------------------------------
+
+const PAGES = { overview, sources, reviews, memories, activity };
+
+function header() {
+  const top = document.getElementById("top");
+  top.replaceChildren();
+  const page = (location.hash.replace("#/", "") || "overview").split("?")[0];
+  const nav = el(
+    "nav",
+    { "aria-label": "main" },
+    Object.keys(PAGES).map((name) => el("a", { href: `#/${name}`, "aria-current": name === page ? "page" : null }, t(name))),
+  );
+  const switcher = el("button", { type: "button", onclick: () => { setLang(lang() === "zh" ? "en" : "zh"); route(); } }, t("language"));
+  const who = state.me
+    ? el("div", { class: "who" }, el("span", { "data-testid": "who" }, state.me.agent_id ? `${state.me.user_id} · ${state.me.agent_id}` : state.me.user_id), switcher, el("button", { type: "button", onclick: () => signOut() }, t("signOut")))
+    : el("div", { class: "who" }, switcher);
+  top.append(el("span", { class: "brand" }, t("title")), state.me ? nav : "", who);
+}
+
+function signOut(reason) {
+  sessionStorage.removeItem(KEY);
+  state.me = null;
+  if (state.socket) state.socket.close();
+  state.socket = null;
+  signIn(reason);
+}
+
+function signIn(problem) {
+  header();
+  const input = el("input", { type: "password", name: "api_key", autocomplete: "off", required: true });
+  const message = el("p", { class: "error", role: "alert" }, problem || "");
+  const form = el(
+    "form",
+    { class: "card signin", onsubmit: async (event) => {
+        event.preventDefault();
+        sessionStorage.setItem(KEY, input.value.trim());
+        try {
+          state.me = await api("GET", "/v1/me");
+          route(); // the page the address asks for (the overview by default)
+        } catch (error) {
+          sessionStorage.removeItem(KEY);
+          message.textContent = error.message;
+        }
+      } },
+    el("h1", {}, t("signIn")),
+    field(t("apiKey"), input),
+    el("p", { class: "muted" }, t("keyHint")),
+    el("button", { class: "primary", type: "submit" }, t("signIn")),
+    message,
+  );
+  main().replaceChildren(form);
+  input.focus();
+}
+
+async function route() {
+  if (!sessionStorage.getItem(KEY)) return signIn();
+  if (!state.me) {
+    try {
+      state.me = await api("GET", "/v1/me");
+    } catch {
+      return;
+    }
+  }
+  header();
+  const gen = ++generation;
+  const name = (location.hash.replace("#/", "") || "overview").split("?")[0];
+  const page = PAGES[name] || overview;
+  main().replaceChildren(el("p", { class: "muted" }, "…"));
+  document.title = `${t(name)} · ${t("title")}`;
+  try {
+    await page(gen);
+  } catch (error) {
+    if (error !== STALE && gen === generation) main().replaceChildren(failure(error));
+  }
+}
+
+// -- overview -----------------------------------------------------------------------------------------
+
+function barChart(series, testid) {
+  const width = 600, height = 160, pad = 18;
+  const days = [...new Set(series.flatMap((s) => s.points.map((p) => p.day)))].sort();
+  const max = Math.max(1, ...series.flatMap((s) => s.points.map((p) => p.value)));
+  const slot = (width - pad * 2) / days.length;
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("class", "chart");
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.setAttribute("role", "img");
+  svg.setAttribute("data-testid", testid);
+  svg.setAttribute("aria-label", series.map((s) => `${s.name}: ${s.points.map((p) => `${p.day} ${p.value}`).join(", ") || t("nothing")}`).join("; "));
+  if (!days.length) {
+    const empty = document.createElementNS("http://www.w3.org/2000/svg", "text");
+    empty.setAttribute("x", pad);
+    empty.setAttribute("y", height / 2);
+    empty.textContent = t("nothing");
+    svg.append(empty);
+  }
+  series.forEach((s, n) => {
+    for (const point of s.points) {
+      const x = pad + days.indexOf(point.day) * slot + (slot / series.length) * n;
+      const h = ((height - pad * 2) * point.value) / max;
+      const rect = document.createElementNS("http://www.w3.org/2000/svg", "rect");
+      Object.entries({ x, y: height - pad - h, width: Math.max(2, slot / series.length - 2), height: h, class: s.cls }).forEach(([k, v]) => rect.setAttribute(k, v));
+      svg.append(rect);
+    }
+  });
+  days.forEach((day, i) => {
+    if (days.length > 12 && i % Math.ceil(days.length / 12)) return;
+    const label = document.createElementNS("http://www.w3.org/2000/svg", "text");
+    label.setAttribute("x", pad + i * slot);
+    label.setAttribute("y", height - 4);
+    label.textContent = day.slice(5);
+    svg.append(label);
+  });
+  return svg;
+}
+
+async function overview(gen) {
+  const stats = await api("GET", "/v1/stats");
+  const rows = stats.by_namespace.map((r) => el("tr", {}, el("td", {}, r.namespace), el("td", {}, r.memory_type), el("td", {}, r.count)));
+  mount(
+    gen,
+    el("h1", {}, t("overview")),
+    el("section", { class: "card" }, el("h2", {}, `${t("memoriesPerDay")} / ${t("syncsPerDay")}`),
+      barChart([
+        { name: t("memoriesPerDay"), cls: "m", points: stats.memories_per_day.map((p) => ({ day: p.day, value: p.count })) },
+        { name: t("syncsPerDay"), cls: "s", points: stats.syncs_per_day.map((p) => ({ day: p.day, value: p.runs })) },
+      ], "chart")),
+    rows.length ? table([t("namespace"), t("type"), t("count")], rows) : el("p", { class: "muted" }, t("nothing")),
+  );
+}
+
+// -- sources, with live progress ----------------------------------------------------------------------
+
+function listen(onEvent) {
+  if (state.socket) state.socket.close();
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const socket = new WebSocket(`${scheme}://${location.host}/v1/events/ws`);
+  socket.addEventListener("open", () => socket.send(JSON.stringify({ api_key: sessionStorage.getItem(KEY) })));
+  socket.addEventListener("message", (message) => {
+    const event = JSON.parse(message.data);
+    if (event.type === "MemorySyncStageChanged") onEvent(event);
+  });
+  state.socket = socket;
+  return new Promise((resolve) => socket.addEventListener("message", resolve, { once: true }));
+}
+
+function progressCell(row) {
+  const bar = el("progress", { max: 1, value: 0, "aria-label": `${t("progress")} ${row.source_id}` });
+  const stage = el("span", { class: `badge ${row.sync_stage || ""}`, "data-testid": "stage" }, row.sync_stage || "");
+  return el("td", { dataset: { testid: "progress" } }, bar, " ", stage);
+}
+
+async function sources(gen) {
+  const [status, entries] = await Promise.all([api("GET", "/v1/sources/status"), api("GET", "/v1/sources")]);
+  const byId = Object.fromEntries(entries.map((e) => [e.id, e]));
+  const body = el("tbody");
+  const message = el("p", { role: "status" });
+  for (const row of status) {
+    const entry = byId[row.source_id] || {};
+    const tr = el(
+      "tr",
+      { dataset: { source: row.source_id, stages: "" } },
+      el("th", { scope: "row" }, row.source_id, el("div", { class: "muted" }, row.label || "")),
+      el("td", {}, row.kind),
+      el("td", {}, el("span", { class: `badge ${row.freshness}` }, row.freshness)),
+      el("td", {}, row.error ? el("span", { class: "error" }, row.error) : when(row.last_chunk_at)),
+      el("td", {}, `${row.synced_chunks} / ${row.pending_items}`),
+      el("td", {}, entry.max_tokens_per_sync ? `${entry.max_tokens_per_sync} tok` : "—"),
+      progressCell(row),
+      el("td", {}, el("div", { class: "actions" },
+        el("button", { type: "button", class: "primary", onclick: async () => {
+          try { await api("POST", `/v1/sources/${row.source_id}/sync`); } catch (error) { message.replaceChildren(failure(error)); }
+        } }, t("sync")),
+        el("button", { type: "button", onclick: () => editSource(entry) }, t("edit")),
+        el("button", { type: "button", class: "danger", onclick: async () => {
+          if (!confirm(t("confirmRemove"))) return;
+          await api("DELETE", `/v1/sources/${row.source_id}`);
+          route();
+        } }, t("remove")),
+      )),
+    );
+    body.append(tr);
+  }
+  mount(
+    gen,
+    el("h1", {}, t("sources")),
+    message,
+    status.length ? el("div", { class: "table-wrap" }, el("table", {}, el("thead", {}, el("tr", {}, [t("id"), t("kind"), t("freshness"), t("lastRun"), t("chunks"), t("budget"), t("progress"), ""].map((h) => el("th", { scope: "col" }, h)))), body)) : el("p", { class: "muted" }, t("nothing")),
+    sourceForm(),
+    tomlForms(),
+  );
+  if (gen !== generation) return;
+  await listen((event) => {
+    const tr = body.querySelector(`tr[data-source="${CSS.escape(event.connection_id)}"]`);
+    if (!tr) return;
+    const counts = event.counts || {};
+    const done = (counts.items_new || 0) + (counts.items_changed || 0) + (counts.items_unchanged || 0) + (counts.items_failed || 0);
+    const bar = tr.querySelector("progress");
+    bar.max = Math.max(1, counts.items_seen || 0);
+    bar.value = event.stage === "Completed" ? bar.max : done;
+    const badge = tr.querySelector("[data-testid=stage]");
+    badge.className = `badge ${event.stage}`;
+    badge.textContent = event.detail && event.stage === "Failed" ? `${event.stage}: ${event.detail}` : event.stage;
+    tr.dataset.stages = [tr.dataset.stages, event.stage].filter(Boolean).join(",");
+    say(`${event.connection_id}: ${event.stage}`);
+  });
+}
+
+function sourceForm(entry) {
+  const id = el("input", { name: "id", required: true, value: entry?.id || "", readonly: entry ? true : null });
+  const kind = el("select", { name: "kind", disabled: entry ? true : null }, ["Folder", "GithubRepo", "RssFeed", "WebPage", "Conversation", "Composio", "TwitterQuery"].map((k) => el("option", { value: k, selected: entry?.kind === k }, k)));
+  const label = el("input", { name: "label", value: entry?.label || "" });
+  const fields = el("textarea", { name: "fields" }, JSON.stringify(entry?.fields || { path: "" }, null, 2));
+  const budget = el("input", { name: "max_tokens_per_sync", type: "number", min: 1, value: entry?.max_tokens_per_sync || "" });
+  const message = el("p", { role: "status" });
+  return el(
+    "form",
+    { class: "card", "aria-label": t("addSource"), onsubmit: async (event) => {
+        event.preventDefault();
+        try {
+          const body = { label: label.value, fields: JSON.parse(fields.value || "{}"), max_tokens_per_sync: budget.value ? Number(budget.value) : null };
+          if (entry) await api("PATCH", `/v1/sources/${entry.id}`, body);
+          else await api("POST", "/v1/sources", { id: id.value, kind: kind.value, ...body });
+          route();
+        } catch (error) {
+          message.replaceChildren(failure(error));
+        }
+      } },
+    el("h2", {}, entry ? `${t("edit")} ${entry.id}` : t("addSource")),
+    el("div", { class: "row" }, field(t("id"), id), field(t("kind"), kind), field(t("label"), label), field(t("maxTokens"), budget)),
+    field(t("fields"), fields),
+    el("p", {}, el("button", { class: "primary", type: "submit" }, t("save"))),
+    message,
+  );
+}
+
+function editSource(entry) {
+  const form = sourceForm(entry);
+  main().querySelector("form.card")?.replaceWith(form);
+  form.querySelector("input,textarea")?.focus();
+}
+
+function tomlForms() {
+  const text = el("textarea", { name: "toml" });
+  const message = el("pre", { role: "status" });
+  return el(
+    "section",
+    { class: "card" },
+    el("h2", {}, t("importToml")),
+    field("config.toml", text),
+    el("div", { class: "actions" },
+      el("button", { type: "button", onclick: async () => {
+        try { message.textContent = JSON.stringify(await api("POST", "/v1/sources/import", text.value), null, 2); } catch (error) { message.replaceChildren(failure(error)); }
+      } }, t("import")),
+      el("button", { type: "button", onclick: async () => {
+        const toml = await api("GET", "/v1/sources/export");
+        const link = el("a", { href: URL.createObjectURL(new Blob([toml], { type: "text/plain" })), download: "memory_sources.toml" });
+        link.click();
+      } }, t("exportToml")),
+    ),
+    message,
+  );
+}
+
+// -- reviews ------------------------------------------------------------------------------------------
+
+async function memoryOrNull(id) {
+  try { return await api("GET", `/v1/memory/${id}`); } catch { return null; }
+}
+
+function side(title, memory, id) {
+  if (!memory) return el("div", { class: "side" }, el("h3", {}, title), el("p", { class: "muted" }, id));
+  const sessions = (memory.metadata && memory.metadata.sessions) || [];
+  return el("div", { class: "side" }, el("h3", {}, title),
+    el("blockquote", {}, memory.content),
+    el("p", { class: "muted" }, `confidence ${memory.confidence.toFixed(2)} · importance ${memory.importance.toFixed(2)} · v${memory.version} · ${memory.source} · ${when(memory.updated_at)}`),
+    sessions.length ? el("p", { class: "muted" }, `sessions: ${sessions.join(", ")}`) : "");
+}
+
+async function reviews(gen) {
+  const status = new URLSearchParams(location.hash.split("?")[1] || "").get("status") || "open";
+  const list = await api("GET", `/v1/reviews?status=${status}`);
+  const cards = [];
+  for (const review of list) {
+    const [oldId, newId] = review.memory_ids;
+    const [oldM, newM] = await Promise.all([memoryOrNull(oldId), newId ? memoryOrNull(newId) : null]);
+    const mine = el("textarea", { name: "edited" }, (newM || oldM || {}).content || "");
+    const message = el("p", { role: "status" });
+    const decide = (decision) => async () => {
+      try {
+        await api("POST", `/v1/reviews/${review.id}/decision`, decision === "edit" ? { decision, edited_content: mine.value } : { decision });
+        message.textContent = t("decisionSent");
+        card.querySelectorAll("button").forEach((b) => (b.disabled = true));
+      } catch (error) {
+        message.replaceChildren(failure(error));
+      }
+    };
+    const card = el("section", { class: "card", dataset: { review: review.id } },
+      el("h2", {}, `${review.kind} · ${when(review.created_at)}`),
+      el("p", {}, el("strong", {}, `${t("why")}: `), review.reason),
+      el("div", { class: "sides" }, side(t("old"), oldM, oldId), newId ? side(t("new"), newM, newId) : ""),
+      review.status === "open"
+        ? el("div", {},
+            el("div", { class: "actions" }, ["accept_new", "keep_old", "keep_both"].map((d) => el("button", { type: "button", class: d === "accept_new" ? "primary" : "", onclick: decide(d), dataset: { decision: d } }, t(d)))),
+            field(t("yourVersion"), mine),
+            el("button", { type: "button", onclick: decide("edit"), dataset: { decision: "edit" } }, t("editDecision")))
+        : el("p", {}, el("span", { class: "badge" }, review.decision || "")),
+      message);
+    cards.push(card);
+  }
+  mount(
+    gen,
+    el("h1", {}, t("reviews")),
+    el("p", { class: "actions" }, el("a", { href: "#/reviews?status=open" }, t("open")), el("a", { href: "#/reviews?status=decided" }, t("decided"))),
+    ...(cards.length ? cards : [el("p", { class: "muted" }, t("noReviews"))]),
+  );
+}
+
+// -- memories -----------------------------------------------------------------------------------------
+
+function hitView(memory, score, explain) {
+  const history = el("div");
+  const message = el("span", { role: "status" });
+  return el("div", { class: "hit", dataset: { memory: memory.id } },
+    el("div", {}, memory.content),
+    el("div", { class: "meta" }, `${memory.memory_type} · ${memory.namespace} · ${memory.status} · v${memory.version}${score !== undefined ? ` · ${t("score")} ${score.toFixed(4)}` : ""}`),
+    explain ? el("div", { class: "explain", "data-testid": "explain" }, Object.entries(explain).map(([k, v]) => `${k}=${typeof v === "number" ? Math.round(v * 10000) / 10000 : v}`).join("  ")) : "",
+    el("div", { class: "actions" },
+      el("button", { type: "button", onclick: async () => {
+        const versions = await api("GET", `/v1/memory/${memory.id}/history`);
+        history.replaceChildren(el("ol", {}, versions.map((v) => el("li", {}, `v${v.version} ${v.change} · ${v.changed_by || ""} · ${when(v.created_at)} — ${v.snapshot.content || ""}`))));
+      } }, t("history")),
+      ["useful", "incorrect", "outdated", "duplicate"].map((kind) => el("button", { type: "button", onclick: async () => {
+        try { await api("POST", `/v1/memory/${memory.id}/feedback`, { feedback: kind }); message.textContent = t("thanks"); } catch (error) { message.replaceChildren(failure(error)); }
+      } }, t(kind))),
+      message),
+    history);
+}
+
+async function memories(gen) {
+  const query = el("input", { name: "q", type: "search" });
+  const mode = el("select", { name: "mode" }, ["hybrid", "dense", "sparse"].map((m) => el("option", { value: m }, m)));
+  const explain = el("input", { name: "explain", type: "checkbox" });
+  const namespace = el("input", { name: "namespace" });
+  const type = el("select", { name: "type" }, ["", "profile", "preference", "fact", "decision", "experience", "failure", "note", "resource"].map((m) => el("option", { value: m }, m || t("any"))));
+  const tags = el("input", { name: "tags" });
+  const status = el("select", { name: "status" }, ["active", "candidate", "needs_review", "archived"].map((m) => el("option", { value: m }, m)));
+  const since = el("input", { name: "since", type: "date" });
+  const until = el("input", { name: "until", type: "date" });
+  const out = el("section", { class: "card", "aria-live": "polite" });
+  const run = async (event) => {
+    event?.preventDefault();
+    const tagList = tags.value.split(",").map((s) => s.trim()).filter(Boolean);
+    try {
+      let items;
+      if (query.value.trim()) {
+        const body = { query: query.value, limit: 20, mode: mode.value, explain: explain.checked, statuses: [status.value] };
+        if (namespace.value) body.namespaces = [namespace.value];
+        const found = await api("POST", "/v1/memory/search", body);
+        items = found.results
+          .filter((h) => (!type.value || h.memory.memory_type === type.value) && tagList.every((tag) => h.memory.tags.includes(tag)))
+          .filter((h) => (!since.value || h.memory.created_at >= since.value) && (!until.value || h.memory.created_at <= `${until.value}T23:59:59`))
+          .map((h) => hitView(h.memory, h.score, h.explain));
+      } else {
+        const params = new URLSearchParams({ limit: "50", status: status.value });
+        if (namespace.value) params.set("namespace", namespace.value);
+        if (type.value) params.set("memory_type", type.value);
+        tagList.forEach((tag) => params.append("tags", tag));
+        if (since.value) params.set("since", `${since.value}T00:00:00Z`);
+        if (until.value) params.set("until", `${until.value}T23:59:59Z`);
+        items = (await api("GET", `/v1/memory?${params}`)).items.map((m) => hitView(m));
+      }
+      out.replaceChildren(el("p", { class: "muted" }, `${items.length} ${t("results")}`), ...items);
+    } catch (error) {
+      out.replaceChildren(failure(error));
+    }
+  };
+  mount(
+    gen,
+    el("h1", {}, t("memories")),
+    el("form", { class: "card", role: "search", onsubmit: run },
+      el("div", { class: "row" }, field(t("query"), query), field(t("mode"), mode), field(t("namespace"), namespace), field(t("type"), type)),
+      el("div", { class: "row" }, field(t("tags"), tags), field(t("status"), status), field(t("since"), since), field(t("until"), until)),
+      el("p", { class: "actions" }, el("label", { class: "check" }, explain, t("explain")), el("button", { class: "primary", type: "submit" }, t("find")))),
+    out,
+  );
+  await run();
+}
+
+// -- activity -----------------------------------------------------------------------------------------
+
+async function activity(gen) {
+  const action = el("input", { name: "action" });
+  const decision = el("select", { name: "decision" }, ["", "allow", "deny"].map((d) => el("option", { value: d }, d || t("any"))));
+  const out = el("div");
+  const load = async (event) => {
+    event?.preventDefault();
+    const params = new URLSearchParams({ limit: "100" });
+    if (action.value) params.set("action", action.value);
+    if (decision.value) params.set("decision", decision.value);
+    const page = await api("GET", `/v1/audit?${params}`);
+    out.replaceChildren(table([t("when"), t("actor"), t("action"), t("target"), t("decision"), t("reason")],
+      page.items.map((r) => el("tr", {}, el("td", {}, when(r.created_at)), el("td", {}, [r.actor_user_id, r.actor_agent_id].filter(Boolean).join(" · ")), el("td", {}, r.action), el("td", {}, `${r.target_type} ${r.target_id || ""}`), el("td", {}, el("span", { class: `badge ${r.decision === "deny" ? "Failed" : ""}` }, r.decision)), el("td", {}, r.reason)))));
+  };
+  const admin = [];
+  if (state.me.is_admin) {
+    const [users, agents, workspaces, keys] = await Promise.all([api("GET", "/v1/users?limit=100"), api("GET", "/v1/agents"), api("GET", "/v1/workspaces"), api("GET", "/v1/keys")]);
+    admin.push(el("h2", {}, t("users")), table(["id", "name", "status"], users.items.map((u) => el("tr", {}, el("td", {}, u.id), el("td", {}, u.display_name), el("td", {}, u.status)))));
+    admin.push(el("h2", {}, t("agents")), table(["id", "owner"], agents.map((a) => el("tr", {}, el("td", {}, a.id), el("td", {}, a.owner_user_id)))));
+    admin.push(el("h2", {}, t("workspaces")), table(["id", "owner", "members"], workspaces.map((w) => el("tr", {}, el("td", {}, w.id), el("td", {}, w.owner_user_id), el("td", {}, (w.member_user_ids || []).join(", "))))));
+    admin.push(el("h2", {}, t("keys")), table(["id", "user", "agent", "label"], keys.map((k) => el("tr", {}, el("td", {}, k.id), el("td", {}, k.user_id), el("td", {}, k.agent_id || ""), el("td", {}, k.label || "")))));
+  }
+  mount(
+    gen,
+    el("h1", {}, t("activity")),
+    el("form", { class: "card", onsubmit: load }, el("div", { class: "row" }, field(t("action"), action), field(t("decision"), decision), el("button", { type: "submit" }, t("filter")))),
+    out,
+    ...admin,
+  );
+  await load();
+}
+
+window.addEventListener("hashchange", route);
+route();

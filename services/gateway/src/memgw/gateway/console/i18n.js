@@ -1,0 +1,95 @@
+// The console's words in English and Chinese; the browser's language decides, a button switches.
+const WORDS = {
+  title: ["Memory Gateway", "记忆网关"],
+  signIn: ["Sign in", "登录"],
+  apiKey: ["API key", "API 密钥"],
+  keyHint: ["Kept in this tab only (session storage); never in a URL or a cookie.", "只保存在本标签页（会话存储），不进 URL，也不进 Cookie。"],
+  signOut: ["Sign out", "退出"],
+  overview: ["Overview", "概览"],
+  sources: ["Sources", "记忆源"],
+  reviews: ["Reviews", "待审"],
+  memories: ["Memories", "记忆"],
+  activity: ["Activity", "活动"],
+  language: ["中文", "English"],
+  namespace: ["Namespace", "命名空间"],
+  type: ["Type", "类型"],
+  count: ["Count", "数量"],
+  memoriesPerDay: ["Memories made per day", "每日新增记忆"],
+  syncsPerDay: ["Syncs per day", "每日同步"],
+  nothing: ["Nothing yet.", "暂无。"],
+  kind: ["Kind", "类型"],
+  freshness: ["Freshness", "新鲜度"],
+  lastRun: ["Last run", "最近一次"],
+  chunks: ["Chunks", "块数"],
+  budget: ["Budget", "预算"],
+  progress: ["Progress", "进度"],
+  sync: ["Sync", "同步"],
+  edit: ["Edit", "编辑"],
+  remove: ["Remove", "删除"],
+  save: ["Save", "保存"],
+  addSource: ["Add a source", "添加记忆源"],
+  id: ["Id", "标识"],
+  label: ["Label", "名称"],
+  fields: ["Fields (JSON)", "字段（JSON）"],
+  maxTokens: ["Max tokens per sync", "每次同步最多 token"],
+  importToml: ["Import OpenHuman TOML", "导入 OpenHuman TOML"],
+  import: ["Import", "导入"],
+  exportToml: ["Export TOML", "导出 TOML"],
+  confirmRemove: ["Remove this source and every chunk it brought in?", "删除此记忆源及其带来的全部内容？"],
+  open: ["Open", "待处理"],
+  decided: ["Decided", "已决定"],
+  old: ["Old", "旧"],
+  new: ["New", "新"],
+  why: ["Why it needs you", "为什么需要你"],
+  accept_new: ["Take the new", "采用新的"],
+  keep_old: ["Keep the old", "保留旧的"],
+  keep_both: ["Keep both", "都保留"],
+  editDecision: ["Save my version", "用我的版本"],
+  yourVersion: ["Your version", "你的版本"],
+  decisionSent: ["Decision sent.", "决定已提交。"],
+  noReviews: ["No review waits for you.", "没有待你决定的事项。"],
+  query: ["Search", "搜索"],
+  mode: ["Mode", "方式"],
+  explain: ["Explain ranking", "解释排序"],
+  tags: ["Tags (comma separated)", "标签（逗号分隔）"],
+  status: ["Status", "状态"],
+  since: ["Since", "起始"],
+  until: ["Until", "截止"],
+  find: ["Find", "查找"],
+  score: ["score", "得分"],
+  history: ["History", "历史"],
+  feedback: ["Feedback", "反馈"],
+  useful: ["Useful", "有用"],
+  incorrect: ["Incorrect", "不正确"],
+  outdated: ["Outdated", "过时"],
+  duplicate: ["Duplicate", "重复"],
+  thanks: ["Thanks, noted.", "已记录。"],
+  action: ["Action", "操作"],
+  decision: ["Decision", "决定"],
+  actor: ["Who", "谁"],
+  target: ["Target", "对象"],
+  reason: ["Reason", "原因"],
+  when: ["When", "时间"],
+  filter: ["Filter", "筛选"],
+  users: ["Users", "用户"],
+  agents: ["Agents", "智能体"],
+  workspaces: ["Workspaces", "工作区"],
+  keys: ["Keys", "密钥"],
+  any: ["any", "任意"],
+  results: ["results", "条结果"],
+};
+
+const stored = localStorage.getItem("memgw.lang");
+let current = stored || ((navigator.language || "en").toLowerCase().startsWith("zh") ? "zh" : "en");
+
+export const lang = () => current;
+export function setLang(code) {
+  current = code;
+  localStorage.setItem("memgw.lang", code);
+  document.documentElement.lang = code === "zh" ? "zh-CN" : "en";
+}
+export function t(key) {
+  const pair = WORDS[key];
+  return pair ? pair[current === "zh" ? 1 : 0] : key;
+}
+document.documentElement.lang = current === "zh" ? "zh-CN" : "en";

@@ -1,0 +1,181 @@
+"""The web console in a real headless Chromium (Debian's, driven by Playwright) against the running
+gateway: sign-in, live sync progress, a review decided on the page, search with explain, what an
+agent key sees, both languages, a phone's width. The screenshots in the README are taken here."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+
+from tests.conftest import System
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "console"
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is needed (./dev test installs it as root)")
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def browser() -> AsyncIterator[Any]:
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as playwright:
+        chromium = await playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield chromium
+        await chromium.close()
+
+
+@pytest_asyncio.fixture
+async def page(browser: Any) -> AsyncIterator[Any]:
+    context = await browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-US")
+    page = await context.new_page()
+    yield page
+    await context.close()
+
+
+async def sign_in(page: Any, system: System, key: str, where: str = "overview") -> None:
+    await page.goto(f"{system.url}/#/{where}")
+    await page.locator("input[name=api_key]").fill(key)  # whatever the page's language
+    await page.locator("form button[type=submit]").click()
+    await page.get_by_test_id("who").wait_for()  # and the page the address names is shown
+
+
+async def shoot(page: Any, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    await page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=False)
+
+
+async def test_sign_in_and_a_wrong_key_is_refused(page: Any, system: System) -> None:
+    uid = f"web_{uuid.uuid4().hex[:6]}"
+    key = await system.user(uid)
+    await page.goto(system.url)
+    await page.get_by_label("API key").fill("mgw_not_a_key")
+    await page.get_by_role("button", name="Sign in").click()
+    await page.get_by_role("alert").filter(has_text="unknown or revoked API key").wait_for()
+    await page.get_by_label("API key").fill(key)
+    await page.get_by_role("button", name="Sign in").click()
+    assert await page.get_by_test_id("who").inner_text() == uid
+    stored = await page.evaluate("() => [sessionStorage.getItem('memgw.key'), document.cookie, location.href]")
+    assert stored[0] == key
+    assert key not in stored[1] + stored[2]  # never in a cookie or the URL
+    await page.get_by_role("button", name="中文").click()
+    await page.get_by_role("link", name="概览").wait_for()
+    await page.get_by_role("button", name="English").click()
+
+
+async def test_a_folder_sync_moves_its_progress_bar_and_ends_completed(
+    page: Any, system: System, files_dir: Path
+) -> None:
+    uid = f"web_{uuid.uuid4().hex[:6]}"
+    key = await system.user(uid)
+    for n in range(40):
+        (files_dir / f"note-{n:02}.md").write_text(f"# Note {n}\n\n" + "Sync progress is shown live. " * 30)
+    source = f"web-{files_dir.name}"
+    await system.folder_source(key, source, files_dir, max_tokens_per_sync=500_000)
+    await sign_in(page, system, key, "sources")
+    row = page.locator(f'tr[data-source="{source}"]')
+    await row.wait_for()
+    await asyncio.sleep(0.3)  # the live WebSocket is authenticated before the sync is asked for
+    await row.get_by_role("button", name="Sync").click()
+    await page.wait_for_function(
+        f"() => document.querySelector('tr[data-source=\"{source}\"]').dataset.stages.includes('Completed')",
+        timeout=60_000,
+    )
+    stages = (await row.get_attribute("data-stages")).split(",")
+    assert stages[0] == "Requested"
+    assert "Ingesting" in stages
+    assert stages[-1] == "Completed"
+    bar = row.locator("progress")
+    assert await bar.get_attribute("value") == await bar.get_attribute("max") == "40"
+    await shoot(page, "sources")
+
+
+async def _contradiction(system: System, key: str) -> str:
+    auth = system.auth(key)
+    job: dict[str, Any] = {}
+    for text in ("I live in Berlin.", "I moved to Vienna."):
+        sid = f"s_{uuid.uuid4().hex[:8]}"
+        await system.client.post("/v1/episodes", json={"session_id": sid, "content": text}, headers=auth)
+        url = (await system.client.post(f"/v1/sessions/{sid}/commit", json={}, headers=auth)).json()["job"]
+        async with asyncio.timeout(30):
+            while (job := (await system.client.get(url, headers=auth)).json())["state"] not in ("done", "failed"):
+                await asyncio.sleep(0.05)
+    return str(job["result"]["reviews"][0])
+
+
+async def test_a_contradiction_is_decided_on_the_reviews_page(page: Any, system: System) -> None:
+    key = await system.user(f"web_{uuid.uuid4().hex[:6]}")
+    review_id = await _contradiction(system, key)
+    await sign_in(page, system, key, "reviews")
+    card = page.locator(f'section[data-review="{review_id}"]')
+    await card.get_by_text("I live in Berlin.").wait_for()
+    await card.get_by_text("I moved to Vienna.").first.wait_for()
+    await shoot(page, "reviews")
+    await card.get_by_role("button", name="Take the new").click()
+    await card.get_by_text("Decision sent.").wait_for()
+    auth = system.auth(key)
+    async with asyncio.timeout(20):
+        while True:
+            decided = (await system.client.get("/v1/reviews", params={"status": "decided"}, headers=auth)).json()
+            if [r["decision"] for r in decided if r["id"] == review_id] == ["accept_new"]:
+                break
+            await asyncio.sleep(0.1)
+    active = (await system.client.get("/v1/memory", params={"limit": 50}, headers=auth)).json()["items"]
+    assert "I moved to Vienna." in [m["content"] for m in active]
+    assert "I live in Berlin." not in [m["content"] for m in active]
+
+
+async def test_search_explains_and_an_agent_key_sees_only_its_own(page: Any, system: System) -> None:
+    uid = f"web_{uuid.uuid4().hex[:6]}"
+    await system.user(uid)
+    mine, other = await system.agent(uid, f"a1_{uid}"), await system.agent(uid, f"a2_{uid}")
+    stranger = await system.user(f"web_{uuid.uuid4().hex[:6]}")
+    tag = uuid.uuid4().hex[:6]
+    for key, text in ((mine, "a1 keeps the deploy checklist"), (other, "a2 keeps the release notes")):
+        body = {"content": f"{text} {tag}", "visibility": "agent-only", "memory_type": "note", "tags": [tag]}
+        assert (await system.client.post("/v1/memory", json=body, headers=system.auth(key))).status_code == 201
+    body = {"content": f"a stranger's diary {tag}", "tags": [tag]}
+    assert (await system.client.post("/v1/memory", json=body, headers=system.auth(stranger))).status_code == 201
+    await sign_in(page, system, mine, "memories")
+    await page.get_by_label("Tags (comma separated)").fill(tag)
+    await page.get_by_role("button", name="Find").click()
+    await page.get_by_text(f"a1 keeps the deploy checklist {tag}").wait_for()
+    listed = await page.locator(".hit").all_inner_texts()
+    assert not any("a2 keeps" in text or "stranger" in text for text in listed)
+    await page.get_by_label("Tags (comma separated)").fill("")
+    await page.get_by_label("Search").fill(f"deploy checklist {tag}")
+    await page.get_by_label("Explain ranking").check()
+    await page.get_by_role("button", name="Find").click()
+    explain = page.get_by_test_id("explain").first
+    await explain.wait_for()
+    assert "rrf=" in await explain.inner_text()
+    assert not any("stranger" in text for text in await page.locator(".hit").all_inner_texts())
+    await shoot(page, "memories")
+
+
+async def test_overview_activity_and_a_phone_width(browser: Any, system: System) -> None:
+    context = await browser.new_context(viewport={"width": 390, "height": 844}, locale="zh-CN")
+    page = await context.new_page()
+    try:
+        await sign_in(page, system, system.admin_key)
+        await page.get_by_role("link", name="概览").wait_for()  # the browser's language decides
+        await page.get_by_test_id("chart").wait_for()
+        wide = await page.evaluate("() => document.documentElement.scrollWidth")
+        assert wide <= 392  # nothing runs off a phone's screen (tables scroll inside their frame)
+        await shoot(page, "overview-phone")
+        await page.set_viewport_size({"width": 1280, "height": 860})
+        await page.get_by_role("button", name="English").click()
+        await page.goto(f"{system.url}/#/activity")
+        await page.get_by_role("heading", name="Users").wait_for()
+        await shoot(page, "activity")
+        await page.goto(f"{system.url}/#/overview")
+        await page.get_by_test_id("chart").wait_for()
+        await shoot(page, "overview")
+    finally:
+        await context.close()
