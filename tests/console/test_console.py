@@ -93,6 +93,9 @@ async def test_a_folder_sync_moves_its_progress_bar_and_ends_completed(
     assert stages[-1] == "Completed"
     bar = row.locator("progress")
     assert await bar.get_attribute("value") == await bar.get_attribute("max") == "40"
+    used, limit = (await row.get_by_test_id("budget").inner_text()).removesuffix(" tok").split(" / ")
+    assert int(used) > 0  # the budget's use, counted live
+    assert limit == "500000"
     await shoot(page, "sources")
 
 

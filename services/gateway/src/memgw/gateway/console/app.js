@@ -254,7 +254,7 @@ async function sources(gen) {
       el("td", {}, el("span", { class: `badge ${row.freshness}` }, row.freshness)),
       el("td", {}, row.error ? el("span", { class: "error" }, row.error) : when(row.last_chunk_at)),
       el("td", {}, `${row.synced_chunks} / ${row.pending_items}`),
-      el("td", {}, entry.max_tokens_per_sync ? `${entry.max_tokens_per_sync} tok` : "—"),
+      el("td", { dataset: { testid: "budget", limit: entry.max_tokens_per_sync || "" } }, entry.max_tokens_per_sync ? `${entry.max_tokens_per_sync} tok` : "—"),
       progressCell(row),
       el("td", {}, el("div", { class: "actions" },
         el("button", { type: "button", class: "primary", onclick: async () => {
@@ -291,6 +291,8 @@ async function sources(gen) {
     badge.className = `badge ${event.stage}`;
     badge.textContent = event.detail && event.stage === "Failed" ? `${event.stage}: ${event.detail}` : event.stage;
     tr.dataset.stages = [tr.dataset.stages, event.stage].filter(Boolean).join(",");
+    const budget = tr.querySelector("[data-testid=budget]");
+    budget.textContent = budget.dataset.limit ? `${counts.tokens || 0} / ${budget.dataset.limit} tok` : `${counts.tokens || 0} tok`;
     say(`${event.connection_id}: ${event.stage}`);
   });
 }
