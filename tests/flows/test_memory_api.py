@@ -200,3 +200,18 @@ async def test_the_audit_pages_with_a_cursor_and_filters(system: System, key: st
             break
     assert len(seen) == len(set(seen)) == 5
     assert seen == sorted(seen, reverse=True)
+
+
+async def test_a_write_without_a_version_is_not_failed_by_a_concurrent_change(system: System, key: str) -> None:
+    """Feedback makes the consolidator change the memory in the background; a delete or patch that
+    names no version must not fail for it (only one that names the version it read may get 409)."""
+    auth = system.auth(key)
+    for n in range(5):
+        made = (await system.client.post("/v1/memory", json={"content": f"race {n}"}, headers=auth)).json()
+        await system.client.post(f"/v1/memory/{made['id']}/feedback", json={"feedback": "useful"}, headers=auth)
+        patched = await system.client.patch(f"/v1/memory/{made['id']}", json={"importance": 0.9}, headers=auth)
+        assert patched.status_code == 200, patched.text
+        same = await system.client.patch(f"/v1/memory/{made['id']}", json={"content": f"race {n}"}, headers=auth)
+        assert same.status_code == 200, same.text  # the same text again: nothing written, no error
+        deleted = await system.client.delete(f"/v1/memory/{made['id']}", headers=auth)
+        assert deleted.status_code in (200, 204), deleted.text

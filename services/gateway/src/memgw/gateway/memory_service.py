@@ -78,6 +78,17 @@ def _listing_sql(p: Principal, params: SqlParams, statuses: tuple[MemoryStatus, 
     return clause
 
 
+async def _locked_at(conn: Any, memory_id: str, expected: int | None) -> None:
+    """Lock the row; when the caller named the version it read, it must still be that one (a
+    write in between is a 409). Without one, a concurrent change (feedback, the consolidator
+    lifting importance) does not fail the request."""
+    current = await conn.fetchval("SELECT version FROM memories WHERE id = $1 FOR UPDATE", memory_id)
+    if current is None:
+        raise NotFound(f"no memory {memory_id!r}")
+    if expected is not None and current != expected:
+        raise Conflict(f"memory {memory_id} changed meanwhile (now version {current}): read it again and retry")
+
+
 class Memories:
     """Memory on behalf of a principal; REST and MCP both call this."""
 
@@ -208,15 +219,17 @@ class Memories:
             raise BadRequest("nothing to change: send at least one field")
         if "status" in changes:
             changes["status"] = MemoryStatus(changes["status"]).value
-        if "content" in changes and changes["content"] != row["content"]:
+        if changes.get("content") == row["content"]:
+            del changes["content"]  # the same text: nothing to embed again
+        if not changes:
+            return to_record(row)  # every field sent holds its value already: nothing to write
+        if "content" in changes:
             [changes["embedding"]] = await self.store.embed_passages(
                 [changes["content"]], self.embedder, tenant=row["user_id"]
             )
             changes["embedding_model"] = self.embedder.name
         async with self.pool.acquire() as conn, conn.transaction():
-            current = await conn.fetchval("SELECT version FROM memories WHERE id = $1 FOR UPDATE", memory_id)
-            if current != row["version"]:  # someone wrote between our read and our lock
-                raise Conflict(f"memory {memory_id} changed meanwhile (now version {current}): read it again and retry")
+            await _locked_at(conn, memory_id, expected)
             record = await self.store.update(conn, memory_id, changes, actor=p.user_id)
             await audit.record(
                 conn, p, "memory_update", target_type="memory", target_id=memory_id, namespace=record.namespace
@@ -227,9 +240,7 @@ class Memories:
     async def delete(self, p: Principal, memory_id: str, if_match: int | None = None) -> None:
         row = await self._writable(p, memory_id, "memory_delete", if_match)
         async with self.pool.acquire() as conn, conn.transaction():
-            current = await conn.fetchval("SELECT version FROM memories WHERE id = $1 FOR UPDATE", memory_id)
-            if current != row["version"]:
-                raise Conflict(f"memory {memory_id} changed meanwhile (now version {current}): read it again and retry")
+            await _locked_at(conn, memory_id, if_match)
             await self.store.delete(conn, memory_id, actor=p.user_id)
             await audit.record(
                 conn, p, "memory_delete", target_type="memory", target_id=memory_id, namespace=row["namespace"]
