@@ -119,3 +119,20 @@ async def test_a_cluster_made_with_trust_auth_asks_for_the_password_after_its_ne
         await conn.close()
     finally:
         postgres.stop()
+
+
+async def test_a_launcher_killed_with_9_leaves_no_nats_server_and_the_next_start_works(tmp_path: Path) -> None:
+    data_dir = tmp_path / "data"
+    proc, url, _ = await _start(data_dir, free_port())
+    nats_pid = int((data_dir / "nats" / "nats-server.pid").read_text())
+    assert Path(f"/proc/{nats_pid}").exists()
+    assert await _stop(proc, signal.SIGKILL) == -signal.SIGKILL
+    async with asyncio.timeout(20):  # the kernel stops it with its parent
+        while Path(f"/proc/{nats_pid}").exists() and b"Z" not in Path(f"/proc/{nats_pid}/stat").read_bytes()[:60]:
+            await asyncio.sleep(0.1)
+    again, url, _ = await _start(data_dir, free_port())
+    try:
+        async with httpx.AsyncClient() as client:
+            assert (await client.get(f"{url}/readyz")).status_code == 200
+    finally:
+        assert await _stop(again, signal.SIGINT) == 0

@@ -327,6 +327,8 @@ async def _memgw(system: System, *args: str, extra: dict[str, str] | None = None
         "MEMGW_DATABASE_URL": system.infra.database_url,
         "MEMGW_NATS_URL": system.infra.nats_url,
         "MEMGW_BUS_PREFIX": settings.nats.bus_prefix,
+        "MEMGW_LOG_LEVEL": "INFO",
+        "MEMGW_LOG_FORMAT": "console",
         **(extra or {}),
     }
     proc = await asyncio.create_subprocess_exec(
@@ -336,7 +338,12 @@ async def _memgw(system: System, *args: str, extra: dict[str, str] | None = None
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,
     )
-    out, _ = await asyncio.wait_for(proc.communicate(), 120)
+    try:
+        out, _ = await asyncio.wait_for(proc.communicate(), 180)
+    except TimeoutError:
+        proc.kill()
+        out, _ = await proc.communicate()
+        raise AssertionError(f"memgw {' '.join(args)} did not end:\n{out.decode()[-3000:]}") from None
     return proc.returncode or 0, out.decode()
 
 

@@ -56,8 +56,15 @@ async def open_infra(settings: Settings) -> AsyncIterator[Infra]:
         )
         # faststream's own lines (a message received, processed, failed) go through structlog, with the
         # correlation id like every other line; per-message lines at debug, failures at error.
+        # An outage is waited out, never fatal: nats-py gives up after 60 reconnects by default, and a
+        # client that gave up leaves consumers with nothing to pull from until the process restarts.
         broker = NatsBroker(
-            nats_url, logger=get_logger("memgw.bus.faststream"), log_level=logging.DEBUG, graceful_timeout=5.0
+            nats_url,
+            logger=get_logger("memgw.bus.faststream"),
+            log_level=logging.DEBUG,
+            graceful_timeout=5.0,
+            max_reconnect_attempts=-1,
+            reconnect_time_wait=2,
         )
         await broker.connect()
         stack.push_async_callback(broker.stop)

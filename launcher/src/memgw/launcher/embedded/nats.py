@@ -11,7 +11,14 @@ import sys
 from pathlib import Path
 
 from memgw.common.logging import get_logger
-from memgw.launcher.embedded.process import free_port, private_secret, stop_process, wait_for_port
+from memgw.launcher.embedded.process import (
+    die_with_parent,
+    free_port,
+    private_secret,
+    stop_process,
+    stop_stale,
+    wait_for_port,
+)
 
 log = get_logger("memgw.embedded.nats")
 
@@ -43,6 +50,9 @@ class EmbeddedNats:
     async def start(self) -> str:
         self.dir.mkdir(parents=True, exist_ok=True)
         self.port = self.port or free_port()
+        store = self.dir / "jetstream"
+        if stop_stale(self.dir / "nats-server.pid", str(store)):  # an orphan of a launcher killed with -9
+            log.warning("embedded.nats.stale_server_stopped", store=str(store))
         log_file = (self.dir / "nats-server.log").open("ab")
         self._proc = subprocess.Popen(  # noqa: ASYNC220  (a long-lived child, started once; returns at once)
             [
@@ -53,15 +63,17 @@ class EmbeddedNats:
                 str(self.port),
                 "-js",
                 "-sd",
-                str(self.dir / "jetstream"),
+                str(store),
                 "--auth",
                 self.token,
             ],
             stdout=log_file,
             stderr=subprocess.STDOUT,
             start_new_session=True,  # Ctrl-C reaches us, and we stop it in order
+            preexec_fn=die_with_parent,  # the kernel ties its life to ours
         )
         log_file.close()
+        (self.dir / "nats-server.pid").write_text(f"{self._proc.pid}\n")
         await wait_for_port("127.0.0.1", self.port, timeout_s=20, proc=self._proc)
         (self.dir / "port").write_text(f"{self.port}\n")
         log.info("embedded.nats.started", port=self.port, store=str(self.dir))

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import os
 import secrets
+import signal
 import socket
 import subprocess
+import sys
 import time
 from pathlib import Path
+
+_PR_SET_PDEATHSIG = 1
 
 
 def free_port() -> int:
@@ -54,3 +59,31 @@ def private_secret(path: Path) -> str:
         with os.fdopen(fd, "w") as f:
             f.write(secrets.token_urlsafe(32))
     return path.read_text().strip()
+
+
+def die_with_parent() -> None:
+    """In the child, before exec: on Linux, the kernel stops it when the process that started it
+    dies, even by kill -9, so an embedded server never outlives its launcher."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+def stop_stale(pidfile: Path, marker: str, timeout_s: float = 10.0) -> bool:
+    """Stop a server an earlier launcher left running on this data dir (``pidfile`` names it and its
+    command line holds ``marker``); True when one was stopped. Anything else with that pid is left."""
+    try:
+        pid = int(pidfile.read_text().strip())
+        command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except (FileNotFoundError, ValueError, PermissionError):
+        return False
+    if marker not in command:
+        return False
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline and Path(f"/proc/{pid}").exists():
+            time.sleep(0.05)
+        if Path(f"/proc/{pid}").exists():
+            os.kill(pid, signal.SIGKILL)
+    return True

@@ -35,11 +35,15 @@ async def start(
     source: SourceOwners,
     *,
     reason: str,
+    stale_after_s: float,
     message_id: str | None = None,
     detail: str | None = None,
 ) -> tuple[dict[str, Any], bool]:
     """Start a run of ``source`` in the caller's transaction, or return the one in flight:
-    (run, started now). ``message_id`` deduplicates the request on the bus (auto-fetch's time slot)."""
+    (run, started now). ``message_id`` deduplicates the request on the bus (auto-fetch's time slot).
+    A run in flight that has not moved for ``stale_after_s`` (its worker died, or its message was
+    dead-lettered while the database was away) is ended Failed first, so the source is never wedged."""
+    await _abandon_stale(conn, layout, source, stale_after_s)
     run_id = new_id("run")
     row = await conn.fetchrow(
         "INSERT INTO sync_runs (id, source_id, reason, stage) VALUES ($1, $2, $3, $4)"
@@ -61,6 +65,18 @@ async def start(
     await enqueue(conn, layout, request)
     await enqueue(conn, layout, _stage_event(source, run_id, SyncStage.REQUESTED, SyncCounts(), detail=detail))
     return dict(row), True
+
+
+async def _abandon_stale(conn: Conn, layout: BusLayout, source: SourceOwners, stale_after_s: float) -> None:
+    stale = await conn.fetchrow(
+        f"SELECT {RUN_COLUMNS} FROM sync_runs WHERE source_id = $1 AND finished_at IS NULL"
+        " AND updated_at < now() - make_interval(secs => $2) FOR UPDATE",
+        source.id,
+        stale_after_s,
+    )
+    if stale is not None:
+        detail = f"abandoned: no progress for {int(stale_after_s)} s (the worker stopped or the work was lost)"
+        await advance(conn, layout, source, stale["id"], SyncStage.FAILED, SyncCounts(**stale["counts"]), detail=detail)
 
 
 async def advance(

@@ -86,6 +86,9 @@ class GatewaySettings(BaseSettings):
         default=None, description="Admin API key to provision; unset = generated once and kept in the data dir."
     )
     session_ttl_s: int = Field(default=7 * 86400, ge=60, description="How long a session and its episodes live.")
+    job_stale_s: float = Field(
+        default=900.0, ge=60, description="A job queued or running this long without a move is reported failed."
+    )
 
 
 class SourceSettings(BaseSettings):
@@ -115,6 +118,11 @@ class SourceSettings(BaseSettings):
     twitter_api_url: str = "https://api.twitter.com"
     twitter_bearer_token: str | None = Field(default=None, description="Without it TwitterQuery syncs fail.")
     autofetch_tick_s: float = Field(default=1200.0, gt=0, description="How often due sources are looked for.")
+    sync_run_stale_s: float = Field(
+        default=900.0,
+        ge=60,
+        description="A run with no progress this long is abandoned (Failed) when its source is asked to sync again.",
+    )
     autofetch_cadence_s: dict[str, int] = Field(
         default_factory=lambda: {
             "Folder": 1200,

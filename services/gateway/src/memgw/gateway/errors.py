@@ -106,12 +106,33 @@ def install_error_handlers(app: FastAPI) -> None:
         detail = f"an internal error; it is logged under correlation id {cid}"
         return JSONResponse(error_body("internal", detail), status_code=500, headers={CORRELATION_HEADER: cid})
 
+    async def on_dependency_down(request: Request, exc: Exception) -> JSONResponse:
+        log.warning("request.dependency_down", path=request.url.path, error=type(exc).__name__)
+        detail = "the database is not answering right now; retry in a few seconds"
+        return JSONResponse(
+            error_body("unavailable", detail), status_code=503, headers={"Retry-After": str(RETRY_AFTER_S)}
+        )
+
     app.add_exception_handler(ApiError, on_api_error)
+    for down in DEPENDENCY_DOWN:
+        app.add_exception_handler(down, on_dependency_down)
     app.add_exception_handler(RequestValidationError, on_validation)
     app.add_exception_handler(ValidationError, on_model_validation)
     for refused in (asyncpg.DataError, asyncpg.IntegrityConstraintViolationError, OverflowError):
         app.add_exception_handler(refused, on_database_refusal)
     app.add_exception_handler(Exception, on_unexpected)
+
+
+RETRY_AFTER_S = 5
+# What a request meets while Postgres is down, frozen or restarting: 503 with Retry-After, not a 500.
+DEPENDENCY_DOWN: tuple[type[Exception], ...] = (
+    asyncpg.PostgresConnectionError,
+    asyncpg.CannotConnectNowError,
+    asyncpg.TooManyConnectionsError,
+    asyncpg.InterfaceError,
+    ConnectionError,
+    TimeoutError,
+)
 
 
 def _database_answer(exc: Exception) -> tuple[int, str]:

@@ -221,7 +221,7 @@ class Sessions:
         }
 
     async def get_job(self, p: Principal, job_id: str) -> Job:
-        row = await jobs.get(self.pool, job_id)
+        row = await jobs.get(self.pool, job_id, stale_after_s=self.settings.job_stale_s)
         if row is None:
             raise NotFound(f"no job {job_id!r}")
         ref = policy.OwnedRef("job", job_id, row["user_id"])

@@ -326,7 +326,9 @@ class Sources:
             raise Conflict(f"source {source_id!r} is disabled; enable it before syncing")
         owners = runs.SourceOwners(source.id, source.owner_user_id, source.workspace_id)
         async with self.pool.acquire() as conn, conn.transaction():
-            run, created = await runs.start(conn, self.layout, owners, reason=reason)
+            run, created = await runs.start(
+                conn, self.layout, owners, reason=reason, stale_after_s=self.settings.sync_run_stale_s
+            )
             if created:
                 await audit.record(conn, p, "source_sync", target_type="source", target_id=source_id)
         return run, created

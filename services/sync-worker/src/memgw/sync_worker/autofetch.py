@@ -60,6 +60,7 @@ class AutoFetch:
                     self.layout,
                     owners,
                     reason="auto",
+                    stale_after_s=self.settings.sync_run_stale_s,
                     message_id=f"auto-{source['id']}-{slot}",
                     detail="auto-fetch",
                 )

@@ -16,8 +16,21 @@ async def _init_connection(conn: asyncpg.Connection) -> None:
         )
 
 
+# A statement that has not answered in this long is abandoned (a frozen or unreachable server must
+# not hold a request, or a connection of the pool, forever); connecting gives up sooner.
+STATEMENT_TIMEOUT_S = 30.0
+CONNECT_TIMEOUT_S = 10.0
+
+
 async def create_pool(dsn: str, *, max_size: int = 10) -> asyncpg.Pool:
-    pool = await asyncpg.create_pool(dsn, min_size=1, max_size=max_size, init=_init_connection)
+    pool = await asyncpg.create_pool(
+        dsn,
+        min_size=1,
+        max_size=max_size,
+        init=_init_connection,
+        command_timeout=STATEMENT_TIMEOUT_S,
+        timeout=CONNECT_TIMEOUT_S,
+    )
     assert pool is not None
     return pool
 

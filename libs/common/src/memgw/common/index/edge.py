@@ -10,11 +10,13 @@ already answer in ~1.5 ms (payload index on user_id), far below the query-embedd
 from __future__ import annotations
 
 import asyncio
+import fcntl
+import os
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import IO, Any, TypeVar
 
 import qdrant_edge as qe
 
@@ -59,9 +61,17 @@ def to_edge_filter(where: Where | None) -> qe.Filter | None:
     )
 
 
+class IndexInUse(RuntimeError):
+    """The embedded index belongs to another process."""
+
+
 class EdgeIndex:
+    """An embedded Qdrant Edge shard. It has one owner: a second process on the same data dir is
+    refused at start with a clear message (a shared index needs a Qdrant server)."""
+
     def __init__(self, path: Path, *, dim: int, threads: int = 4):
         self._path = path
+        self._owner: IO[str] | None = None
         self._dim = dim
         self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="qdrant-edge")
         self._optimizing = threading.Lock()
@@ -102,7 +112,29 @@ class EdgeIndex:
 
         if self._shard is None:
             self._path.mkdir(parents=True, exist_ok=True)
+            self._own()
             self._shard = await self._call(open_shard)
+
+    def _own(self) -> None:
+        if self._owner is not None:
+            return
+        handle = self._path.with_name(self._path.name + ".lock").open("a+")
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError as exc:
+            handle.seek(0)
+            holder = handle.read().strip() or "another process"
+            handle.close()
+            raise IndexInUse(
+                f"the embedded index at {self._path} is in use by process {holder}. Run one process per data"
+                " dir (`memgw up` runs every service in one), or give every process the same Qdrant server"
+                " with MEMGW_QDRANT_URL"
+            ) from exc
+        handle.seek(0)
+        handle.truncate()
+        handle.write(str(os.getpid()))
+        handle.flush()
+        self._owner = handle
 
     async def upsert(self, points: Sequence[IndexPoint]) -> None:
         if not points:
@@ -169,3 +201,7 @@ class EdgeIndex:
             await self._call(shard.flush)
             await self._call(shard.close)
         self._pool.shutdown(wait=True)
+        if self._owner is not None:
+            fcntl.flock(self._owner, fcntl.LOCK_UN)
+            self._owner.close()
+            self._owner = None
