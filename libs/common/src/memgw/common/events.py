@@ -116,6 +116,8 @@ class SessionCommitted(Event):
     # The agent of the key that committed (the session's agent may be unset): the consolidator checks
     # the committer's rights again, as they are when it writes.
     actor_agent_id: str | None = None
+    # A session committed before: only the episodes since that commit are consolidated now.
+    episodes_since: datetime | None = None
 
 
 ChangeKind = Literal["created", "updated", "deleted", "merged", "archived", "status"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from memgw.common.db.pool import Executor
+from memgw.common.db.pool import Conn, Executor
 
 JobState = Literal["queued", "running", "done", "failed"]
 JOB_COLUMNS = "id, kind, state, subject_id, detail, result, created_at, updated_at, user_id"
@@ -49,4 +49,17 @@ async def move(
         to,
         detail,
         result,
+    )
+
+
+async def record_step(conn: Conn, job_id: str, step: int, kind: str, target_id: str) -> None:
+    """Note, in the transaction that made it, what step ``step`` of the job did: a job replayed after a
+    crash skips what is noted and ends with the same result as one never interrupted."""
+    await conn.execute(
+        "UPDATE jobs SET result = jsonb_set(result, '{steps}', COALESCE(result->'steps', '{}'::jsonb)"
+        " || jsonb_build_object($2::text, jsonb_build_array($3::text, $4::text))), updated_at = now() WHERE id = $1",
+        job_id,
+        str(step),
+        kind,
+        target_id,
     )

@@ -63,20 +63,28 @@ async def append_episode(
     return row
 
 
-async def live_episodes(db: Executor, session_id: str, limit: int = 1000) -> list[asyncpg.Record]:
-    """The session's episodes that have not expired, oldest first."""
+async def live_episodes(
+    db: Executor, session_id: str, limit: int = 1000, *, since: datetime | None = None
+) -> list[asyncpg.Record]:
+    """The session's episodes that have not expired (made after ``since``, when given), oldest first."""
     rows: list[asyncpg.Record] = await db.fetch(
         f"SELECT {EPISODE_COLUMNS} FROM episodes WHERE session_id = $1 AND expires_at > now()"
-        " ORDER BY created_at, id LIMIT $2",
+        " AND ($3::timestamptz IS NULL OR created_at > $3) ORDER BY created_at, id LIMIT $2",
         session_id,
         limit,
+        since,
     )
     return rows
 
 
-async def live_episode_count(db: Executor, session_id: str) -> int:
+async def live_episode_count(db: Executor, session_id: str, *, since: datetime | None = None) -> int:
     return int(
-        await db.fetchval("SELECT count(*) FROM episodes WHERE session_id = $1 AND expires_at > now()", session_id)
+        await db.fetchval(
+            "SELECT count(*) FROM episodes WHERE session_id = $1 AND expires_at > now()"
+            " AND ($2::timestamptz IS NULL OR created_at > $2)",
+            session_id,
+            since,
+        )
     )
 
 
@@ -109,6 +117,15 @@ async def episodes_of(
 async def episode_owner(db: Executor, episode_id: str) -> str | None:
     found = await db.fetchval("SELECT user_id FROM episodes WHERE id = $1", episode_id)
     return str(found) if found else None
+
+
+async def committed_at_locked(conn: Conn, session_id: str) -> datetime | None:
+    """When the session was last committed, with its row locked until the caller's transaction ends
+    (two commits at once: the second sees the first's)."""
+    found: datetime | None = await conn.fetchval(
+        "SELECT committed_at FROM sessions WHERE id = $1 FOR UPDATE", session_id
+    )
+    return found
 
 
 async def mark_committed(conn: Conn, session_id: str) -> None:

@@ -10,7 +10,7 @@ every change is a new version with its MemoryChanged event.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
@@ -50,6 +50,24 @@ class Outcome:
             "merged": self.merged,
             "reviews": self.reviews,
         }
+
+
+def _finished(job: dict[str, Any]) -> bool:
+    """Done, or failed for good (refused). A job failed only as abandoned is taken up when its work
+    arrives after all."""
+    return job["state"] == "done" or (job["state"] == "failed" and not (job["detail"] or "").startswith("abandoned"))
+
+
+def _extraction_dict(extraction: Extraction) -> dict[str, Any]:
+    return {
+        "candidates": [asdict(c) for c in extraction.candidates],
+        "summary": extraction.summary,
+        "method": extraction.method,
+    }
+
+
+def _extraction_from(saved: dict[str, Any]) -> Extraction:
+    return Extraction([Candidate(**c) for c in saved["candidates"]], saved["summary"], saved["method"])
 
 
 async def audit(
@@ -107,7 +125,8 @@ class Consolidator:
 
     async def on_session_committed(self, event: SessionCommitted) -> Outcome | None:
         pool = self.pool
-        if await jobs.state(pool, event.job_id) in ("done", "failed"):
+        job = await jobs.get(pool, event.job_id)
+        if job is not None and _finished(job):
             return None  # delivered again: it was applied already
         refusal = await self._refusal(event)
         if refusal is not None:
@@ -118,20 +137,32 @@ class Consolidator:
                 )
             log.warning("consolidate.refused", session_id=event.session_id, reason=refusal)
             return None
-        await jobs.move(pool, event.job_id, "running")
-        rows = await sessions.live_episodes(pool, event.session_id)
-        extraction = await self.extract([r["content"] for r in rows])
+        progress = (job or {}).get("result") or {}
+        if "extraction" in progress:  # a replay after a crash: the same candidates, in the same order
+            extraction = _extraction_from(progress["extraction"])
+            episodes = int(progress.get("episodes", 0))
+        else:
+            rows = await sessions.live_episodes(pool, event.session_id, since=event.episodes_since)
+            extraction = await self.extract([r["content"] for r in rows])
+            episodes = len(rows)
+            kept = {"extraction": _extraction_dict(extraction), "episodes": episodes}
+            await jobs.move(pool, event.job_id, "running", result=kept)
         outcome = Outcome()
         min_importance = (
             event.min_importance if event.min_importance is not None else self.settings.promote_min_importance
         )
-        for candidate in extraction.candidates:
-            await self._consider(event, candidate, min_importance if event.promote else 2.0, outcome)
+        done = progress.get("steps", {})
+        for step, candidate in enumerate(extraction.candidates):
+            if str(step) in done:  # applied before the crash: counted, not applied again
+                kind, target = done[str(step)]
+                getattr(outcome, kind).append(target)
+                continue
+            await self._consider(event, candidate, min_importance if event.promote else 2.0, outcome, step)
         result = {
             **outcome.as_dict(),
             "summary": extraction.summary,
             "method": extraction.method,
-            "episodes": len(rows),
+            "episodes": episodes,
         }
         async with pool.acquire() as conn, conn.transaction():
             await jobs.move(
@@ -207,7 +238,7 @@ class Consolidator:
         return sorted(found, key=lambda pair: pair[1], reverse=True)
 
     async def _consider(
-        self, event: SessionCommitted, candidate: Candidate, min_importance: float, outcome: Outcome
+        self, event: SessionCommitted, candidate: Candidate, min_importance: float, outcome: Outcome, step: int
     ) -> None:
         namespace, owners = self._namespace(event, candidate)
         exact = await self.pool.fetchrow(
@@ -217,7 +248,7 @@ class Consolidator:
             content_hash(candidate.content),
         )
         if exact is not None:
-            await self._merge(exact, candidate, event, "exact duplicate (same content hash)")
+            await self._merge(exact, candidate, event, "exact duplicate (same content hash)", step=step)
             outcome.merged.append(exact["id"])
             return
         [vector] = await self.store.embed_passages([candidate.content], self.embedder, tenant=event.user_id)
@@ -226,12 +257,12 @@ class Consolidator:
             reason = contradiction(existing["content"], candidate.content)
             if reason:
                 outcome.reviews.append(
-                    await self._review(existing, candidate, event, namespace, owners, vector, reason)
+                    await self._review(existing, candidate, event, namespace, owners, vector, reason, step)
                 )
                 return
         for existing, score in neighbours:
             if score >= self.settings.near_duplicate_similarity and existing["status"] == MemoryStatus.ACTIVE:
-                await self._merge(existing, candidate, event, f"near duplicate (similarity {score:.3f})")
+                await self._merge(existing, candidate, event, f"near duplicate (similarity {score:.3f})", step=step)
                 outcome.merged.append(existing["id"])
                 return
         promote = (
@@ -252,6 +283,7 @@ class Consolidator:
                 f" (threshold {min_importance:.2f}/{self.settings.promote_min_confidence:.2f})",
                 namespace,
             )
+            await jobs.record_step(conn, event.job_id, step, "promoted" if promote else "candidates", record.id)
         await self.store.sync_index(upserted=[record.id])
         (outcome.promoted if promote else outcome.candidates).append(record.id)
 
@@ -287,7 +319,9 @@ class Consolidator:
             metadata={"sessions": [event.session_id], "job_id": event.job_id},
         )
 
-    async def _merge(self, existing: Any, candidate: Candidate, event: SessionCommitted, reason: str) -> None:
+    async def _merge(
+        self, existing: Any, candidate: Candidate, event: SessionCommitted, reason: str, *, step: int | None = None
+    ) -> None:
         sessions = sorted({*existing["metadata"].get("sessions", []), event.session_id})
         changes = {
             "evidence_count": existing["evidence_count"] + 1,
@@ -303,6 +337,8 @@ class Consolidator:
         async with self.pool.acquire() as conn, conn.transaction():
             await self.store.update(conn, existing["id"], changes, actor=ACTOR, change="merged")
             await audit(conn, event.user_id, "merge", existing["id"], reason, existing["namespace"])
+            if step is not None:
+                await jobs.record_step(conn, event.job_id, step, "merged", existing["id"])
         await self.store.sync_index(upserted=[existing["id"]])
 
     async def _review(
@@ -314,6 +350,7 @@ class Consolidator:
         owners: Owners,
         vector: list[float],
         reason: str,
+        step: int,
     ) -> str:
         async with self.pool.acquire() as conn, conn.transaction():
             record = await self.store.insert(
@@ -335,6 +372,7 @@ class Consolidator:
                 f"{reason}; kept both as needs_review, review {review_id}",
                 namespace,
             )
+            await jobs.record_step(conn, event.job_id, step, "reviews", review_id)
         await self.store.sync_index(upserted=[existing["id"], record.id])
         return review_id
 

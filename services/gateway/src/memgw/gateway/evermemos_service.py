@@ -27,7 +27,7 @@ from pydantic import ConfigDict, Field
 from memgw.common import sessions
 from memgw.common.domain import MemoryRecord, Principal
 from memgw.gateway import access
-from memgw.gateway.errors import BadRequest, NotFound
+from memgw.gateway.errors import BadRequest, Conflict, NotFound
 from memgw.gateway.memory_service import Memories
 from memgw.gateway.profile_service import Profiles
 from memgw.gateway.schemas import MAX_PAGE, MAX_QUERY_CHARS, Content, MemoryListQuery, RequestBody, SearchRequest
@@ -165,7 +165,10 @@ class EverMemOSFacade:
                 ),
             )
         if body.flush:
-            commit = await self.sessions.commit(p, session_id, CommitRequest())
+            try:
+                commit = await self.sessions.commit(p, session_id, CommitRequest())
+            except Conflict:  # flushed before, and nothing new since: nothing to extract
+                return {"message": "nothing new since the last flush", "request_id": session_id, "status": "extracted"}
             return {"message": "extraction queued", "request_id": commit["job_id"], "status": "queued"}
         return {"message": "message accumulated; flush to extract", "request_id": session_id, "status": "accumulated"}
 

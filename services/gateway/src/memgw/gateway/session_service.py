@@ -186,11 +186,16 @@ class Sessions:
             await access.require(
                 self.pool, p, policy.Action.COMMIT_TARGET, target, target_type="session", target_id=session_id
             )
-        episodes = await sessions.live_episode_count(self.pool, session_id)
+        since = session["committed_at"]  # committed before: only what came after is new
+        episodes = await sessions.live_episode_count(self.pool, session_id, since=since)
+        if episodes == 0 and since is not None:
+            raise Conflict(f"session {session_id} was committed already and has no new episodes since")
         if episodes == 0:
             raise BadRequest(f"session {session_id} has no episodes to commit")
         job_id = new_id("job")
         async with self.pool.acquire() as conn, conn.transaction():
+            if await sessions.committed_at_locked(conn, session_id) != since:
+                raise Conflict(f"session {session_id} was committed meanwhile: read its job and commit again if needed")
             await jobs.create(
                 conn, job_id, kind="consolidate_session", user_id=session["user_id"], subject_id=session_id
             )
@@ -209,6 +214,7 @@ class Sessions:
                     min_importance=body.min_importance,
                     target_namespace=body.target_namespace,
                     actor_agent_id=p.agent_id,
+                    episodes_since=since,
                 ),
             )
             await audit.record(conn, p, "memory_commit_session", target_type="session", target_id=session_id)
