@@ -96,3 +96,47 @@ async def test_a_session_is_committed_once(system: System) -> None:
     later = await system.client.post(f"/v1/sessions/{sid}/commit", json={}, headers=auth)
     assert later.status_code == 202
     assert later.json()["episodes"] == 1  # only what came after the first commit
+
+
+async def test_a_commit_that_keeps_failing_says_so_and_its_dead_letter_takes_it_up_again(
+    system: System, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import asyncio
+
+    import nats
+
+    from memgw.common.bus import dead_letters, replay
+
+    uid, key, sid = await _session(system)
+    real = Consolidator.on_session_committed
+
+    async def broken(self: Consolidator, event: SessionCommitted) -> Any:
+        if event.session_id == sid:
+            raise RuntimeError("the extraction endpoint is down")
+        return await real(self, event)
+
+    monkeypatch.setattr(Consolidator, "on_session_committed", broken)
+    job_url = (await system.client.post(f"/v1/sessions/{sid}/commit", json={}, headers=system.auth(key))).json()["job"]
+
+    async def job() -> dict[str, Any]:
+        return dict((await system.client.get(job_url, headers=system.auth(key))).json())
+
+    async with asyncio.timeout(90):  # every delivery fails, with backoff; the last one gives up
+        while (state := await job())["state"] != "failed":
+            await asyncio.sleep(0.2)
+    assert state["detail"].startswith("gave up: the extraction endpoint is down")
+    monkeypatch.setattr(Consolidator, "on_session_committed", real)
+    nc = await nats.connect(system.infra.nats_url)
+    try:
+        async with asyncio.timeout(20):
+            while not (mine := [d for d in await dead_letters(nc, system.infra.layout) if sid.encode() in d.data]):
+                await asyncio.sleep(0.2)
+        await replay(nc, system.infra.layout, mine[0].seq)
+    finally:
+        await nc.close()
+    async with asyncio.timeout(30):
+        while (state := await job())["state"] != "done":
+            await asyncio.sleep(0.2)
+    assert uid in {
+        r["user_id"] for r in await system.infra.pool.fetch("SELECT user_id FROM memories WHERE user_id = $1", uid)
+    }

@@ -6,9 +6,9 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from faststream.middlewares import AckPolicy
-from faststream.nats import NatsBroker, NatsRouter
+from faststream.nats import NatsBroker, NatsMessage, NatsRouter
 
-from memgw.common.bus import BusLayout, settling
+from memgw.common.bus import BusLayout, deliveries, settling
 from memgw.common.events import MemoryFeedbackGiven, ReviewDecided, SessionCommitted, Subject
 from memgw.common.logging import correlation_scope
 from memgw.consolidator.service import Consolidator
@@ -30,9 +30,14 @@ def create_router(layout: BusLayout, broker: NatsBroker, consolidator: Consolida
         )
 
     @consume(Subject.SESSION_COMMITTED, "consolidator: SessionCommitted")
-    async def on_commit(event: SessionCommitted) -> None:
+    async def on_commit(event: SessionCommitted, msg: NatsMessage) -> None:
         with correlation_scope(event.correlation_id):
-            await consolidator.on_session_committed(event)
+            try:
+                await consolidator.on_session_committed(event)
+            except Exception as exc:
+                if (deliveries(msg) or 1) >= layout.max_deliver:  # the last try: its job says so at once
+                    await consolidator.gave_up(event, exc)
+                raise
 
     @consume(Subject.MEMORY_FEEDBACK, "consolidator: MemoryFeedbackGiven")
     async def on_feedback(event: MemoryFeedbackGiven) -> None:

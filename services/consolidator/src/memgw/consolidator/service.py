@@ -53,9 +53,9 @@ class Outcome:
 
 
 def _finished(job: dict[str, Any]) -> bool:
-    """Done, or failed for good (refused). A job failed only as abandoned is taken up when its work
-    arrives after all."""
-    return job["state"] == "done" or (job["state"] == "failed" and not (job["detail"] or "").startswith("abandoned"))
+    """Done, or refused for good. A job that failed because its worker gave up or vanished is taken
+    up again when its message comes back (a replayed dead letter, a late redelivery)."""
+    return job["state"] == "done" or (job["state"] == "failed" and (job["detail"] or "").startswith("refused"))
 
 
 def _extraction_dict(extraction: Extraction) -> dict[str, Any]:
@@ -182,6 +182,11 @@ class Consolidator:
                 f"{extraction.method}: {result['episodes']} episodes → {len(extraction.candidates)} candidates",
             )
         return outcome
+
+    async def gave_up(self, event: SessionCommitted, error: Exception) -> None:
+        """The last delivery failed too: the job says so now (its message goes to the dead letters,
+        and ``memgw dead replay`` takes it up again from where it stopped)."""
+        await jobs.move(self.pool, event.job_id, "failed", detail=f"gave up: {str(error)[:300]}")
 
     def _namespace(self, event: SessionCommitted, candidate: Candidate) -> tuple[str, Owners]:
         """Where a candidate goes and the ACL columns that go with it (they always agree)."""
