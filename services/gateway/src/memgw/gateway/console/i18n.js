@@ -19,7 +19,7 @@ const WORDS = {
   nothing: ["Nothing yet.", "暂无。"],
   kind: ["Kind", "类型"],
   freshness: ["Freshness", "新鲜度"],
-  lastRun: ["Last run", "最近一次"],
+  lastRun: ["Last synced", "最近同步"],
   chunks: ["Chunks", "块数"],
   budget: ["Budget", "预算"],
   progress: ["Progress", "进度"],
