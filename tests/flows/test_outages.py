@@ -84,3 +84,39 @@ async def test_the_embedded_index_has_one_owner(tmp_path: Path) -> None:
     again = EdgeIndex(tmp_path / "shard", dim=8)  # the owner is gone: the index opens again
     await again.ensure()
     await again.close()
+
+
+async def test_the_outbox_listens_again_after_its_connection_dropped(system: System) -> None:
+    """With polling slowed to a minute, an event still goes out at once after the relay's LISTEN
+    connection was killed: the relay noticed, reopened it, and was woken by the commit."""
+    import asyncio
+
+    import nats
+
+    from memgw.common.bus import BusLayout, delete_streams, ensure_streams
+    from memgw.common.db.outbox import OutboxRelay, enqueue
+    from memgw.common.events import ReviewDecided
+
+    layout = BusLayout(f"ob{uuid.uuid4().hex[:8]}")  # its own streams: the system's relay leaves them be
+    nc = await nats.connect(system.infra.nats_url)
+    await ensure_streams(nc, layout)
+    relay = OutboxRelay(system.infra.pool, system.infra.broker, layout, poll_s=60.0)
+    await relay.start()
+    try:
+        first = relay._listener
+        assert first is not None
+        await system.infra.pool.execute("SELECT pg_terminate_backend($1)", first.get_server_pid())
+        async with asyncio.timeout(10):  # reopened, though the next poll is a minute away
+            while relay._listener is None or relay._listener is first:
+                await asyncio.sleep(0.05)
+        async with system.infra.pool.acquire() as conn, conn.transaction():
+            await enqueue(conn, layout, ReviewDecided(review_id="rev_outbox", decision="keep_old", decided_by="t"))
+        async with asyncio.timeout(10):
+            while await system.infra.pool.fetchval(
+                "SELECT count(*) FROM outbox WHERE stream = ANY($1) AND published_at IS NULL", layout.stream_names()
+            ):
+                await asyncio.sleep(0.05)
+    finally:
+        await relay.stop()
+        await delete_streams(nc, layout)
+        await nc.close()

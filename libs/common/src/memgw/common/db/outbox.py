@@ -56,10 +56,22 @@ class OutboxRelay:
         self._listener: Conn | None = None
 
     async def start(self) -> None:
+        await self._listen()
+        self._task = asyncio.create_task(self._run(), name="outbox-relay")
+
+    async def _listen(self) -> None:
+        """(Re)open the LISTEN connection: after Postgres went away, notifications come back too (the
+        poll covers the gap meanwhile)."""
+        if self._listening():
+            return
+        if self._listener is not None:
+            with contextlib.suppress(Exception):
+                await self._pool.release(self._listener)  # type: ignore[arg-type]
+            self._listener = None
         listener = await self._pool.acquire()
         await listener.add_listener(NOTIFY_CHANNEL, self._on_notify)
+        listener.add_termination_listener(self._on_notify)  # a dropped connection wakes the loop to reopen it
         self._listener = listener
-        self._task = asyncio.create_task(self._run(), name="outbox-relay")
 
     async def stop(self) -> None:
         if self._task:
@@ -67,10 +79,16 @@ class OutboxRelay:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
         if self._listener is not None:
-            with contextlib.suppress(Exception):
+            with contextlib.suppress(Exception):  # a connection the pool took back already is let go
                 await self._listener.remove_listener(NOTIFY_CHANNEL, self._on_notify)
-            await self._pool.release(self._listener)  # type: ignore[arg-type]
+                await self._pool.release(self._listener)  # type: ignore[arg-type]
             self._listener = None
+
+    def _listening(self) -> bool:
+        try:
+            return self._listener is not None and not self._listener.is_closed()
+        except asyncpg.InterfaceError:  # the pool took back a connection whose server went away
+            return False
 
     def _on_notify(self, *_: object) -> None:
         self._wake.set()
@@ -78,7 +96,9 @@ class OutboxRelay:
     async def _run(self) -> None:
         failures = 0
         while True:
+            self._wake.clear()  # before looking: a commit notified while we publish wakes the next wait
             try:
+                await self._listen()
                 published = await self.publish_pending()
                 failures = 0
                 if published:
@@ -86,7 +106,6 @@ class OutboxRelay:
             except Exception as exc:  # NATS away or Postgres hiccup: wait and retry, never lose rows
                 failures += 1
                 log.warning("outbox.publish.failed", error=str(exc), failures=failures)
-            self._wake.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=min(30.0, self._poll_s * (2**failures)))
 
