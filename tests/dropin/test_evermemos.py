@@ -76,3 +76,22 @@ async def test_the_evermemos_sdk_works_unchanged(system: System) -> None:
     left = {m["atomic_fact"] for m in out["after"]["result"]["memories"]}
     assert "I moved to Lisbon last year." not in left
     assert "We decided to travel by train." in left
+
+
+async def test_an_agent_key_lists_only_the_episodes_it_may_read(system: System) -> None:
+    uid = f"ev_{uuid.uuid4().hex[:8]}"
+    user_key = await system.user(uid)
+    keys = {name: await system.agent(uid, f"{name}_{uid}") for name in ("a1", "a2")}
+    for name, key in keys.items():
+        body = {"content": f"{name} was here", "create_time": "2026-11-30T09:00:00+00:00", "message_id": name}
+        body |= {"sender": uid, "group_id": f"g_{name}"}
+        answer = await system.client.post("/evermemos/api/v0/memories", json=body, headers=system.auth(key))
+        assert answer.status_code == 200, answer.text
+
+    async def episodes(key: str) -> set[str]:
+        params = {"memory_type": "episodic_memory"}
+        answer = await system.client.get("/evermemos/api/v0/memories", params=params, headers=system.auth(key))
+        return {m["episode"] for m in answer.json()["result"]["memories"]}
+
+    assert await episodes(keys["a1"]) == {"a1 was here"}  # not its sibling agent's session
+    assert await episodes(user_key) == {"a1 was here", "a2 was here"}

@@ -98,25 +98,30 @@ async def has_event(db: Executor, session_id: str, event: dict[str, Any]) -> boo
     )
 
 
-async def episodes_of(
-    db: Executor, user_id: str, *, session_id: str | None = None, limit: int = 100, offset: int = 0
-) -> tuple[list[asyncpg.Record], int]:
-    """A user's live episodes (of one session, or all), newest first, a page at a time; and how many."""
-    where = "user_id = $1 AND expires_at > now() AND ($2::text IS NULL OR session_id = $2)"
-    rows = await db.fetch(
-        f"SELECT {EPISODE_COLUMNS} FROM episodes WHERE {where} ORDER BY created_at DESC, id LIMIT $3 OFFSET $4",
+async def live_of(db: Executor, user_id: str, limit: int = 1000) -> list[asyncpg.Record]:
+    """A user's live sessions, newest first."""
+    rows: list[asyncpg.Record] = await db.fetch(
+        f"SELECT {SESSION_COLUMNS} FROM sessions WHERE user_id = $1 AND expires_at > now()"
+        " ORDER BY created_at DESC LIMIT $2",
         user_id,
-        session_id,
+        limit,
+    )
+    return rows
+
+
+async def episodes_in(
+    db: Executor, session_ids: list[str], *, limit: int = 100, offset: int = 0
+) -> tuple[list[asyncpg.Record], int]:
+    """The live episodes of these sessions, newest first, a page at a time; and how many."""
+    where = "session_id = ANY($1) AND expires_at > now()"
+    rows = await db.fetch(
+        f"SELECT {EPISODE_COLUMNS} FROM episodes WHERE {where} ORDER BY created_at DESC, id LIMIT $2 OFFSET $3",
+        session_ids,
         limit,
         offset,
     )
-    total = await db.fetchval(f"SELECT count(*) FROM episodes WHERE {where}", user_id, session_id)
+    total = await db.fetchval(f"SELECT count(*) FROM episodes WHERE {where}", session_ids)
     return list(rows), int(total)
-
-
-async def episode_owner(db: Executor, episode_id: str) -> str | None:
-    found = await db.fetchval("SELECT user_id FROM episodes WHERE id = $1", episode_id)
-    return str(found) if found else None
 
 
 async def committed_at_locked(conn: Conn, session_id: str) -> datetime | None:

@@ -27,7 +27,7 @@ from pydantic import ConfigDict, Field
 from memgw.common import sessions
 from memgw.common.domain import MemoryRecord, Principal
 from memgw.gateway import access
-from memgw.gateway.errors import BadRequest, Conflict, NotFound
+from memgw.gateway.errors import ApiError, BadRequest, Conflict
 from memgw.gateway.memory_service import Memories
 from memgw.gateway.profile_service import Profiles
 from memgw.gateway.schemas import MAX_PAGE, MAX_QUERY_CHARS, Content, MemoryListQuery, RequestBody, SearchRequest
@@ -176,25 +176,26 @@ class EverMemOSFacade:
         if request_id.startswith("job_"):
             try:
                 job = await self.sessions.get_job(p, request_id)
-            except NotFound:
+            except ApiError:
                 return {"success": True, "found": False, "message": f"no request {request_id!r}"}
             done = {"request_id": request_id, "status": job.state, "result": job.result, "detail": job.detail}
             return {"success": True, "found": True, "data": done}
-        session = await sessions.get(self.pool, request_id)
-        if session is None or session["user_id"] != p.user_id:
+        try:  # a flush not asked for yet: the request is the group's session, read under the policy
+            session = await self.sessions.get_session(p, request_id)
+        except ApiError:
             return {"success": True, "found": False, "message": f"no request {request_id!r}"}
         count = await sessions.live_episode_count(self.pool, request_id)
-        waiting = {"request_id": request_id, "status": session["status"], "messages": count}
+        waiting = {"request_id": request_id, "status": session.status, "messages": count}
         return {"success": True, "found": True, "data": waiting}
 
     async def listing(self, p: Principal, q: EverListing) -> dict[str, Any]:
         owner = await self._own(p, q.user_id, "memory_list")
         metadata = {"memory_types": [q.memory_type], "source": SOURCE, "user_id": owner}
         if q.memory_type == "episodic_memory":
-            session_id = session_of(owner, q.group_id) if q.group_id else None
-            rows, total = await sessions.episodes_of(
-                self.pool, owner, session_id=session_id, limit=q.limit, offset=q.offset
-            )
+            readable = await self.sessions.readable(p)  # the policy's session rule, not a copy of it
+            if q.group_id:
+                readable = [s for s in readable if s == session_of(owner, q.group_id)]
+            rows, total = await sessions.episodes_in(self.pool, readable, limit=q.limit, offset=q.offset)
             items = [
                 {
                     "id": r["id"],

@@ -226,6 +226,12 @@ class Sessions:
             "job": f"/v1/jobs/{job_id}",
         }
 
+    async def readable(self, p: Principal) -> list[str]:
+        """The live sessions of ``p``'s user that ``p`` may read (an agent key: its agent's, and those
+        of no agent), newest first."""
+        rows = await sessions.live_of(self.pool, p.user_id)
+        return [r["id"] for r in rows if access.allowed(p, policy.Action.SESSION_READ, _session_ref(r))]
+
     async def get_job(self, p: Principal, job_id: str) -> Job:
         row = await jobs.get(self.pool, job_id, stale_after_s=self.settings.job_stale_s)
         if row is None:
