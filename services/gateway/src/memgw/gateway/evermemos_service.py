@@ -30,7 +30,7 @@ from memgw.gateway import access
 from memgw.gateway.errors import ApiError, BadRequest, Conflict
 from memgw.gateway.memory_service import Memories
 from memgw.gateway.profile_service import Profiles
-from memgw.gateway.schemas import MAX_PAGE, MAX_QUERY_CHARS, Content, MemoryListQuery, RequestBody, SearchRequest
+from memgw.gateway.schemas import MAX_PAGE, MAX_QUERY_CHARS, Content, RequestBody, SearchRequest
 from memgw.gateway.session_service import CommitRequest, EpisodeCreate, Sessions
 
 SOURCE = "evermemos"
@@ -223,15 +223,7 @@ class EverMemOSFacade:
         return answer({"memories": items, "count": len(items), "total_count": len(own), "metadata": metadata})
 
     async def _own_memories(self, p: Principal, owner: str, wanted: int) -> list[MemoryRecord]:
-        found: list[MemoryRecord] = []
-        cursor = None
-        while len(found) < wanted:
-            batch = await self.memories.list_memories(p, MemoryListQuery(cursor=cursor, limit=MAX_PAGE))
-            found += [m for m in batch.items if m.user_id == owner]
-            cursor = batch.next_cursor
-            if cursor is None:
-                break
-        return found
+        return (await self.memories.scan(p, lambda m: m.user_id == owner, wanted=wanted))[0]
 
     async def search(self, p: Principal, q: EverSearch) -> dict[str, Any]:
         owner = await self._own(p, q.user_id, "memory_search")

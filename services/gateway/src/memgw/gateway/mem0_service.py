@@ -29,14 +29,12 @@ from memgw.gateway.schemas import (
     MAX_QUERY_CHARS,
     Content,
     MemoryCreate,
-    MemoryListQuery,
     MemoryPatch,
     RequestBody,
     SearchRequest,
 )
 
 SOURCE = "mem0"
-MAX_SCAN = 5_000  # memories read to answer one filtered listing
 _ENTITIES = ("user_id", "agent_id", "run_id")
 _ONE_PROJECT = ("app_id", "org_id", "project_id")  # one project per install: accepted, not used
 
@@ -208,17 +206,7 @@ class Mem0:
     async def listing(self, p: Principal, scope: Scope, page: int, page_size: int) -> dict[str, Any]:
         """mem0's page-numbered listing, newest first, of what the key may read within the scope."""
         await self._scoped(p, "memory_list", scope)
-        wanted = page * page_size + 1
-        found: list[MemoryRecord] = []
-        cursor, scanned, exhausted = None, 0, False
-        while len(found) < wanted and scanned < MAX_SCAN:
-            batch = await self.memories.list_memories(p, MemoryListQuery(cursor=cursor, limit=MAX_PAGE))
-            scanned += len(batch.items)
-            found += [m for m in batch.items if scope.admits(m)]
-            cursor = batch.next_cursor
-            if cursor is None:
-                exhausted = True
-                break
+        found, exhausted = await self.memories.scan(p, scope.admits, wanted=page * page_size + 1)
         start = (page - 1) * page_size
         more = len(found) > start + page_size
         return {

@@ -7,6 +7,7 @@ memory the principal may not read answers 404, as if it did not exist, and leave
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
@@ -36,6 +37,7 @@ from memgw.gateway import access, audit, ranking
 from memgw.gateway.errors import ApiError, BadRequest, Conflict, NotFound
 from memgw.gateway.pagination import Page, keyset_page, window_clauses
 from memgw.gateway.schemas import (
+    MAX_PAGE,
     FeedbackRequest,
     MemoryCreate,
     MemoryListQuery,
@@ -46,6 +48,7 @@ from memgw.gateway.schemas import (
 )
 
 ALL_STATUSES = tuple(MemoryStatus)
+MAX_SCAN = 5_000  # memories read to answer one filtered listing (the facades' scopes)
 
 
 def _owners(row: Any) -> policy.MemoryRef:
@@ -275,6 +278,22 @@ class Memories:
         )
         await audit.record(self.pool, p, "memory_list", target_type="memory", namespace=q.namespace)
         return keyset_page([to_record(r) for r in rows], q.limit, lambda m: (m.created_at, m.id))
+
+    async def scan(
+        self, p: Principal, keep: Callable[[MemoryRecord], bool], *, wanted: int, most: int = MAX_SCAN
+    ) -> tuple[list[MemoryRecord], bool]:
+        """What the listing shows ``p`` (newest first) that ``keep`` keeps, read a page at a time until
+        ``wanted`` are found or ``most`` were read; and whether every readable memory was read."""
+        found: list[MemoryRecord] = []
+        cursor, scanned = None, 0
+        while len(found) < wanted and scanned < most:
+            batch = await self.list_memories(p, MemoryListQuery(cursor=cursor, limit=MAX_PAGE))
+            scanned += len(batch.items)
+            found += [m for m in batch.items if keep(m)]
+            cursor = batch.next_cursor
+            if cursor is None:
+                return found, True
+        return found, False
 
     async def search(self, p: Principal, body: SearchRequest) -> list[SearchHit]:
         await access.require_acting(self.pool, p, "memory_search", body.user_id, body.agent_id, body.workspace_id)
