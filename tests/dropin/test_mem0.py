@@ -114,11 +114,11 @@ for _ in range(20):
     if context:
         break
     time.sleep(0.25)
-first = found["results"][0]["id"]
+first = [r for r in found["results"] if "roast" in r["memory"]][0]["id"]
 change = {"memory_id": first, "text": "I prefer light roast coffee."}
 updated = json.loads(provider.handle_tool_call("mem0_update", change))
 deleted = json.loads(provider.handle_tool_call("mem0_delete", {"memory_id": first}))
-print(json.dumps({"available": available, "stored": stored, "found": found, "context": context,
+print(json.dumps({"available": available, "stored": stored, "found": found, "context": context, "first": first,
                   "updated": updated, "deleted": deleted}))
 """
 
@@ -137,9 +137,9 @@ async def test_hermes_mem0_provider_works_against_mem0_host(system: System, alic
     out: dict[str, Any] = await run_client("hermes", HERMES_MEM0, env)
     assert out["available"] is True
     assert out["stored"]["result"] == "Fact stored."
-    assert "dark roast" in out["found"]["results"][0]["memory"]
+    assert any("dark roast" in r["memory"] for r in out["found"]["results"])  # not hung on a rank
     assert "dark roast" in out["context"]
-    assert out["updated"]["memory_id"] == out["found"]["results"][0]["id"]
+    assert out["updated"]["memory_id"] == out["first"]
     assert out["deleted"]["result"] == "Memory deleted."
     mine = await system.client.get("/v1/memory", params={"limit": 100}, headers=system.auth(key))
     contents = {m["content"]: m for m in mine.json()["items"] if m["user_id"] == uid}

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Callable
+from typing import Annotated, Any
 
 import asyncpg
 from fastapi import Depends, Header
@@ -33,51 +34,24 @@ def get_services(connection: HTTPConnection) -> Services:
 ServicesDep = Annotated[Services, Depends(get_services)]
 
 
-def _memories(s: ServicesDep) -> Memories:
-    return s.memories
+def _part(name: str) -> Callable[[Services], Any]:
+    """A dependency that hands a route one of the services by name."""
+
+    def part(services: ServicesDep) -> Any:
+        return getattr(services, name)
+
+    return part
 
 
-def _sessions(s: ServicesDep) -> Sessions:
-    return s.sessions
-
-
-def _directory(s: ServicesDep) -> Directory:
-    return s.directory
-
-
-def _reviews(s: ServicesDep) -> Reviews:
-    return s.reviews
-
-
-def _profiles(s: ServicesDep) -> Profiles:
-    return s.profiles
-
-
-def _sources(s: ServicesDep) -> Sources:
-    return s.sources
-
-
-def _mem0(s: ServicesDep) -> Mem0:
-    return s.mem0
-
-
-def _evermemos(s: ServicesDep) -> EverMemOSFacade:
-    return s.evermemos
-
-
-def _rpc(s: ServicesDep) -> OpenHumanRpc:
-    return s.rpc
-
-
-MemoriesDep = Annotated[Memories, Depends(_memories)]
-SessionsDep = Annotated[Sessions, Depends(_sessions)]
-DirectoryDep = Annotated[Directory, Depends(_directory)]
-ReviewsDep = Annotated[Reviews, Depends(_reviews)]
-ProfilesDep = Annotated[Profiles, Depends(_profiles)]
-SourcesDep = Annotated[Sources, Depends(_sources)]
-Mem0Dep = Annotated[Mem0, Depends(_mem0)]
-EverMemOSDep = Annotated[EverMemOSFacade, Depends(_evermemos)]
-RpcDep = Annotated[OpenHumanRpc, Depends(_rpc)]
+MemoriesDep = Annotated[Memories, Depends(_part("memories"))]
+SessionsDep = Annotated[Sessions, Depends(_part("sessions"))]
+DirectoryDep = Annotated[Directory, Depends(_part("directory"))]
+ReviewsDep = Annotated[Reviews, Depends(_part("reviews"))]
+ProfilesDep = Annotated[Profiles, Depends(_part("profiles"))]
+SourcesDep = Annotated[Sources, Depends(_part("sources"))]
+Mem0Dep = Annotated[Mem0, Depends(_part("mem0"))]
+EverMemOSDep = Annotated[EverMemOSFacade, Depends(_part("evermemos"))]
+RpcDep = Annotated[OpenHumanRpc, Depends(_part("rpc"))]
 
 
 async def get_principal(connection: HTTPConnection, services: ServicesDep) -> Principal:
