@@ -339,7 +339,7 @@ async def _memgw(system: System, *args: str, extra: dict[str, str] | None = None
         stderr=asyncio.subprocess.STDOUT,
     )
     try:
-        out, _ = await asyncio.wait_for(proc.communicate(), 180)
+        out, _ = await asyncio.wait_for(proc.communicate(), 120)  # under pytest-timeout: its output shows
     except TimeoutError:
         proc.kill()
         out, _ = await proc.communicate()

@@ -25,6 +25,9 @@ UserOption = Annotated[str | None, typer.Option(help="Only this user's vault.")]
 
 def _run(work: str, user: str | None) -> dict[str, object]:
     settings = Settings()
+    # A one-shot command has no searches to keep fast: its embedding must not yield to every other
+    # process on a busy machine (the service's passage lane runs at the lowest priority).
+    settings.embedder.embedding_passage_niceness = 0
     vault = Vault(settings.vault.root(settings.data.data_dir))
     try:
         vault.acquire()  # before anything else is opened: a running system holds its files

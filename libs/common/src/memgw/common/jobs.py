@@ -20,17 +20,20 @@ async def create(db: Executor, job_id: str, *, kind: str, user_id: str, subject_
 async def get(db: Executor, job_id: str, *, stale_after_s: float | None = None) -> dict[str, Any] | None:
     """The job; with ``stale_after_s``, one queued or running that long without a move is ended
     failed first (its worker died, or its message was dead-lettered): nobody waits on it forever. If
-    its work does arrive later, the worker moves it on again."""
-    if stale_after_s is not None:
-        await db.execute(
-            "UPDATE jobs SET state = 'failed', detail = $3, updated_at = now() WHERE id = $1"
-            " AND state IN ('queued', 'running') AND updated_at < now() - make_interval(secs => $2)",
+    its work does arrive later, the worker moves it on again. A poll of a live job only reads."""
+    row = await db.fetchrow(
+        f"SELECT {JOB_COLUMNS}, state IN ('queued', 'running') AND updated_at < now() - make_interval(secs => $2)"
+        " AS stale FROM jobs WHERE id = $1",
+        job_id,
+        stale_after_s,  # None: never stale (the comparison is NULL)
+    )
+    if row is not None and row["stale"]:
+        row = await db.fetchrow(
+            f"UPDATE jobs SET state = 'failed', detail = $2, updated_at = now() WHERE id = $1 RETURNING {JOB_COLUMNS}",
             job_id,
-            stale_after_s,
-            f"abandoned: no progress for {int(stale_after_s)} s",
+            f"abandoned: no progress for {int(stale_after_s or 0)} s",
         )
-    row = await db.fetchrow(f"SELECT {JOB_COLUMNS} FROM jobs WHERE id = $1", job_id)
-    return dict(row) if row else None
+    return {k: v for k, v in row.items() if k != "stale"} if row else None
 
 
 async def state(db: Executor, job_id: str) -> JobState | None:

@@ -102,7 +102,7 @@ class Importer:
         outcomes: dict[str, int] = {}
         for user_id in self.vault.existing_users():
             uv = self.vault.user(user_id)
-            for rel in [Path(r) for r in list(uv.manifest)] + list(uv.notes()):
+            for rel in sorted({*map(Path, uv.manifest), *uv.notes()}):  # each note once, gone ones too
                 outcome = await self.apply(user_id, rel)
                 outcomes[outcome] = outcomes.get(outcome, 0) + 1
         return outcomes
