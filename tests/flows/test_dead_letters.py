@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import subprocess
 import sys
 import uuid
 from pathlib import Path
@@ -47,15 +46,20 @@ async def test_a_poison_message_is_dead_lettered_at_once_and_can_be_replayed(sys
         assert letter.error.startswith("poison:")
         assert any(line["event"] == "bus.message.dead_lettered" and line["subject"] == subject for line in logs)
 
-        listed = subprocess.run(
-            [str(Path(sys.executable).parent / "memgw"), "dead", "list"],
+        # Run without blocking the loop: the gateway under test is served on it.
+        command = await asyncio.create_subprocess_exec(
+            str(Path(sys.executable).parent / "memgw"),
+            "dead",
+            "list",
             env={**os.environ, "MEMGW_NATS_URL": infra.nats_url, "MEMGW_BUS_PREFIX": infra.layout.prefix},
-            capture_output=True,
-            text=True,
-            check=True,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
         )
-        assert f"{letter.seq}\t" in listed.stdout
-        assert subject in listed.stdout
+        out, err = await command.communicate()
+        assert command.returncode == 0, err.decode()
+        listed = out.decode()
+        assert f"{letter.seq}\t" in listed
+        assert subject in listed
 
         arrived: list[bytes] = []
 

@@ -17,6 +17,7 @@ from memgw.common.settings import Settings
 from memgw.consolidator.main import build as build_consolidator
 from memgw.gateway.identity import ADMIN_KEY_FILE, ensure_admin_key
 from memgw.gateway.main import build as build_gateway
+from memgw.launcher.http import KEEP_ALIVE_S
 from memgw.launcher.runtime import open_infra, run_services
 from memgw.obsidian_bridge.main import build as build_obsidian_bridge
 from memgw.sync_worker.main import build as build_sync_worker
@@ -90,6 +91,7 @@ async def run(settings: Settings, names: list[str], on_ready: Callable[[str, str
                 log_config=None,
                 access_log=False,
                 timeout_graceful_shutdown=5,  # open event streams must not hold a shutdown
+                timeout_keep_alive=KEEP_ALIVE_S,
             )
             server = _Server(config)
             serving = asyncio.create_task(server.serve())
