@@ -25,6 +25,7 @@ from pydantic import ValidationError
 
 from memgw.common.events import Event, Subject
 from memgw.common.logging import CORRELATION_HEADER, get_logger
+from memgw.common.outages import is_transient
 
 log = get_logger("memgw.bus")
 
@@ -100,7 +101,9 @@ class BusLayout:
         return js_api.ConsumerConfig(
             ack_policy=js_api.AckPolicy.EXPLICIT,
             ack_wait=self.ack_wait_s,
-            max_deliver=self.max_deliver + 1,  # one extra delivery lets settle() dead-letter it
+            # Unlimited: the settling middleware decides when a message dies. JetStream's own limit
+            # would silently stop redelivering a message whose handler waited out a long outage.
+            max_deliver=-1,
         )
 
 
@@ -169,7 +172,10 @@ def settling(layout: BusLayout, broker: NatsBroker) -> type[BaseMiddleware]:
 
     - the handler returned: ack;
     - the payload does not validate (or the handler raised PoisonMessage): dead-letter at once;
-    - anything else: nack with exponential backoff, and dead-letter on the last delivery;
+    - Postgres or NATS is down (``outages.is_transient``): nack with backoff, for as long as the
+      outage lasts — the work was sound, so it is never dead-lettered for that;
+    - anything else: nack with exponential backoff, and dead-letter once it has failed
+      ``max_deliver`` times;
     - cancelled (shutting down mid-message): left unacked, so another replica gets it after ack_wait;
     - while the handler works, JetStream is told it is in progress every third of ack_wait, so a long
       sync or a slow embedder (a loaded machine) never makes a second replica take the same message.
@@ -192,7 +198,11 @@ def settling(layout: BusLayout, broker: NatsBroker) -> type[BaseMiddleware]:
                 await _dead_letter(layout, broker, msg, f"poison: {exc}", delivered)
                 return None
             except Exception as exc:
-                if delivered >= layout.max_deliver:
+                if is_transient(exc):
+                    log.warning("bus.message.outage", subject=raw.subject, deliveries=delivered, error=str(exc))
+                    with contextlib.suppress(Exception):  # NATS may be what is down: redelivered after ack_wait
+                        await msg.nack(delay=_backoff(delivered))
+                elif delivered >= layout.max_deliver:
                     await _dead_letter(layout, broker, msg, str(exc), delivered)
                 else:
                     log.warning("bus.message.retry", subject=raw.subject, deliveries=delivered, error=str(exc))

@@ -11,6 +11,7 @@ from faststream.nats import NatsBroker, NatsMessage, NatsRouter
 from memgw.common.bus import BusLayout, deliveries, settling
 from memgw.common.events import MemoryFeedbackGiven, ReviewDecided, SessionCommitted, Subject
 from memgw.common.logging import correlation_scope
+from memgw.common.outages import is_transient
 from memgw.consolidator.service import Consolidator
 
 
@@ -35,7 +36,8 @@ def create_router(layout: BusLayout, broker: NatsBroker, consolidator: Consolida
             try:
                 await consolidator.on_session_committed(event)
             except Exception as exc:
-                if (deliveries(msg) or 1) >= layout.max_deliver:  # the last try: its job says so at once
+                # The last try (an outage is never one: the bus waits it out): its job says so at once.
+                if (deliveries(msg) or 1) >= layout.max_deliver and not is_transient(exc):
                     await consolidator.gave_up(event, exc)
                 raise
 

@@ -24,6 +24,7 @@ from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
 from memgw.common.logging import CORRELATION_HEADER, correlation_scope, current_correlation_id, get_logger
+from memgw.common.outages import TRANSIENT
 
 log = get_logger("memgw.gateway.errors")
 
@@ -108,13 +109,13 @@ def install_error_handlers(app: FastAPI) -> None:
 
     async def on_dependency_down(request: Request, exc: Exception) -> JSONResponse:
         log.warning("request.dependency_down", path=request.url.path, error=type(exc).__name__)
-        detail = "the database is not answering right now; retry in a few seconds"
+        detail = "the database or the bus is not answering right now; retry in a few seconds"
         return JSONResponse(
             error_body("unavailable", detail), status_code=503, headers={"Retry-After": str(RETRY_AFTER_S)}
         )
 
     app.add_exception_handler(ApiError, on_api_error)
-    for down in DEPENDENCY_DOWN:
+    for down in TRANSIENT:  # Postgres down, frozen or restarting: 503 with Retry-After, not a 500
         app.add_exception_handler(down, on_dependency_down)
     app.add_exception_handler(RequestValidationError, on_validation)
     app.add_exception_handler(ValidationError, on_model_validation)
@@ -124,15 +125,6 @@ def install_error_handlers(app: FastAPI) -> None:
 
 
 RETRY_AFTER_S = 5
-# What a request meets while Postgres is down, frozen or restarting: 503 with Retry-After, not a 500.
-DEPENDENCY_DOWN: tuple[type[Exception], ...] = (
-    asyncpg.PostgresConnectionError,
-    asyncpg.CannotConnectNowError,
-    asyncpg.TooManyConnectionsError,
-    asyncpg.InterfaceError,
-    ConnectionError,
-    TimeoutError,
-)
 
 
 def _database_answer(exc: Exception) -> tuple[int, str]:

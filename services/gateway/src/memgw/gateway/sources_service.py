@@ -11,6 +11,7 @@ from typing import Any
 
 import asyncpg
 from faststream.nats import NatsBroker
+from nats.errors import NoRespondersError
 from pydantic import BaseModel, ValidationError
 
 from memgw.common import policy, runs
@@ -307,10 +308,14 @@ class Sources:
         await self._authorized(p, source_id, policy.Action.SOURCE_ITEMS)
         subject = Subject.SOURCE_READ_ITEM if item_id else Subject.SOURCE_LIST_ITEMS
         request = SourceItemsRequested(source_id=source_id, item_id=item_id, correlation_id=current_correlation_id())
+        if not self.broker.connection.is_connected:  # say so now, rather than wait out the timeout
+            raise Unavailable("the bus (NATS) is not connected right now; retry in a few seconds")
         try:
             reply = await self.broker.request(request, self.layout.subject(subject), timeout=60.0)
+        except NoRespondersError as exc:
+            raise Unavailable("no sync-worker is running to read the source") from exc
         except TimeoutError as exc:
-            raise Unavailable("no sync-worker answered within 60 s; is one running?") from exc
+            raise Unavailable("no sync-worker answered within 60 s") from exc
         answer = SourceItemsAnswer.model_validate_json(reply.body)
         if not answer.ok:
             raise BadRequest(answer.error or "the source could not be read")

@@ -32,6 +32,7 @@ from memgw.common.events import (
 from memgw.common.logging import get_logger
 from memgw.common.memories import MemoryStore, NewMemory
 from memgw.common.namespaces import derive_namespace
+from memgw.common.outages import is_transient
 from memgw.common.principals import principal_of
 from memgw.common.settings import ChunkSettings
 from memgw.common.sources import MemorySourceEntry, SourceKind, entry_from_row
@@ -172,8 +173,9 @@ class SyncService:
             await run.stage(SyncStage.FAILED, str(exc))
         except Exception as exc:
             # Unexpected (a database or embedder hiccup): the bus retries, and the run resumes
-            # where it stopped; only the last attempt marks the run Failed, so it never hangs.
-            if last_attempt:
+            # where it stopped; only the last attempt marks the run Failed, so it never hangs. An
+            # outage of Postgres or NATS is never a last attempt: the bus waits it out.
+            if last_attempt and not is_transient(exc):
                 await run.stage(SyncStage.FAILED, f"internal error: {exc}")
             raise
 
