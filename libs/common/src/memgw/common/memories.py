@@ -1,7 +1,9 @@
 """Storage of memory records: Postgres rows (the truth, with their embeddings) and their index points.
 
 Every write happens in a caller's transaction together with its version row and its outbox event;
-the index is updated after commit (``sync_index``), and ``reindex`` rebuilds it from Postgres alone.
+the index is updated after commit (``sync_index``); a change the index did not get (a crash between
+the two) keeps its mark in ``index_pending`` until ``reconcile_index`` mends it, and ``reindex``
+rebuilds the whole index from Postgres alone.
 Who may write what is decided by the callers (gateway, sync-worker, consolidator), not here.
 """
 
@@ -291,17 +293,57 @@ class MemoryStore:
         return [known[h] for h in hashes]
 
     async def sync_index(self, upserted: Sequence[str] = (), deleted: Sequence[str] = ()) -> None:
-        """Bring the index in line with Postgres for these ids (call after the commit)."""
-        if deleted:
-            await self.index.delete(deleted)
-        if upserted:
-            rows = await self.pool.fetch(
-                f"SELECT {RECORD_COLUMNS}, embedding FROM memories WHERE id = ANY($1)", list(upserted)
-            )
-            await self.index.upsert([index_point(r) for r in rows])
-            missing = set(upserted) - {r["id"] for r in rows}
-            if missing:  # deleted meanwhile by another writer
-                await self.index.delete(sorted(missing))
+        """Bring the index in line with Postgres for these ids (call after the commit), then clear
+        the marks their changes left in ``index_pending``.
+
+        Which ids were upserted or deleted is only a hint: each id is indexed as Postgres has it
+        now (present: upserted; gone: deleted), so a concurrent writer can never be undone. The
+        rows and the marks are read in one statement (one snapshot), so only marks of changes this
+        call has seen are cleared; a change committed meanwhile keeps its mark for its own writer or
+        the reconciler."""
+        ids = sorted(set(upserted) | set(deleted))
+        if not ids:
+            return
+        rows = await self.pool.fetch(
+            "WITH marks AS (SELECT array_agg(seq) AS seqs FROM index_pending WHERE memory_id = ANY($1)),"
+            f" present AS (SELECT {RECORD_COLUMNS}, embedding FROM memories WHERE id = ANY($1))"
+            " SELECT present.*, marks.seqs FROM marks LEFT JOIN present ON true",
+            ids,
+        )
+        present = [r for r in rows if r["id"] is not None]
+        gone = sorted(set(ids) - {r["id"] for r in present})
+        if gone:
+            await self.index.delete(gone)
+        if present:
+            await self.index.upsert([index_point(r) for r in present])
+        seqs = rows[0]["seqs"] if rows else None
+        if seqs:
+            await self.pool.execute("DELETE FROM index_pending WHERE seq = ANY($1)", seqs)
+
+    async def reconcile_index(self, *, older_than_s: float, batch: int = 500) -> int:
+        """Index every change whose writer did not get to it (a crash between commit and index
+        write) and that is older than ``older_than_s`` (younger ones are still in their writer's
+        hands); return how many memories were brought in line."""
+        mended = 0
+        while True:
+            ids = [
+                r["memory_id"]
+                for r in await self.pool.fetch(
+                    "SELECT DISTINCT memory_id FROM index_pending"
+                    " WHERE marked_at < now() - make_interval(secs => $1) LIMIT $2",
+                    older_than_s,
+                    batch,
+                )
+            ]
+            if not ids:
+                return mended
+            await self.sync_index(upserted=ids)
+            mended += len(ids)
+
+    async def index_gap(self) -> int:
+        """How many more memories Postgres holds than the index (an index lost or restored from an
+        older copy); negative when the index holds points Postgres no longer has."""
+        return int(await self.pool.fetchval("SELECT count(*) FROM memories")) - await self.index.count()
 
     async def iter_rows(self, batch: int = 500) -> AsyncIterator[list[asyncpg.Record]]:
         last = ""
@@ -314,15 +356,19 @@ class MemoryStore:
             yield rows
             last = rows[-1]["id"]
 
-    async def reindex(self, progress: Callable[[int, int], None] | None = None) -> int:
-        """Rebuild the index from Postgres without re-embedding; return the number of points."""
+    async def reindex(self, progress: Callable[[int, int], None] | None = None, *, fresh: bool = True) -> int:
+        """Index every row from Postgres without re-embedding; return the number of points. Fresh (the
+        operator's rebuild): clear the index first and build its graph after. Not fresh (the
+        reconciler filling in a lost index): upsert over what is there while searches go on."""
         total = await self.pool.fetchval("SELECT count(*) FROM memories")
-        await self.index.clear()
+        if fresh:
+            await self.index.clear()
         done = 0
         async for rows in self.iter_rows():
             await self.index.upsert([index_point(r) for r in rows])
             done += len(rows)
             if progress:
                 progress(done, total)
-        await self.index.optimize()
+        if fresh:
+            await self.index.optimize()
         return done
