@@ -4,10 +4,8 @@ example works; Ctrl-C stops everything; a restart on the same data dir keeps eve
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
 import stat
-import sys
 from pathlib import Path
 
 import asyncpg
@@ -16,35 +14,7 @@ import nats
 import pytest
 
 from memgw.launcher.embedded.process import free_port, port_open
-
-
-async def _start(data_dir: Path, port: int) -> tuple[asyncio.subprocess.Process, str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMGW_")}
-    env |= {"MEMGW_DATA_DIR": str(data_dir), "MEMGW_PORT": str(port), "MEMGW_LOG_FORMAT": "json"}
-    proc = await asyncio.create_subprocess_exec(
-        str(Path(sys.executable).parent / "memgw"),
-        "up",
-        env=env,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=(data_dir.parent / "up.log").open("ab"),
-    )
-    assert proc.stdout is not None
-    url = key = ""
-    async with asyncio.timeout(90):
-        while not key:
-            line = (await proc.stdout.readline()).decode()
-            assert line, f"memgw up exited early; see {data_dir.parent / 'up.log'}"
-            if line.startswith("Memory Gateway is up at "):
-                url = line.split(" at ", 1)[1].strip()
-            if line.startswith("Admin API key: "):
-                key = line.split(": ", 1)[1].strip()
-    return proc, url, key
-
-
-async def _stop(proc: asyncio.subprocess.Process, sig: signal.Signals) -> int:
-    proc.send_signal(sig)
-    async with asyncio.timeout(60):
-        return await proc.wait()
+from tests.up_process import start_up, stop_up
 
 
 def _embedded_ports(data_dir: Path) -> list[int]:
@@ -72,7 +42,7 @@ async def _assert_locked_down(data_dir: Path, pg_port: int) -> None:
 async def test_up_serves_the_curl_example_stops_cleanly_and_keeps_data_across_restarts(tmp_path: Path) -> None:
     data_dir = tmp_path / "data"
     port = free_port()
-    proc, url, key = await _start(data_dir, port)
+    proc, url, key = await start_up(data_dir, port)
     headers = {"Authorization": f"Bearer {key}"}
     try:
         async with httpx.AsyncClient(base_url=url, headers=headers, timeout=30) as client:
@@ -86,12 +56,12 @@ async def test_up_serves_the_curl_example_stops_cleanly_and_keeps_data_across_re
             assert port_open("127.0.0.1", pg_ports[0])
             await _assert_locked_down(data_dir, pg_ports[0])
     finally:
-        code = await _stop(proc, signal.SIGINT)
+        code = await stop_up(proc, signal.SIGINT)
     assert code == 0
     assert not (data_dir / "postgres" / "data" / "postmaster.pid").exists()
     assert not port_open("127.0.0.1", pg_ports[0])
 
-    proc, url, shown_again = await _start(data_dir, port)
+    proc, url, shown_again = await start_up(data_dir, port)
     try:
         assert key not in shown_again  # printed once, on the first start; then only where it is kept
         assert str(data_dir / "admin.key") in shown_again
@@ -100,10 +70,10 @@ async def test_up_serves_the_curl_example_stops_cleanly_and_keeps_data_across_re
             found = await client.post("/v1/memory/search", json={"query": "中文输出偏好", "limit": 3})
             assert found.json()["results"][0]["memory"]["id"] == created.json()["id"]
     finally:
-        assert await _stop(proc, signal.SIGTERM) == 0
+        assert await stop_up(proc, signal.SIGTERM) == 0
 
 
-async def test_a_cluster_made_with_trust_auth_asks_for_the_password_after_its_next_start(tmp_path: Path) -> None:
+async def test_a_cluster_made_with_trust_auth_asks_for_the_password_after_its_nextstart_up(tmp_path: Path) -> None:
     from memgw.launcher.embedded.postgres import EmbeddedPostgres
 
     postgres = EmbeddedPostgres(tmp_path)
@@ -123,16 +93,16 @@ async def test_a_cluster_made_with_trust_auth_asks_for_the_password_after_its_ne
 
 async def test_a_launcher_killed_with_9_leaves_no_nats_server_and_the_next_start_works(tmp_path: Path) -> None:
     data_dir = tmp_path / "data"
-    proc, url, _ = await _start(data_dir, free_port())
+    proc, url, _ = await start_up(data_dir, free_port())
     nats_pid = int((data_dir / "nats" / "nats-server.pid").read_text())
     assert Path(f"/proc/{nats_pid}").exists()
-    assert await _stop(proc, signal.SIGKILL) == -signal.SIGKILL
+    assert await stop_up(proc, signal.SIGKILL) == -signal.SIGKILL
     async with asyncio.timeout(20):  # the kernel stops it with its parent
         while Path(f"/proc/{nats_pid}").exists() and b"Z" not in Path(f"/proc/{nats_pid}/stat").read_bytes()[:60]:
             await asyncio.sleep(0.1)
-    again, url, _ = await _start(data_dir, free_port())
+    again, url, _ = await start_up(data_dir, free_port())
     try:
         async with httpx.AsyncClient() as client:
             assert (await client.get(f"{url}/readyz")).status_code == 200
     finally:
-        assert await _stop(again, signal.SIGINT) == 0
+        assert await stop_up(again, signal.SIGINT) == 0

@@ -20,6 +20,7 @@ from memgw.consolidator.main import maintenance_for
 from memgw.launcher import compose
 from memgw.launcher.bus_spec import asyncapi_document
 from memgw.launcher.dead_cli import dead_app
+from memgw.launcher.embedded.supervisor import EmbeddedServerLost
 from memgw.launcher.runtime import open_infra
 from memgw.launcher.sources_cli import sources_app
 from memgw.launcher.vault_cli import vault_app
@@ -58,15 +59,21 @@ def _announce(url: str, admin_key: str | None) -> None:
 def up() -> None:
     """All four services in one process on the embedded NATS, Postgres and Qdrant Edge
     (or on the servers the settings name)."""
-    settings = _settings()
-    asyncio.run(compose.run(settings, list(compose.SERVICES), _announce))
+    _run(list(compose.SERVICES))
 
 
 @app.command()
 def serve(service: ServiceName) -> None:
     """One service against the configured NATS, Postgres and Qdrant (the container entry point)."""
-    settings = _settings()
-    asyncio.run(compose.run(settings, [service.value], _announce))
+    _run([service.value])
+
+
+def _run(names: list[str]) -> None:
+    try:
+        asyncio.run(compose.run(_settings(), names, _announce))
+    except EmbeddedServerLost as lost:  # stopped in order; the exit code and the message say why
+        console.print(f"memgw: {lost}")
+        raise typer.Exit(1) from lost
 
 
 @app.command()

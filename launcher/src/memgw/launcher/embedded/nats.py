@@ -53,7 +53,13 @@ class EmbeddedNats:
         store = self.dir / "jetstream"
         if stop_stale(self.dir / "nats-server.pid", str(store)):  # an orphan of a launcher killed with -9
             log.warning("embedded.nats.stale_server_stopped", store=str(store))
-        log_file = (self.dir / "nats-server.log").open("ab")
+        await self._launch(store)
+        (self.dir / "port").write_text(f"{self.port}\n")
+        log.info("embedded.nats.started", port=self.port, store=str(self.dir))
+        return self.url
+
+    async def _launch(self, store: Path) -> None:
+        log_file = self.log_file.open("ab")
         self._proc = subprocess.Popen(  # noqa: ASYNC220  (a long-lived child, started once; returns at once)
             [
                 nats_server_binary(),
@@ -75,9 +81,24 @@ class EmbeddedNats:
         log_file.close()
         (self.dir / "nats-server.pid").write_text(f"{self._proc.pid}\n")
         await wait_for_port("127.0.0.1", self.port, timeout_s=20, proc=self._proc)
-        (self.dir / "port").write_text(f"{self.port}\n")
-        log.info("embedded.nats.started", port=self.port, store=str(self.dir))
-        return self.url
+
+    @property
+    def name(self) -> str:
+        return "nats"
+
+    @property
+    def log_file(self) -> Path:
+        return self.dir / "nats-server.log"
+
+    def alive(self) -> bool:
+        return self._proc is not None and self._proc.poll() is None
+
+    async def restart(self) -> None:
+        """Start the server again on the same port and store: clients reconnect to the address they know."""
+        if self._proc is not None and self._proc.poll() is None:
+            stop_process(self._proc)
+        await self._launch(self.dir / "jetstream")
+        log.warning("embedded.nats.restarted", port=self.port)
 
     def stop(self) -> None:
         if self._proc is not None:

@@ -120,25 +120,45 @@ class EmbeddedPostgres:
             self.port = running
         else:
             self.port = free_port()
-            options = f"-p {self.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=''"
-            await asyncio.to_thread(
-                self._run,
-                "pg_ctl",
-                "-D",
-                str(self.pgdata),
-                "-l",
-                str(self.dir / "postgres.log"),
-                "-o",
-                options,
-                "-w",
-                "-t",
-                "60",
-                "start",
-            )
+            await self._launch()
         await self._require_password()
         await self._ensure_database()
         log.info("embedded.postgres.started", port=self.port, pgdata=str(self.pgdata))
         return self.dsn
+
+    async def _launch(self) -> None:
+        options = f"-p {self.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=''"
+        await asyncio.to_thread(
+            self._run,
+            "pg_ctl",
+            "-D",
+            str(self.pgdata),
+            "-l",
+            str(self.dir / "postgres.log"),
+            "-o",
+            options,
+            "-w",
+            "-t",
+            "60",
+            "start",
+        )
+
+    @property
+    def name(self) -> str:
+        return "postgres"
+
+    @property
+    def log_file(self) -> Path:
+        return self.dir / "postgres.log"
+
+    def alive(self) -> bool:
+        return self.port != 0 and self._running_port() == self.port
+
+    async def restart(self) -> None:
+        """Start the cluster again on the same port, so every pool's address stays right (a lock file
+        left by a killed postmaster is Postgres' own to judge: it starts once no backend remains)."""
+        await self._launch()
+        log.warning("embedded.postgres.restarted", port=self.port)
 
     async def _require_password(self) -> None:
         """A cluster from before passwords (trust auth): set the password, then ask for it."""

@@ -1,0 +1,91 @@
+"""Fault campaign, embedded default: the servers `memgw up` started for itself are killed with -9
+under it. Each is started again on its own address, the gateway answers again without a restart,
+and nothing written before is lost; a server that cannot come back ends `memgw up` with exit code 1
+and a message that names it (never a process answering 503 for good)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+
+import httpx
+import pytest
+
+from memgw.launcher.embedded.process import free_port
+from tests.up_process import start_up, stop_up
+
+pytestmark = pytest.mark.slow
+
+
+def _postmaster_pid(data_dir: Path) -> int:
+    return int((data_dir / "postgres" / "data" / "postmaster.pid").read_text().splitlines()[0])
+
+
+def _nats_pid(data_dir: Path) -> int:
+    return int((data_dir / "nats" / "nats-server.pid").read_text().strip())
+
+
+async def _ready_again(client: httpx.AsyncClient, killed: int, pid_of: Callable[[Path], int], data_dir: Path) -> None:
+    """Wait until the gateway is ready on a server that is not the one killed."""
+    async with asyncio.timeout(90):
+        while True:
+            with contextlib.suppress(httpx.TransportError, OSError, ValueError, IndexError):
+                if (await client.get("/readyz")).status_code == 200 and pid_of(data_dir) != killed:
+                    return
+            await asyncio.sleep(0.5)
+
+
+async def _write_and_find(client: httpx.AsyncClient, text: str) -> str:
+    async with asyncio.timeout(60):  # the pool's first connections after an outage may still fail
+        while True:
+            created = await client.post("/v1/memory", json={"content": text})
+            if created.status_code == 201:
+                break
+            assert created.status_code == 503, created.text
+            await asyncio.sleep(0.5)
+    memory_id = str(created.json()["id"])
+    found = await client.post("/v1/memory/search", json={"query": text, "limit": 10})
+    assert memory_id in [hit["memory"]["id"] for hit in found.json()["results"]]
+    return memory_id
+
+
+async def test_killed_embedded_servers_come_back_and_one_that_cannot_ends_up_with_a_reason(tmp_path: Path) -> None:
+    data_dir = tmp_path / "data"
+    proc, url, key = await start_up(data_dir, free_port())
+    clean_exit = False
+    try:
+        async with httpx.AsyncClient(base_url=url, headers={"Authorization": f"Bearer {key}"}, timeout=30) as client:
+            before = await _write_and_find(client, f"written before the faults {uuid.uuid4().hex[:6]}")
+
+            postmaster = _postmaster_pid(data_dir)
+            os.kill(postmaster, signal.SIGKILL)
+            await _ready_again(client, postmaster, _postmaster_pid, data_dir)
+            await _write_and_find(client, f"written after Postgres came back {uuid.uuid4().hex[:6]}")
+
+            nats_server = _nats_pid(data_dir)
+            os.kill(nats_server, signal.SIGKILL)
+            await _ready_again(client, nats_server, _nats_pid, data_dir)
+            await _write_and_find(client, f"written after NATS came back {uuid.uuid4().hex[:6]}")
+            assert (await client.get(f"/v1/memory/{before}")).status_code == 200
+
+            # Postgres dies and its cluster is gone: nothing can start it again.
+            pgdata = data_dir / "postgres" / "data"
+            postmaster = _postmaster_pid(data_dir)
+            os.kill(postmaster, signal.SIGKILL)
+            pgdata.rename(pgdata.with_name("data.moved"))
+        async with asyncio.timeout(150):
+            code = await proc.wait()
+        clean_exit = True
+    finally:
+        if not clean_exit:
+            await stop_up(proc, signal.SIGKILL)
+    log = (tmp_path / "up.log").read_text(errors="replace")
+    assert code == 1, log[-3000:]
+    assert "the embedded postgres server died and could not be started again" in log
+    assert "embedded.postgres.restarted" in log
+    assert "embedded.nats.restarted" in log
