@@ -12,7 +12,7 @@ import pytest
 
 from memgw.common.index.edge import EdgeIndex, IndexInUse
 from memgw.gateway import memory_service
-from tests.conftest import System
+from tests.conftest import StageWatcher, System
 
 
 async def test_alive_is_apart_from_ready(system: System) -> None:
@@ -120,3 +120,134 @@ async def test_the_outbox_listens_again_after_its_connection_dropped(system: Sys
         await relay.stop()
         await delete_streams(nc, layout)
         await nc.close()
+
+
+async def test_work_waits_out_an_outage_longer_than_its_tries_and_is_never_dead_lettered(
+    system: System, files_dir: Path, stage_watcher: StageWatcher, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database refuses the sync for more deliveries than a failing message gets: the bus keeps
+    retrying with backoff, the run completes once it answers again, and no dead letter is written."""
+    import nats
+
+    from memgw.common.bus import dead_letters
+    from memgw.sync_worker.service import SyncService
+
+    refusals = system.infra.settings.nats.bus_max_deliver  # a genuine error would be dead now
+    attempts: list[int] = []
+    real_sync = SyncService._sync
+
+    async def down_for_a_while(self: SyncService, run: Any, reader: Any) -> None:
+        attempts.append(1)
+        if len(attempts) <= refusals:
+            raise ConnectionRefusedError("connection refused (Postgres is restarting)")
+        await real_sync(self, run, reader)
+
+    monkeypatch.setattr(SyncService, "_sync", down_for_a_while)
+    (files_dir / "note.md").write_text("The sync survived a database outage.\n", encoding="utf-8")
+    key = await system.user(f"out_{uuid.uuid4().hex[:8]}")
+    source = f"outage-{uuid.uuid4().hex[:8]}"
+    await system.folder_source(key, source, files_dir)
+    final = await system.sync(key, source, stage_watcher)
+    assert final["stage"] == "Completed", final
+    assert final["counts"]["items_new"] == 1
+    assert len(attempts) == refusals + 1
+    nc = await nats.connect(system.infra.nats_url)
+    try:
+        letters = await dead_letters(nc, system.infra.layout)
+    finally:
+        await nc.close()
+    assert not [letter for letter in letters if final["run_id"].encode() in letter.data]
+
+
+async def test_a_change_the_index_never_got_is_mended_by_the_reconciler(
+    system: System, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A process that dies between its commit and its index write (here: the index write never
+    happens) leaves the index behind Postgres; the reconciler's pass brings both the write and a
+    later delete into the index, and clears the marks they left."""
+    from memgw.common.index.base import Match, Where
+    from memgw.common.memories import MemoryStore
+
+    uid = f"rec_{uuid.uuid4().hex[:8]}"
+    key = await system.user(uid)
+    mine = Where(must=(Match("user_id", uid),))
+    store, index = system.infra.store, system.infra.index
+    real_sync = MemoryStore.sync_index
+
+    async def crashed_before_indexing(self: MemoryStore, *_: Any, **__: Any) -> None:
+        return None
+
+    monkeypatch.setattr(MemoryStore, "sync_index", crashed_before_indexing)
+    created = await system.client.post(
+        "/v1/memory", json={"content": "the reconciler finds me"}, headers=system.auth(key)
+    )
+    assert created.status_code == 201, created.text
+    memory_id = created.json()["id"]
+    assert await index.count(mine) == 0
+    marks = "SELECT count(*) FROM index_pending WHERE memory_id = $1"
+    assert await system.infra.pool.fetchval(marks, memory_id) >= 1
+
+    monkeypatch.setattr(MemoryStore, "sync_index", real_sync)
+    assert await store.reconcile_index(older_than_s=3600) == 0  # still in its writer's hands: left be
+    assert await store.reconcile_index(older_than_s=0) >= 1
+    assert await index.count(mine) == 1
+    assert await system.infra.pool.fetchval(marks, memory_id) == 0
+
+    monkeypatch.setattr(MemoryStore, "sync_index", crashed_before_indexing)
+    deleted = await system.client.delete(f"/v1/memory/{memory_id}", headers=system.auth(key))
+    assert deleted.status_code in (200, 204), deleted.text
+    assert await index.count(mine) == 1  # the index still holds what Postgres no longer has
+    monkeypatch.setattr(MemoryStore, "sync_index", real_sync)
+    await store.reconcile_index(older_than_s=0)
+    assert await index.count(mine) == 0
+    assert await system.infra.pool.fetchval(marks, memory_id) == 0
+
+
+async def test_an_index_that_lost_its_points_is_filled_in_at_start(system: System, tmp_path: Path) -> None:
+    """A fresh (or restored, older) index beside the same Postgres: the reconciler's start fills in
+    every memory Postgres holds, without re-embedding and without clearing what is there."""
+    import asyncio
+
+    from memgw.common.index.edge import EdgeIndex
+    from memgw.common.memories import MemoryStore
+    from memgw.common.reconciler import reconcile_forever
+
+    key = await system.user(f"lost_{uuid.uuid4().hex[:8]}")
+    created = await system.client.post("/v1/memory", json={"content": "kept in Postgres"}, headers=system.auth(key))
+    assert created.status_code == 201, created.text
+    lost = EdgeIndex(tmp_path / "lost", dim=system.infra.embedder.dim)
+    await lost.ensure()
+    store = MemoryStore(system.infra.pool, lost, system.infra.layout)
+    try:
+        assert await store.index_gap() > 0
+        running = asyncio.create_task(reconcile_forever(store, every_s=3600))
+        try:
+            async with asyncio.timeout(120):
+                while await store.index_gap() != 0:
+                    await asyncio.sleep(0.2)
+        finally:
+            running.cancel()
+    finally:
+        await lost.close()
+
+
+async def test_listing_a_source_with_no_worker_running_says_so_at_once(bus_infra: Any, work_dir: Path) -> None:
+    """No sync-worker on the bus: the listing answers 503 naming the missing worker (NATS says there
+    are no responders), not a wait of a minute for a timeout."""
+    from memgw.common.domain import Principal
+    from memgw.common.sources import MemorySourceEntry, SourceKind
+    from memgw.gateway.errors import Unavailable
+    from memgw.gateway.identity import ensure_admin_key
+    from tests.flows.conftest import gateway_services
+
+    admin = Principal(user_id="admin", is_admin=True, is_trusted=True)
+    folder = work_dir / f"alone-{uuid.uuid4().hex[:6]}"
+    folder.mkdir()
+    await ensure_admin_key(bus_infra.pool, bus_infra.settings.data.data_dir, None)
+    async with gateway_services(bus_infra) as services:
+        entry = MemorySourceEntry(
+            id=folder.name, kind=SourceKind.FOLDER, owner_user_id="admin", fields={"path": str(folder)}
+        )
+        await services.sources.add(admin, entry)
+        with pytest.raises(Unavailable, match="no sync-worker is running"):
+            await services.sources.preview(admin, folder.name)

@@ -15,6 +15,7 @@ from memgw.common.domain import Principal
 from memgw.common.runtime import Infra
 from memgw.common.sources import MemorySourceEntry, SourceKind
 from memgw.gateway.identity import ensure_admin_key
+from memgw.gateway.schemas import SearchRequest
 from memgw.gateway.sources_service import Sources
 from memgw.sync_worker.autofetch import AutoFetch
 from tests.conftest import StageWatcher
@@ -59,6 +60,10 @@ async def test_two_replicas_share_a_burst_and_each_source_is_synced_once(
             await asyncio.sleep(3)  # both consumers attached before the burst
             runs = [(await services.sources.request_sync(ADMIN, sid))[0]["id"] for sid in ids]
             finals = [await bus_watcher.wait_final(run, timeout=120) for run in runs]
+            # What the worker processes ingested is found by this process's search: one index for
+            # the install, owned here and written by the workers through the bus.
+            hits = await services.memories.search(ADMIN, SearchRequest(query=f"source {SOURCES - 1} file 2", limit=50))
+            assert {h.memory.source_id for h in hits} >= {ids[-1]}
         finally:
             for worker in workers:
                 worker.send_signal(signal.SIGINT)

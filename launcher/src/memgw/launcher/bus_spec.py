@@ -11,7 +11,7 @@ from faststream.nats import NatsBroker
 from faststream.specification import AsyncAPI
 
 from memgw.common.bus import BusLayout
-from memgw.common.events import SUBJECT_OF
+from memgw.common.events import SUBJECT_OF, Subject
 from memgw.consolidator.router import create_router as create_consolidator_router
 from memgw.gateway.events import relay_router
 from memgw.obsidian_bridge.router import create_router as create_bridge_router
@@ -52,6 +52,13 @@ def asyncapi_document(layout: BusLayout | None = None) -> dict[str, object]:
             description=f"{(model.__doc__ or name).strip()} Published by {producer}; consumed by {consumer}. "
             f"Stream {layout.stream_of(subject).name}.",
         )
+    broker.publisher(
+        layout.subject(Subject.INDEX_CALL),
+        title="IndexCall",
+        description="A call on the install's embedded index (upsert, delete, search, count, ...; JSON, vectors as"
+        " base64 float32). Request-reply on core NATS: sent by every process that does not own the embedded"
+        " index, answered by the one that does (memgw.common.index.shared). Unused with a Qdrant server.",
+    )
     spec = AsyncAPI(broker, title="Memory Gateway bus", version="1", schema_version="3.0.0")
     document: dict[str, object] = json.loads(spec.to_specification().to_json())
     return document

@@ -8,6 +8,7 @@ each service's router is included before ``run_services`` starts consuming.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
@@ -20,13 +21,17 @@ from memgw.common.db.migrate import migrate_dsn
 from memgw.common.db.outbox import OutboxRelay
 from memgw.common.db.pool import create_pool
 from memgw.common.embedding.factory import create_embedder
+from memgw.common.index.base import VectorIndex
 from memgw.common.index.factory import create_index
+from memgw.common.index.shared import IndexOwnership, RemoteIndex, serve_index
 from memgw.common.logging import get_logger
 from memgw.common.memories import MemoryStore
+from memgw.common.reconciler import reconcile_forever
 from memgw.common.runtime import Infra, ServiceParts
 from memgw.common.settings import Settings
 from memgw.launcher.embedded.nats import EmbeddedNats
 from memgw.launcher.embedded.postgres import EmbeddedPostgres
+from memgw.launcher.embedded.supervisor import EmbeddedServer, EmbeddedServerLost, Supervisor
 
 log = get_logger("memgw.runtime")
 
@@ -37,16 +42,23 @@ async def open_infra(settings: Settings) -> AsyncIterator[Infra]:
         data_dir = settings.data.data_dir
         data_dir.mkdir(parents=True, exist_ok=True)
         data_dir.chmod(0o700)  # the bus store, the database, the index and the keys: this user's alone
+        embedded: list[EmbeddedServer] = []
         nats_url = settings.nats.nats_url
         if not nats_url:
             nats = EmbeddedNats(data_dir)
             nats_url = await nats.start()
             stack.callback(nats.stop)
+            embedded.append(nats)
         database_url = settings.postgres.database_url
         if not database_url:
             postgres = EmbeddedPostgres(data_dir)
             database_url = await postgres.start()
             stack.callback(postgres.stop)
+            embedded.append(postgres)
+        supervisor = Supervisor(embedded)
+        if embedded:
+            watching = asyncio.create_task(supervisor.run(), name="embedded-supervisor")
+            stack.callback(watching.cancel)
         await migrate_dsn(database_url)
         pool = await create_pool(database_url, max_size=settings.postgres.db_pool_max)
         stack.push_async_callback(pool.close)
@@ -72,9 +84,7 @@ async def open_infra(settings: Settings) -> AsyncIterator[Infra]:
 
         embedder = create_embedder(settings.embedder)
         stack.push_async_callback(embedder.close)
-        index = create_index(settings.index, data_dir=data_dir, dim=embedder.dim)
-        await index.ensure()
-        stack.push_async_callback(index.close)
+        index = await _open_index(stack, settings, database_url, broker, layout, embedder.dim)
 
         yield Infra(
             settings=settings,
@@ -88,12 +98,47 @@ async def open_infra(settings: Settings) -> AsyncIterator[Infra]:
             database_url=database_url,
             credentials=CredentialBox.for_settings(settings.data.credentials_key, data_dir),
         )
+        if supervisor.lost:
+            raise EmbeddedServerLost(supervisor.lost)
+
+
+async def _open_index(
+    stack: contextlib.AsyncExitStack,
+    settings: Settings,
+    database_url: str,
+    broker: NatsBroker,
+    layout: BusLayout,
+    dim: int,
+) -> VectorIndex:
+    """A Qdrant server when one is named; else the install's embedded shard: opened here when this
+    process is the first of its install (and then served to the others on the bus), reached through
+    the one that is otherwise (``memgw.common.index.shared``)."""
+    if not settings.index.qdrant_url:
+        ownership = await IndexOwnership.try_take(database_url, layout.prefix)
+        if ownership is None:
+            log.info("index.remote", reason="another process of this install owns the embedded index")
+            return RemoteIndex(broker.connection, layout)
+        stack.push_async_callback(ownership.release)
+        keeping = asyncio.create_task(ownership.keep(), name="index-ownership")
+        stack.callback(keeping.cancel)
+    index = create_index(settings.index, data_dir=settings.data.data_dir, dim=dim)
+    await index.ensure()
+    stack.push_async_callback(index.close)
+    if not settings.index.qdrant_url:
+        serving = await serve_index(broker.connection, layout, index)
+
+        async def stop_serving() -> None:
+            with contextlib.suppress(Exception):  # the broker may be stopped already (run_services stops it)
+                await serving.unsubscribe()
+
+        stack.push_async_callback(stop_serving)
+    return index
 
 
 @contextlib.asynccontextmanager
 async def run_services(infra: Infra, parts: list[ServiceParts]) -> AsyncIterator[None]:
-    """Start consuming for every part's router, the outbox relay and the background loops."""
-    import asyncio
+    """Start consuming for every part's router, the outbox relay, the index reconciler and the
+    background loops."""
 
     for part in parts:
         if part.router is not None:
@@ -102,6 +147,9 @@ async def run_services(infra: Infra, parts: list[ServiceParts]) -> AsyncIterator
     relay = OutboxRelay(infra.pool, infra.broker, infra.layout)
     await relay.start()
     tasks = [asyncio.create_task(job(), name=f"{part.name}-bg") for part in parts for job in part.background]
+    if not isinstance(infra.index, RemoteIndex):  # the index's owner keeps it in line, for everyone
+        every_s = infra.settings.index.index_reconcile_s
+        tasks.append(asyncio.create_task(reconcile_forever(infra.store, every_s=every_s), name="index-reconciler"))
     log.info("services.started", services=[p.name for p in parts])
     try:
         yield

@@ -30,6 +30,8 @@ class Subject(StrEnum):
     # Core NATS, no stream: a hint to every gateway that someone's rights changed (a key revoked,
     # a member gone); live streams check their principal again at once rather than at the next tick.
     ACCESS_CHANGED = "access.changed"
+    # Request-reply on core NATS: a process without the embedded index asks the one that owns it.
+    INDEX_CALL = "index.call"
 
 
 def _now() -> datetime:

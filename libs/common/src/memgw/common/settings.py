@@ -35,7 +35,11 @@ class NatsSettings(BaseSettings):
         default="memgw", description="Prefix of every subject and stream: separate installs share a server."
     )
     bus_ack_wait_s: float = Field(default=30.0, gt=0, description="Seconds before an unacked message is redelivered.")
-    bus_max_deliver: int = Field(default=5, ge=1, description="Deliveries before a message goes to dead letters.")
+    bus_max_deliver: int = Field(
+        default=5,
+        ge=1,
+        description="Deliveries a failing message gets before it goes to dead letters (outages excepted).",
+    )
 
 
 class PostgresSettings(BaseSettings):
@@ -53,6 +57,11 @@ class IndexSettings(BaseSettings):
     )
     qdrant_collection: str = Field(default="memories", description="Collection name on a Qdrant server.")
     qdrant_api_key: str | None = None
+    index_reconcile_s: float = Field(
+        default=60.0,
+        gt=0,
+        description="Seconds between passes that index changes a crash kept from the index (one runs at start).",
+    )
 
 
 class EmbedderSettings(BaseSettings):
