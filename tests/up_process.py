@@ -14,23 +14,31 @@ async def start_up(data_dir: Path, port: int) -> tuple[asyncio.subprocess.Proces
     the gateway's URL and what it printed for the admin key."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMGW_")}
     env |= {"MEMGW_DATA_DIR": str(data_dir), "MEMGW_PORT": str(port), "MEMGW_LOG_FORMAT": "json"}
+    return await start_memgw(["up"], env, data_dir.parent / "up.log")
+
+
+async def start_memgw(args: list[str], env: dict[str, str], log: Path) -> tuple[asyncio.subprocess.Process, str, str]:
+    """Start ``memgw *args`` and wait until it says it is up; return the process, the gateway's URL
+    and its admin-key line ("" for both when the process serves no gateway)."""
     proc = await asyncio.create_subprocess_exec(
         str(Path(sys.executable).parent / "memgw"),
-        "up",
+        *args,
         env=env,
         stdout=asyncio.subprocess.PIPE,
-        stderr=(data_dir.parent / "up.log").open("ab"),
+        stderr=log.open("ab"),
     )
     assert proc.stdout is not None
     url = key = ""
     async with asyncio.timeout(90):
         while not key:
             line = (await proc.stdout.readline()).decode()
-            assert line, f"memgw up exited early; see {data_dir.parent / 'up.log'}"
+            assert line, f"memgw {' '.join(args)} exited early; see {log}"
             if line.startswith("Memory Gateway is up at "):
                 url = line.split(" at ", 1)[1].strip()
             if line.startswith("Admin API key: "):
                 key = line.split(": ", 1)[1].strip()
+            if line.startswith("Service is running."):
+                break
     return proc, url, key
 
 

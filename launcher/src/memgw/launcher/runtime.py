@@ -64,7 +64,10 @@ async def open_infra(settings: Settings) -> AsyncIterator[Infra]:
         stack.push_async_callback(pool.close)
 
         layout = BusLayout(
-            settings.nats.bus_prefix, ack_wait_s=settings.nats.bus_ack_wait_s, max_deliver=settings.nats.bus_max_deliver
+            settings.nats.bus_prefix,
+            ack_wait_s=settings.nats.bus_ack_wait_s,
+            max_deliver=settings.nats.bus_max_deliver,
+            replicas=settings.nats.bus_replicas,
         )
         # faststream's own lines (a message received, processed, failed) go through structlog, with the
         # correlation id like every other line; per-message lines at debug, failures at error.

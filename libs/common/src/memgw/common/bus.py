@@ -58,6 +58,7 @@ class BusLayout:
     prefix: str = "memgw"
     ack_wait_s: float = 30.0
     max_deliver: int = 5
+    replicas: int = 1  # copies of each stream (a NATS cluster)
 
     def __post_init__(self) -> None:
         if not _PREFIX_RE.match(self.prefix):
@@ -118,6 +119,7 @@ async def ensure_streams(nc: NatsClient, layout: BusLayout) -> None:
             max_age=max_age,
             duplicate_window=dup,
             storage=js_api.StorageType.FILE,
+            num_replicas=layout.replicas,
         )
         try:
             await js.stream_info(config.name or "")

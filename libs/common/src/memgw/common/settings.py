@@ -40,6 +40,9 @@ class NatsSettings(BaseSettings):
         ge=1,
         description="Deliveries a failing message gets before it goes to dead letters (outages excepted).",
     )
+    bus_replicas: int = Field(
+        default=1, ge=1, le=5, description="Copies of every stream in a NATS cluster (3 on a 3-node cluster)."
+    )
 
 
 class PostgresSettings(BaseSettings):
@@ -57,6 +60,8 @@ class IndexSettings(BaseSettings):
     )
     qdrant_collection: str = Field(default="memories", description="Collection name on a Qdrant server.")
     qdrant_api_key: str | None = None
+    qdrant_shards: int = Field(default=1, ge=1, description="Shards of a new collection on a Qdrant cluster.")
+    qdrant_replicas: int = Field(default=1, ge=1, description="Copies of each shard of a new collection.")
     index_reconcile_s: float = Field(
         default=60.0,
         gt=0,

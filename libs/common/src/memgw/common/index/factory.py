@@ -13,6 +13,11 @@ from memgw.common.settings import IndexSettings
 def create_index(settings: IndexSettings, *, data_dir: Path, dim: int) -> VectorIndex:
     if settings.qdrant_url:
         return QdrantServerIndex.connect(
-            settings.qdrant_url, settings.qdrant_collection, dim=dim, api_key=settings.qdrant_api_key
+            settings.qdrant_url,
+            settings.qdrant_collection,
+            dim=dim,
+            api_key=settings.qdrant_api_key,
+            shards=settings.qdrant_shards,
+            replicas=settings.qdrant_replicas,
         )
     return EdgeIndex(data_dir / "qdrant-edge", dim=dim)

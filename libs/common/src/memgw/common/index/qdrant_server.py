@@ -52,20 +52,40 @@ def _sparse(pair: tuple[list[int], list[float]]) -> qm.SparseVector:
     return qm.SparseVector(indices=pair[0], values=pair[1])
 
 
+# Points per upsert request: one request of a 10k-chunk sync would be tens of MB and hold a
+# server's write lock long; batches keep requests small and let searches in between.
+UPSERT_BATCH = 256
+
+
 class QdrantServerIndex:
-    def __init__(self, client: AsyncQdrantClient, collection: str, *, dim: int):
+    """One collection for every tenant, as Qdrant recommends for many small tenants: ``user_id`` is
+    a tenant payload index (points of one user stored together, searched first by that key), and
+    the collection's shards and replicas come from settings when it is created."""
+
+    def __init__(self, client: AsyncQdrantClient, collection: str, *, dim: int, shards: int = 1, replicas: int = 1):
         self._client = client
         self._collection = collection
         self._dim = dim
+        self._shards = shards
+        self._replicas = replicas
 
     @classmethod
-    def connect(cls, location: str, collection: str, *, dim: int, api_key: str | None = None) -> QdrantServerIndex:
+    def connect(
+        cls,
+        location: str,
+        collection: str,
+        *,
+        dim: int,
+        api_key: str | None = None,
+        shards: int = 1,
+        replicas: int = 1,
+    ) -> QdrantServerIndex:
         client = (
             AsyncQdrantClient(location=":memory:")
             if location == ":memory:"
             else AsyncQdrantClient(url=location, api_key=api_key)
         )
-        return cls(client, collection, dim=dim)
+        return cls(client, collection, dim=dim, shards=shards, replicas=replicas)
 
     async def ensure(self) -> None:
         if not await self._client.collection_exists(self._collection):
@@ -73,6 +93,8 @@ class QdrantServerIndex:
                 self._collection,
                 vectors_config={"dense": qm.VectorParams(size=self._dim, distance=qm.Distance.COSINE)},
                 sparse_vectors_config={"bm25": qm.SparseVectorParams(modifier=qm.Modifier.IDF)},
+                shard_number=self._shards,
+                replication_factor=self._replicas,
             )
         for name in KEYWORD_FIELDS:
             schema: Any = (
@@ -85,19 +107,18 @@ class QdrantServerIndex:
             await self._client.create_payload_index(self._collection, name, field_schema=qm.PayloadSchemaType.FLOAT)
 
     async def upsert(self, points: Sequence[IndexPoint]) -> None:
-        if not points:
-            return
-        await self._client.upsert(
-            self._collection,
-            points=[
-                qm.PointStruct(
-                    id=p.id,
-                    vector={"dense": list(p.dense), "bm25": _sparse(sparse.encode_document(p.text))},
-                    payload={**p.payload, "memory_id": p.memory_id},
-                )
-                for p in points
-            ],
-        )
+        for start in range(0, len(points), UPSERT_BATCH):
+            await self._client.upsert(
+                self._collection,
+                points=[
+                    qm.PointStruct(
+                        id=p.id,
+                        vector={"dense": list(p.dense), "bm25": _sparse(sparse.encode_document(p.text))},
+                        payload={**p.payload, "memory_id": p.memory_id},
+                    )
+                    for p in points[start : start + UPSERT_BATCH]
+                ],
+            )
 
     async def delete(self, memory_ids: Sequence[str]) -> None:
         if memory_ids:
