@@ -9,11 +9,11 @@ import sys
 from pathlib import Path
 
 
-async def start_up(data_dir: Path, port: int) -> tuple[asyncio.subprocess.Process, str, str]:
-    """Start ``memgw up`` on ``data_dir`` (its stderr in ``up.log`` beside it); return the process,
-    the gateway's URL and what it printed for the admin key."""
+async def start_up(data_dir: Path, port: int, **settings: str) -> tuple[asyncio.subprocess.Process, str, str]:
+    """Start ``memgw up`` on ``data_dir`` (its stderr in ``up.log`` beside it), with any further
+    ``MEMGW_*`` settings; return the process, the gateway's URL and what it printed for the admin key."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMGW_")}
-    env |= {"MEMGW_DATA_DIR": str(data_dir), "MEMGW_PORT": str(port), "MEMGW_LOG_FORMAT": "json"}
+    env |= {"MEMGW_DATA_DIR": str(data_dir), "MEMGW_PORT": str(port), "MEMGW_LOG_FORMAT": "json", **settings}
     return await start_memgw(["up"], env, data_dir.parent / "up.log")
 
 

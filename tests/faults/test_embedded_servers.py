@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import signal
 import uuid
@@ -89,3 +90,70 @@ async def test_killed_embedded_servers_come_back_and_one_that_cannot_ends_up_wit
     assert "the embedded postgres server died and could not be started again" in log
     assert "embedded.postgres.restarted" in log
     assert "embedded.nats.restarted" in log
+
+
+def _tree(pid: int) -> list[int]:
+    """A process and all its descendants (a postmaster and its backends)."""
+    found = [pid]
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError, ValueError):
+            for child in (task / "children").read_text().split():
+                found += _tree(int(child))
+    return found
+
+
+def _signal_all(pids: list[int], sig: signal.Signals) -> None:
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, sig)
+
+
+@pytest.mark.timeout(600)  # the bus stays frozen for three minutes
+async def test_frozen_servers_are_outages_waited_out_not_hangs(tmp_path: Path) -> None:
+    """Postgres frozen (SIGSTOP, every backend with it): requests answer 503 instead of hanging, the
+    process stays alive, and all is well once it thaws. NATS frozen for 3 minutes: writes and sync
+    requests go on (the outbox keeps their events), and once it thaws the sync requested meanwhile
+    runs to completion."""
+    data_dir = tmp_path / "data"
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "thaw.md").write_text("Requested while the bus was frozen, synced after it thawed.")
+    roots = json.dumps({"*": [str(tmp_path / "notes")]})
+    proc, url, key = await start_up(data_dir, free_port(), MEMGW_FOLDER_ROOTS=roots)
+    try:
+        headers = {"Authorization": f"Bearer {key}"}
+        async with httpx.AsyncClient(base_url=url, headers=headers, timeout=90) as client:
+            before = await _write_and_find(client, f"before the freeze {uuid.uuid4().hex[:6]}")
+
+            frozen = _tree(_postmaster_pid(data_dir))
+            _signal_all(frozen, signal.SIGSTOP)
+            try:
+                answer = await client.get(f"/v1/memory/{before}")
+                assert answer.status_code == 503, answer.text
+                assert "Retry-After" in answer.headers
+                assert (await client.get("/healthz")).status_code == 200  # alive, only not ready
+            finally:
+                _signal_all(frozen, signal.SIGCONT)
+            await _write_and_find(client, f"after Postgres thawed {uuid.uuid4().hex[:6]}")
+
+            source = {"id": "thaw", "kind": "Folder", "fields": {"path": str(tmp_path / "notes")}}
+            nats_server = _nats_pid(data_dir)
+            os.kill(nats_server, signal.SIGSTOP)
+            try:
+                await asyncio.sleep(60)
+                during = await _write_and_find(client, f"while NATS is frozen {uuid.uuid4().hex[:6]}")
+                created = await client.post("/v1/sources", json=source)
+                assert created.status_code == 201, created.text
+                requested = await client.post("/v1/sources/thaw/sync")
+                assert requested.status_code == 202, requested.text
+                run = requested.json()["run"]["id"]
+                await asyncio.sleep(120)  # three minutes in all
+            finally:
+                os.kill(nats_server, signal.SIGCONT)
+            async with asyncio.timeout(180):
+                while (state := (await client.get(f"/v1/sources/thaw/runs/{run}")).json())["stage"] != "Completed":
+                    assert state["stage"] != "Failed", state
+                    await asyncio.sleep(1)
+            assert (await client.get(f"/v1/memory/{during}")).status_code == 200
+            assert (await client.get("/readyz")).status_code == 200
+    finally:
+        assert await stop_up(proc, signal.SIGINT) == 0
