@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from memgw.common.paths import PathOutsideRoot, allowed_root, resolve_within
+from memgw.common.paths import PathOutsideRoot, allowed_root, resolve_within, source_folder
 
 pytestmark = pytest.mark.unit
 
@@ -38,3 +38,15 @@ def test_a_folder_must_lie_under_an_allowed_root(tmp_path: Path) -> None:
     assert allowed_root(allowed / "notes", [allowed]) == (allowed / "notes").resolve()
     with pytest.raises(PathOutsideRoot):
         allowed_root(tmp_path / "other", [allowed])
+
+
+def test_tilde_is_the_owners_home_inside_their_roots(tmp_path: Path) -> None:
+    alice = tmp_path / "alice"
+    (alice / "notes").mkdir(parents=True)
+    (tmp_path / "bob").mkdir()
+    assert source_folder("~/notes", [alice]) == (alice / "notes").resolve()
+    assert source_folder("~", [alice]) == alice.resolve()
+    with pytest.raises(PathOutsideRoot, match="no folder root"):
+        source_folder("~/notes", [])
+    with pytest.raises(PathOutsideRoot):
+        source_folder("~/../bob", [alice])  # home is no way out of the roots

@@ -51,3 +51,13 @@ def test_a_plain_list_of_folder_roots_is_the_admins_alone(monkeypatch: pytest.Mo
     settings = Settings()
     assert settings.sources.folder_roots_of("admin") == [Path("/srv/notes")]
     assert settings.sources.folder_roots_of("user_tom") == []
+
+
+def test_a_due_source_is_synced_close_to_its_cadence_by_default() -> None:
+    """Seed 001 keeps active sources fresh every 20 minutes: the tick must be a small part of every
+    cadence, or a source that falls due just after a tick waits almost a whole extra cadence."""
+    sources = Settings().sources
+    assert sources.autofetch_cadence_s["Folder"] == 20 * 60
+    for kind, cadence in sources.autofetch_cadence_s.items():
+        if cadence > 0:
+            assert sources.autofetch_tick_s <= cadence / 10, kind

@@ -68,7 +68,7 @@ async def test_a_commit_promotes_what_matters_and_keeps_the_rest_as_candidates(p
     active = {m["content"]: m for m in await person.memories()}
     assert "我们决定使用 Postgres 作为唯一的事实来源。" in active
     assert active["The user prefers answers in Chinese, structured and short."]["namespace"] == (
-        f"user/{person.user_id}/preferences"
+        f"user/{person.user_id}/long_term"
     )
     assert "今天天气不错。" not in active
     candidates = await person.memories("candidate")
@@ -77,6 +77,28 @@ async def test_a_commit_promotes_what_matters_and_keeps_the_rest_as_candidates(p
         "/v1/memory/search", json={"query": "isolation tests finished"}, headers=person.h
     )
     assert all(h["memory"]["status"] == "active" for h in found.json()["results"])  # candidates never by default
+
+
+async def test_an_agents_lessons_are_its_own(person: Person) -> None:
+    """Seed 004 §C: lessons and tool experience from an agent's session go to its
+    ``agent/{agent}/memory``, agent-only; the user's decisions stay the user's, for every agent."""
+    s = uuid.uuid4().hex[:6]
+    hermes = Person(person.system, person.user_id, await person.system.agent(person.user_id, f"hermes_{s}"))
+    other = Person(person.system, person.user_id, await person.system.agent(person.user_id, f"other_{s}"))
+    job = await hermes.session(
+        "Lesson learned: the migration failed because the advisory lock was missing.",
+        "我们决定使用 Postgres 作为唯一的事实来源。",
+        min_importance=0.6,
+    )
+    assert job["state"] == "done", job
+    mine = {m["content"]: m for m in await hermes.memories()}
+    lesson = mine["Lesson learned: the migration failed because the advisory lock was missing."]
+    assert (lesson["namespace"], lesson["visibility"]) == (f"agent/hermes_{s}/memory", "agent-only")
+    decision = mine["我们决定使用 Postgres 作为唯一的事实来源。"]
+    assert (decision["namespace"], decision["visibility"]) == (f"user/{person.user_id}/long_term", "private")
+    theirs = {m["content"] for m in await other.memories()}
+    assert lesson["content"] not in theirs
+    assert decision["content"] in theirs
 
 
 async def test_secrets_never_become_memories(person: Person) -> None:

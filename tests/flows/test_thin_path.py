@@ -32,7 +32,7 @@ async def test_a_chinese_query_finds_the_chinese_memory_and_an_english_one_the_e
     en_hits = await _search(system, "what does the user drink in the morning")
 
     assert zh_hits[0]["memory"]["id"] == zh
-    assert zh_hits[0]["memory"]["namespace"] == "user/admin/preferences"
+    assert zh_hits[0]["memory"]["namespace"] == "user/admin/long_term"  # seed 004 §B, §D
     assert en_hits[0]["memory"]["id"] == en
 
 

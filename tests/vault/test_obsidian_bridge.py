@@ -194,7 +194,7 @@ async def test_a_persons_new_note_becomes_a_memory(person: Person) -> None:
         "早茶 Morning tea",
         "preference",
     )
-    assert memory["namespace"] == f"user/{person.user_id}/preferences"
+    assert memory["namespace"] == f"user/{person.user_id}/long_term"
     assert memory["source"] == "obsidian"
     found = await person.system.client.post("/v1/memory/search", json={"query": "乌龙茶"}, headers=person.h)
     assert memory_id in [hit["memory"]["id"] for hit in found.json()["results"]]

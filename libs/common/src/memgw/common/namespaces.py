@@ -26,6 +26,35 @@ def session_namespace(session_id: str) -> str:
     return f"session/{session_id}/episodic"
 
 
+def namespaces_for(
+    *,
+    memory_type: str,
+    visibility: Visibility,
+    user_id: str,
+    agent_id: str | None,
+    workspace_id: str | None,
+) -> tuple[str, ...]:
+    """Where a memory of this type and visibility may go, the default first. Visibility decides the
+    owner of the namespace; among a user's own namespaces the type decides: a profile fact goes to
+    ``profile``, anything else to ``long_term`` (as seed 004 §B and §D file a preference), and a
+    preference or profile fact may be filed under ``preferences`` or ``long_term`` when asked."""
+    if visibility is Visibility.GLOBAL:
+        return (GLOBAL_NAMESPACE,)
+    if visibility is Visibility.WORKSPACE_SHARED:
+        if not workspace_id:
+            raise ValueError("workspace-shared memory needs a workspace_id")
+        return (workspace_namespace(workspace_id),)
+    if visibility is Visibility.AGENT_ONLY:
+        if not agent_id:
+            raise ValueError("agent-only memory needs an agent_id")
+        return (agent_namespace(agent_id),)
+    if memory_type == MemoryType.PROFILE:
+        return (user_namespace(user_id, "profile"), user_namespace(user_id, "long_term"))
+    if memory_type == MemoryType.PREFERENCE:
+        return (user_namespace(user_id, "long_term"), user_namespace(user_id, "preferences"))
+    return (user_namespace(user_id, "long_term"),)
+
+
 def derive_namespace(
     *,
     memory_type: str,
@@ -34,22 +63,10 @@ def derive_namespace(
     agent_id: str | None,
     workspace_id: str | None,
 ) -> str:
-    """Visibility decides the owner of the namespace; the type picks the user sub-namespace."""
-    if visibility is Visibility.GLOBAL:
-        return GLOBAL_NAMESPACE
-    if visibility is Visibility.WORKSPACE_SHARED:
-        if not workspace_id:
-            raise ValueError("workspace-shared memory needs a workspace_id")
-        return workspace_namespace(workspace_id)
-    if visibility is Visibility.AGENT_ONLY:
-        if not agent_id:
-            raise ValueError("agent-only memory needs an agent_id")
-        return agent_namespace(agent_id)
-    if memory_type == MemoryType.PROFILE:
-        return user_namespace(user_id, "profile")
-    if memory_type == MemoryType.PREFERENCE:
-        return user_namespace(user_id, "preferences")
-    return user_namespace(user_id, "long_term")
+    """The default namespace of a memory of this type and visibility (see ``namespaces_for``)."""
+    return namespaces_for(
+        memory_type=memory_type, visibility=visibility, user_id=user_id, agent_id=agent_id, workspace_id=workspace_id
+    )[0]
 
 
 USER_KINDS = ("profile", "preferences", "long_term")

@@ -33,3 +33,14 @@ def allowed_root(path: Path, allowed: Iterable[Path]) -> Path:
         except (PathOutsideRoot, FileNotFoundError):
             continue
     raise PathOutsideRoot(f"{path} is not under an allowed folder root (MEMGW_FOLDER_ROOTS)")
+
+
+def source_folder(raw: str, roots: list[Path]) -> Path:
+    """The real folder a Folder source names, inside its owner's ``roots``. ``~`` is the owner's
+    home: the first of their roots (a person's ``~/notes`` from an OpenHuman config lands in their own
+    space, never in the server's home directory)."""
+    if raw == "~" or raw.startswith("~/"):
+        if not roots:
+            raise PathOutsideRoot(f"{raw}: its owner has no folder root to be home (MEMGW_FOLDER_ROOTS)")
+        raw = str(roots[0] / raw[2:])
+    return allowed_root(Path(raw), roots)

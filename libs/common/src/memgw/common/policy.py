@@ -309,7 +309,11 @@ def _credential(p: Principal, action: Action, c: CredentialRef) -> Decision:
 
 def _workspace(p: Principal, action: Action, w: WorkspaceRef) -> Decision:
     if action == Action.WORKSPACE_CREATE:
-        return deny(_AGENT_MANAGES_NOTHING) if p.agent_id else allow("any user may create a workspace")
+        if p.agent_id:
+            return deny(_AGENT_MANAGES_NOTHING)
+        if w.owner_user_id != p.user_id:
+            return deny("only the admin key creates a workspace owned by someone else")
+        return allow("any user may create a workspace")
     if p.user_id in w.members:
         return allow("member")
     if p.user_id in w.invited:

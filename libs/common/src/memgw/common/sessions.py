@@ -15,7 +15,9 @@ from memgw.common.domain import new_id
 from memgw.common.namespaces import session_namespace
 
 SESSION_COLUMNS = "id, user_id, agent_id, workspace_id, status, created_at, expires_at, committed_at"
-EPISODE_COLUMNS = "id, session_id, namespace, content, summary, tags, events, created_at, expires_at"
+EPISODE_COLUMNS = (
+    "id, user_id, agent_id, workspace_id, session_id, namespace, content, summary, tags, events, created_at, expires_at"
+)
 
 
 async def get(db: Executor, session_id: str) -> asyncpg.Record | None:

@@ -103,6 +103,9 @@ class GatewaySettings(BaseSettings):
     job_stale_s: float = Field(
         default=900.0, ge=60, description="A job queued or running this long without a move is reported failed."
     )
+    commit_wait_s: float = Field(
+        default=30.0, gt=0, le=300, description="Longest a commit with ?wait=true waits for the consolidator."
+    )
 
 
 class SourceSettings(BaseSettings):
@@ -131,7 +134,11 @@ class SourceSettings(BaseSettings):
     composio_api_key: str | None = None
     twitter_api_url: str = "https://api.twitter.com"
     twitter_bearer_token: str | None = Field(default=None, description="Without it TwitterQuery syncs fail.")
-    autofetch_tick_s: float = Field(default=1200.0, gt=0, description="How often due sources are looked for.")
+    autofetch_tick_s: float = Field(
+        default=60.0,
+        gt=0,
+        description="How often due sources are looked for; a due source waits at most this long past its cadence.",
+    )
     sync_run_stale_s: float = Field(
         default=900.0,
         ge=60,

@@ -189,10 +189,13 @@ class Consolidator:
         await jobs.move(self.pool, event.job_id, "failed", detail=f"gave up: {str(error)[:300]}")
 
     def _namespace(self, event: SessionCommitted, candidate: Candidate) -> tuple[str, Owners]:
-        """Where a candidate goes and the ACL columns that go with it (they always agree)."""
+        """Where a candidate goes and the ACL columns that go with it (they always agree). An agent's
+        lessons and tool experience are its own (seed 004 §C: ``agent/{agent}/memory``, agent-only):
+        the user's other agents do not read them; everything else is the user's, private."""
+        own_experience = event.agent_id and candidate.memory_type in (MemoryType.EXPERIENCE, MemoryType.FAILURE)
         namespace = event.target_namespace or derive_namespace(
             memory_type=MemoryType.PREFERENCE if candidate.memory_type == "preference" else candidate.memory_type,
-            visibility=Visibility.PRIVATE,
+            visibility=Visibility.AGENT_ONLY if own_experience else Visibility.PRIVATE,
             user_id=event.user_id,
             agent_id=event.agent_id,
             workspace_id=None,

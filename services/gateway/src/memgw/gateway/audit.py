@@ -114,9 +114,18 @@ class AuditEntry(BaseModel):
     created_at: datetime
 
 
+def canonical_action(action: str) -> str:
+    """Actions are named after the MCP tools of seed 004 §D (``memory_upsert``); the seed's own audit
+    example says ``upsert_memory``. A filter takes either: ``<verb>_memory`` means ``memory_<verb>``."""
+    verb = action.removesuffix("_memory")
+    return f"memory_{verb}" if verb != action else action
+
+
 class AuditQuery(RequestBody):
     actor: str | None = None
-    action: str | None = None
+    action: str | None = Field(
+        default=None, description="An action, e.g. `memory_upsert` (the seed's `upsert_memory` is the same)."
+    )
     decision: Literal["allow", "deny"] | None = None
     target: str | None = None
     since: Moment | None = None
@@ -137,7 +146,7 @@ async def entries(pool: asyncpg.Pool, principal: Principal, q: AuditQuery) -> Pa
         clauses.append(f"actor_user_id = {params.add(principal.user_id)}")
     for column, value in (
         ("actor_user_id", q.actor),
-        ("action", q.action),
+        ("action", canonical_action(q.action) if q.action else None),
         ("decision", q.decision),
         ("target_id", q.target),
     ):

@@ -7,11 +7,12 @@ manages nothing: an agent never mints keys or changes its own scope.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 import asyncpg
 from faststream.nats import NatsBroker
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
 from memgw.common import policy
 from memgw.common.bus import BusLayout
@@ -48,6 +49,8 @@ class User(BaseModel):
     preferences: dict[str, Any]
     is_trusted: bool
     profile_namespace: str
+    created_at: datetime
+    updated_at: datetime
 
 
 class AgentCreate(RequestBody):
@@ -57,7 +60,11 @@ class AgentCreate(RequestBody):
             "examples": [{"agent_id": "agent_hermes_default", "name": "Hermes Default Agent", "framework": "hermes"}]
         },
     )
-    agent_id: str = Field(pattern=ID_PATTERN)
+    agent_id: str = Field(
+        pattern=ID_PATTERN,
+        validation_alias=AliasChoices("agent_id", "id"),
+        description="Also accepted as `id`, as seed 004 §B writes it.",
+    )
     name: str = Field(default="", max_length=200)
     framework: str = Field(default="", max_length=64)
     owner_user_id: str | None = None
@@ -79,6 +86,8 @@ class Agent(BaseModel):
     framework: str
     owner_user_id: str
     memory_sources: list[str] | None
+    created_at: datetime
+    updated_at: datetime
 
 
 class WorkspaceCreate(RequestBody):
@@ -95,8 +104,15 @@ class WorkspaceCreate(RequestBody):
             ]
         },
     )
-    workspace_id: str = Field(pattern=ID_PATTERN)
+    workspace_id: str = Field(
+        pattern=ID_PATTERN,
+        validation_alias=AliasChoices("workspace_id", "id"),
+        description="Also accepted as `id`, as seed 004 §B writes it.",
+    )
     name: str = Field(default="", max_length=200)
+    owner_user_id: str | None = Field(
+        default=None, description="Defaults to the caller; only the admin key creates one for someone else."
+    )
     member_user_ids: list[str] = Field(default_factory=list, max_length=1000)
     allowed_agent_ids: list[str] = Field(default_factory=list, max_length=1000)
 
@@ -108,6 +124,8 @@ class Workspace(BaseModel):
     member_user_ids: list[str]
     invited_user_ids: list[str] = Field(default_factory=list, description="Invited; members once they join.")
     allowed_agent_ids: list[str]
+    created_at: datetime
+    updated_at: datetime
 
 
 class KeyCreate(RequestBody):
@@ -142,7 +160,7 @@ class KeyCreated(KeyInfo):
 
 def _user(row: asyncpg.Record) -> User:
     return User(
-        **{k: row[k] for k in ("id", "display_name", "status", "preferences", "is_trusted")},
+        **{k: row[k] for k in User.model_fields if k != "profile_namespace"},
         profile_namespace=user_namespace(row["id"], "profile"),
     )
 
@@ -151,14 +169,14 @@ def _user(row: asyncpg.Record) -> User:
 
 
 def _agent(row: asyncpg.Record) -> Agent:
-    return Agent(**{k: row[k] for k in ("id", "name", "framework", "owner_user_id", "memory_sources")})
+    return Agent(**{k: row[k] for k in Agent.model_fields})
 
 
 # -- workspaces ----------------------------------------------------------------------------------------------
 
 
 _WORKSPACE_SELECT = (
-    "SELECT w.id, w.name, w.owner_user_id,"
+    "SELECT w.id, w.name, w.owner_user_id, w.created_at, w.updated_at,"
     " COALESCE((SELECT array_agg(user_id ORDER BY user_id) FROM workspace_members WHERE workspace_id = w.id),"
     "  '{}') AS member_user_ids,"
     " COALESCE((SELECT array_agg(user_id ORDER BY user_id) FROM workspace_invites WHERE workspace_id = w.id),"
@@ -296,10 +314,11 @@ class Directory:
     async def create_workspace(self, p: Principal, body: WorkspaceCreate) -> Workspace:
         """The caller owns it. Other users named as members are invited (they join by accepting); agents
         are admitted only by their owners. The admin key provisions memberships and agents directly."""
-        ref = policy.WorkspaceRef(body.workspace_id, p.user_id, frozenset({p.user_id}))
+        owner = body.owner_user_id or p.user_id
+        ref = policy.WorkspaceRef(body.workspace_id, owner, frozenset({owner}))
         await self._require(p, policy.Action.WORKSPACE_CREATE, ref, body.workspace_id)
-        others = sorted(set(body.member_user_ids) - {p.user_id})
-        members, invited = ([p.user_id, *others], []) if p.is_admin else ([p.user_id], others)
+        others = sorted(set(body.member_user_ids) - {owner})
+        members, invited = ([owner, *others], []) if p.is_admin else ([owner], others)
         for agent_id in sorted(set(body.allowed_agent_ids)):
             grant = policy.AgentGrantRef(ref, agent_id, await self._agent_owner(agent_id))
             await self._require(p, policy.Action.WORKSPACE_ALLOW_AGENT, grant, body.workspace_id)
@@ -309,7 +328,7 @@ class Directory:
                     "INSERT INTO workspaces (id, name, owner_user_id) VALUES ($1, $2, $3)",
                     body.workspace_id,
                     body.name,
-                    p.user_id,
+                    owner,
                 )
                 await conn.executemany(
                     "INSERT INTO workspace_members (workspace_id, user_id) VALUES ($1, $2)",
@@ -317,7 +336,7 @@ class Directory:
                 )
                 await conn.executemany(
                     "INSERT INTO workspace_invites (workspace_id, user_id, invited_by) VALUES ($1, $2, $3)",
-                    [(body.workspace_id, u, p.user_id) for u in invited],
+                    [(body.workspace_id, u, owner) for u in invited],
                 )
                 await conn.executemany(
                     "INSERT INTO workspace_agents (workspace_id, agent_id) VALUES ($1, $2)",

@@ -27,7 +27,7 @@ from memgw.common.namespaces import (
     GLOBAL_NAMESPACE,
     USER_KINDS,
     agent_namespace,
-    derive_namespace,
+    namespaces_for,
     session_namespace,
     user_namespace,
     workspace_namespace,
@@ -144,7 +144,7 @@ class Memories:
             operation="memory_upsert",
         )
         try:
-            derived = derive_namespace(
+            allowed = namespaces_for(
                 memory_type=body.memory_type,
                 visibility=body.visibility,
                 user_id=user_id,
@@ -153,12 +153,14 @@ class Memories:
             )
         except ValueError as exc:
             raise BadRequest(str(exc)) from exc
-        if body.namespace and body.namespace != derived:
+        if body.namespace and body.namespace not in allowed:
             raise await self.deny(
                 p,
                 "memory_upsert",
-                f"namespace {body.namespace} is not where {body.visibility} memory goes ({derived})",
+                f"namespace {body.namespace} is not where {body.visibility} {body.memory_type} memory goes"
+                f" ({' or '.join(allowed)})",
             )
+        derived = body.namespace or allowed[0]
         [vector] = await self.store.embed_passages([body.content], self.embedder, tenant=user_id)
         new = NewMemory(
             id=new_id("mem"),

@@ -7,6 +7,7 @@ the consolidator through SessionCommitted and answers with a job whose state can
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -14,7 +15,7 @@ from typing import Any
 import asyncpg
 from pydantic import BaseModel, ConfigDict, Field
 
-from memgw.common import jobs, policy, sessions
+from memgw.common import jobs, memories, policy, sessions
 from memgw.common.bus import BusLayout
 from memgw.common.db.outbox import enqueue
 from memgw.common.domain import Principal, new_id
@@ -68,6 +69,9 @@ class EpisodeCreate(RequestBody):
 
 class Episode(BaseModel):
     id: str
+    user_id: str
+    agent_id: str | None
+    workspace_id: str | None
     session_id: str
     namespace: str
     content: str
@@ -224,6 +228,26 @@ class Sessions:
             "job_id": job_id,
             "state": "queued",
             "job": f"/v1/jobs/{job_id}",
+        }
+
+    async def finished_commit(self, p: Principal, committed: dict[str, Any]) -> dict[str, Any] | None:
+        """Wait (at most ``commit_wait_s``) for a commit's job to end; then the seed's answer (§D):
+        the session, its episodes and the memories promoted, with what was merged and put to review.
+        None when the consolidator is still at it: the caller answers with the job instead."""
+        job_id = committed["job_id"]
+        deadline = asyncio.get_running_loop().time() + self.settings.commit_wait_s
+        while (job := await jobs.get(self.pool, job_id)) is not None and job["state"] in ("queued", "running"):
+            if asyncio.get_running_loop().time() >= deadline:
+                return None
+            await asyncio.sleep(0.2)
+        result = (job or {}).get("result") or {}
+        return {
+            **committed,
+            "state": job["state"] if job else "failed",
+            "detail": job["detail"] if job else None,
+            "promoted": await memories.briefs(self.pool, result.get("promoted", [])),
+            "merged": result.get("merged", []),
+            "reviews": result.get("reviews", []),
         }
 
     async def readable(self, p: Principal) -> list[str]:

@@ -6,7 +6,6 @@ import hashlib
 import tomllib
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import asyncpg
@@ -28,7 +27,7 @@ from memgw.common.events import (
 from memgw.common.logging import current_correlation_id, get_logger
 from memgw.common.memories import MemoryStore
 from memgw.common.net import OutboundRefused
-from memgw.common.paths import PathOutsideRoot, allowed_root
+from memgw.common.paths import PathOutsideRoot, source_folder
 from memgw.common.settings import SourceSettings
 from memgw.common.sources import (
     BUDGET_FIELDS,
@@ -139,8 +138,7 @@ class Sources:
         try:
             validate_source(entry)
             if entry.kind is SourceKind.FOLDER:
-                roots = self.settings.folder_roots_of(entry.owner_user_id)
-                allowed_root(Path(str(entry.fields["path"])), roots)
+                source_folder(str(entry.fields["path"]), self.settings.folder_roots_of(entry.owner_user_id))
         except (SourceValidationError, PathOutsideRoot, FileNotFoundError, ValueError) as exc:
             raise BadRequest(str(exc)) from exc
 

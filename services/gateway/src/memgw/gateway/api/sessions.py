@@ -1,8 +1,8 @@
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Response, status
+from fastapi import APIRouter, Query, Response, status
 
 from memgw.gateway import review_service, session_service
 from memgw.gateway.deps import PrincipalDep, ReviewsDep, SessionsDep
@@ -47,10 +47,22 @@ async def commit_session(
     sessions: SessionsDep,
     principal: PrincipalDep,
     response: Response,
+    wait: Annotated[
+        bool,
+        Query(
+            description="Wait (at most `MEMGW_COMMIT_WAIT_S`) for the consolidator and answer 200 with what it"
+            " promoted, as seed 004 §D shows; if it takes longer, the usual 202 with the job."
+        ),
+    ] = False,
 ) -> dict[str, Any]:
     """Hand the session's episodes to the consolidator; follow the job at `/v1/jobs/{job_id}`."""
     answer = await sessions.commit(principal, session_id, body)
     response.headers["Location"] = answer["job"]
+    if wait:
+        done = await sessions.finished_commit(principal, answer)
+        if done is not None:
+            response.status_code = status.HTTP_200_OK
+            return done
     return answer
 
 

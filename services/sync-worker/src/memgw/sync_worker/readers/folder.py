@@ -7,7 +7,7 @@ import os
 from datetime import UTC, datetime
 from pathlib import Path
 
-from memgw.common.paths import PathOutsideRoot, allowed_root, resolve_within
+from memgw.common.paths import PathOutsideRoot, resolve_within, source_folder
 from memgw.common.settings import SourceSettings
 from memgw.common.sources import MemorySourceEntry, SourceKind
 from memgw.sync_worker.readers.base import ItemError, SourceContent, SourceError, SourceItem
@@ -33,7 +33,7 @@ class FolderReader:
 
     def _root(self, source: MemorySourceEntry) -> Path:
         try:
-            return allowed_root(Path(str(source.fields["path"])), self._settings.folder_roots_of(source.owner_user_id))
+            return source_folder(str(source.fields["path"]), self._settings.folder_roots_of(source.owner_user_id))
         except FileNotFoundError as exc:
             raise SourceError(f"folder {source.fields['path']} does not exist") from exc
         except PathOutsideRoot as exc:
