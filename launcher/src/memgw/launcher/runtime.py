@@ -19,7 +19,7 @@ from memgw.common.bus import BusLayout, ensure_streams
 from memgw.common.credentials import CredentialBox
 from memgw.common.db.migrate import migrate_dsn
 from memgw.common.db.outbox import OutboxRelay
-from memgw.common.db.pool import create_pool
+from memgw.common.db.pool import close_pool, create_pool
 from memgw.common.embedding.factory import create_embedder
 from memgw.common.index.base import VectorIndex
 from memgw.common.index.factory import create_index
@@ -61,7 +61,7 @@ async def open_infra(settings: Settings) -> AsyncIterator[Infra]:
             stack.callback(watching.cancel)
         await migrate_dsn(database_url)
         pool = await create_pool(database_url, max_size=settings.postgres.db_pool_max)
-        stack.push_async_callback(pool.close)
+        stack.push_async_callback(close_pool, pool)
 
         layout = BusLayout(
             settings.nats.bus_prefix,

@@ -52,7 +52,7 @@ class Supervisor:
                         f"the embedded {server.name} server died and could not be started again"
                         f" after {self.attempts} attempts; its log: {server.log_file}"
                     )
-                    log.critical("embedded.server.lost", server=server.name, log_file=str(server.log_file))
+                    log.critical("embedded.server.lost", server=server.name, reason=self.lost)
                     os.kill(os.getpid(), signal.SIGTERM)  # the orderly shutdown; the exit code says it failed
                     return
 

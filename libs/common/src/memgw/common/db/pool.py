@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -43,3 +44,12 @@ def record_to_dict(record: asyncpg.Record | None) -> dict[str, Any] | None:
 Conn = asyncpg.Connection | PoolConnectionProxy
 # Where a single statement may run: the pool itself or a connection.
 Executor = asyncpg.Pool | Conn
+
+
+async def close_pool(pool: asyncpg.Pool, *, grace_s: float = 5.0) -> None:
+    """Close the pool, giving connections in use ``grace_s`` to come back; then drop them. A query
+    stuck on a Postgres that died must not hold a shutdown (asyncpg's close waits for every one)."""
+    try:
+        await asyncio.wait_for(pool.close(), grace_s)
+    except TimeoutError:
+        pool.terminate()

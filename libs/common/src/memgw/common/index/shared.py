@@ -218,6 +218,16 @@ async def serve_index(nc: NatsClient, layout: BusLayout, index: VectorIndex) -> 
 # --- everyone else's side -------------------------------------------------------------------------
 
 
+_NO_RESPONDER_PAUSES_S = (0.05, 0.2, 0.5, 1.0)
+
+
+def _owner_unavailable() -> IndexOwnerUnavailable:
+    return IndexOwnerUnavailable(
+        "the process that owns the embedded index did not answer; is it running? (a shared index for"
+        " several machines needs MEMGW_QDRANT_URL)"
+    )
+
+
 class RemoteIndex:
     """The install's embedded index, owned by another process and reached through the bus."""
 
@@ -226,13 +236,19 @@ class RemoteIndex:
         self._subject = layout.subject(Subject.INDEX_CALL)
 
     async def _call(self, call: dict[str, Any], wait_s: float) -> Any:
-        try:
-            reply = await self._nc.request(self._subject, json.dumps(call).encode(), timeout=wait_s)
-        except (NoRespondersError, NatsTimeout) as exc:
-            raise IndexOwnerUnavailable(
-                "the process that owns the embedded index did not answer; is it running? (a shared index"
-                " for several machines needs MEMGW_QDRANT_URL)"
-            ) from exc
+        payload = json.dumps(call).encode()
+        for pause in (*_NO_RESPONDER_PAUSES_S, None):
+            try:
+                reply = await self._nc.request(self._subject, payload, timeout=wait_s)
+                break
+            except NoRespondersError as exc:
+                # No subscriber known to this server yet: an owner restarting, or its interest still
+                # on its way across a NATS cluster's routes. Asked again a few times, then an outage.
+                if pause is None:
+                    raise _owner_unavailable() from exc
+                await asyncio.sleep(pause)
+            except NatsTimeout as exc:
+                raise _owner_unavailable() from exc
         answer = json.loads(reply.data)
         if not answer["ok"]:
             raise IndexCallFailed(answer["error"])
