@@ -101,6 +101,20 @@ async def test_an_agents_lessons_are_its_own(person: Person) -> None:
     assert decision["content"] in theirs
 
 
+async def test_a_candidate_that_expires_unpromoted_is_archived_not_deleted(person: Person) -> None:
+    """Seed 004 §H step 7: it stays findable on request (status archived) until the retention ends."""
+    await person.session("We finished the isolation tests.", min_importance=0.6)
+    [candidate] = await person.memories("candidate")
+    await person.system.infra.pool.execute(
+        "UPDATE memories SET expires_at = now() - interval '1 minute' WHERE id = $1", candidate["id"]
+    )
+    plan = await maintenance_for(person.system.infra).run(datetime.now(UTC), user_id=person.user_id)
+    assert candidate["id"] in plan.expired_candidates
+    assert candidate["id"] not in plan.deleted
+    [archived] = [m for m in await person.memories("archived") if m["id"] == candidate["id"]]
+    assert archived["expires_at"] is None
+
+
 async def test_secrets_never_become_memories(person: Person) -> None:
     await person.session(
         "The deploy token is ghp_abcdefghijklmnopqrstuvwxyz0123456789, we decided to rotate it weekly.",
@@ -301,6 +315,21 @@ async def test_a_preference_enters_the_profile_only_with_evidence_from_several_s
     profile = (await person.system.client.get(f"/v1/users/{person.user_id}/profile", headers=person.h)).json()
     assert one_conversation not in profile["preferences"].values()
     assert profile["version"] == 1
+
+
+async def test_the_profile_reads_by_attribute_as_the_seed_writes_it(person: Person) -> None:
+    """Seed 004 §B ProfileRecord: preferences by attribute, working style, an id, the memories it was
+    drawn from (each with evidence from three sessions)."""
+    language = "The user prefers answers in Chinese."
+    style = "The user prefers shipping a small POC first, then iterating."
+    for _ in range(3):
+        await person.session(language, style)
+    await maintenance_for(person.system.infra).run(datetime.now(UTC), user_id=person.user_id)
+    profile = (await person.system.client.get(f"/v1/users/{person.user_id}/profile", headers=person.h)).json()
+    assert profile["id"] == f"profile_{person.user_id}"
+    assert profile["preferences"] == {"language": language}
+    assert profile["working_style"] == [style]
+    assert len(profile["updated_from_memory_ids"]) == 2
 
 
 async def test_session_committed_delivered_twice_changes_nothing_the_second_time(person: Person) -> None:

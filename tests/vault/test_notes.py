@@ -150,6 +150,22 @@ def test_the_evolved_profile_is_a_page_without_secrets() -> None:
     assert "hunter2" not in page
 
 
+def test_a_profile_by_attribute_links_each_preference_to_its_memory() -> None:
+    profile = {
+        "user_id": "alice",
+        "version": 4,
+        "updated_at": NOW,
+        "stable_facts": [],
+        "preferences": {"language": "用户偏好中文输出。", "preference_1": "I like dark mode."},
+        "preference_sources": {"language": "mem_lang", "preference_1": "mem_dark"},
+        "working_style": ["偏好可落地 POC"],
+    }
+    page = profile_note(profile)
+    assert "- **language**: 用户偏好中文输出。 [[mem_lang|↗]]" in page
+    assert "[[mem_dark|↗]]" in page
+    assert "偏好可落地 POC" in page
+
+
 @pytest.mark.parametrize(
     ("rel", "note"),
     [

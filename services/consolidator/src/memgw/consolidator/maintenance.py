@@ -19,6 +19,7 @@ from memgw.common.domain import MemoryStatus, MemoryType
 from memgw.common.logging import get_logger
 from memgw.common.memories import RECORD_COLUMNS, MemoryStore
 from memgw.common.settings import ConsolidationSettings
+from memgw.consolidator.profile_attributes import attribute_of, is_working_style
 from memgw.consolidator.service import ACTOR, audit
 
 log = get_logger("memgw.consolidator.maintenance")
@@ -126,15 +127,22 @@ class Maintenance:
         plan.expired_candidates += [r["id"] for r in expired]
         if dry_run:
             return
-        for rows, reason in (
-            (old, f"archived longer than {self.settings.archive_retention_days} days"),
-            (expired, "candidate expired without promotion"),
-        ):
-            for row in rows:
-                async with self.pool.acquire() as conn, conn.transaction():
-                    await self.store.delete(conn, row["id"], actor=ACTOR)
-                    await audit(conn, row["user_id"], "prune", row["id"], reason, row["namespace"])
-            await self.store.sync_index(deleted=[r["id"] for r in rows])
+        # Seed 004 §H step 7: a candidate that expired unpromoted is archived (a person can still find
+        # it on request and bring it back); it goes when archived memories do, after the retention.
+        for row in expired:
+            async with self.pool.acquire() as conn, conn.transaction():
+                archived = {"status": MemoryStatus.ARCHIVED.value, "expires_at": None}
+                await self.store.update(conn, row["id"], archived, actor=ACTOR, change="archived")
+                await audit(
+                    conn, row["user_id"], "archive", row["id"], "candidate expired without promotion", row["namespace"]
+                )
+        await self.store.sync_index(upserted=[r["id"] for r in expired])
+        for row in old:
+            async with self.pool.acquire() as conn, conn.transaction():
+                await self.store.delete(conn, row["id"], actor=ACTOR)
+                reason = f"archived longer than {self.settings.archive_retention_days} days"
+                await audit(conn, row["user_id"], "prune", row["id"], reason, row["namespace"])
+        await self.store.sync_index(deleted=[r["id"] for r in old])
 
     async def _purge_episodes(self, now: datetime, dry_run: bool) -> int:
         """Expired session episodes go; their audit rows stay."""
@@ -148,11 +156,13 @@ class Maintenance:
 
     async def evolve_profile(self, user_id: str, *, dry_run: bool = False) -> dict[str, Any]:
         """Preferences and stable facts with enough evidence (count and distinct sessions) enter the
-        profile; one conversation alone never changes it."""
+        profile; one conversation alone never changes it. When new evidence arrives the profile is
+        drawn again from every such memory: each preference under the attribute it is about (the
+        newest wins), how the person works under ``working_style``, the rest as stable facts."""
         rows = await self.pool.fetch(
             "SELECT id, memory_type, content, evidence_count, metadata FROM memories WHERE user_id = $1"
             " AND status = 'active' AND memory_type IN ('preference', 'fact') AND evidence_count >= $2"
-            " ORDER BY id",
+            " ORDER BY updated_at, id",
             user_id,
             self.settings.profile_min_evidence,
         )
@@ -164,28 +174,42 @@ class Maintenance:
         fresh = [r for r in strong if r["id"] not in known]
         if not fresh:
             return {}
-        preferences = dict(profile["preferences"]) if profile else {}
-        facts = list(profile["stable_facts"]) if profile else []
-        for r in fresh:
-            if r["memory_type"] == "preference":
-                preferences[r["id"]] = r["content"]
-            elif r["content"] not in facts:
-                facts.append(r["content"])
+        preferences: dict[str, str] = {}
+        sources: dict[str, str] = {}  # attribute → the memory that states it (the vault links to it)
+        facts: list[str] = []
+        style: list[str] = []
+        for r in strong:
+            text = r["content"]
+            if is_working_style(text):
+                style += [] if text in style else [text]
+            elif r["memory_type"] == "preference":
+                key = attribute_of(text) or f"preference_{sum(k.startswith('preference_') for k in preferences) + 1}"
+                preferences[key], sources[key] = text, r["id"]
+            elif text not in facts:
+                facts.append(text)
         added = [r["id"] for r in fresh]
-        change = {"added_from": added, "preferences": len(preferences), "stable_facts": len(facts)}
+        change = {
+            "added_from": added,
+            "preferences": len(preferences),
+            "stable_facts": len(facts),
+            "working_style": len(style),
+        }
         if dry_run:
             return change
         async with self.pool.acquire() as conn, conn.transaction():
             row = await conn.fetchrow(
-                "INSERT INTO profiles (user_id, preferences, stable_facts, updated_from_memory_ids)"
-                " VALUES ($1, $2, $3, $4)"
+                "INSERT INTO profiles (user_id, preferences, preference_sources, stable_facts, working_style,"
+                " updated_from_memory_ids) VALUES ($1, $2, $3, $4, $5, $6)"
                 " ON CONFLICT (user_id) DO UPDATE SET preferences = EXCLUDED.preferences,"
-                " stable_facts = EXCLUDED.stable_facts, updated_from_memory_ids = EXCLUDED.updated_from_memory_ids,"
+                " preference_sources = EXCLUDED.preference_sources, stable_facts = EXCLUDED.stable_facts,"
+                " working_style = EXCLUDED.working_style, updated_from_memory_ids = EXCLUDED.updated_from_memory_ids,"
                 " version = profiles.version + 1, updated_at = now() RETURNING *",
                 user_id,
                 preferences,
+                sources,
                 facts,
-                sorted(known | {r["id"] for r in fresh}),
+                style,
+                sorted(r["id"] for r in strong),
             )
             assert row is not None
             snapshot = {k: (v.isoformat() if isinstance(v, datetime) else v) for k, v in dict(row).items()}

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import asyncpg
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from memgw.common import policy
 from memgw.common.domain import Principal
@@ -16,11 +16,12 @@ from memgw.gateway.errors import NotFound
 
 
 class Profile(BaseModel):
+    id: str
     user_id: str
     namespace: str
     display_name: str
     stable_facts: list[Any]
-    preferences: dict[str, Any]
+    preferences: dict[str, Any] = Field(description="By attribute: language, output_style, tone, …")
     working_style: list[Any]
     updated_from_memory_ids: list[str]
     version: int
@@ -42,6 +43,7 @@ class Profiles:
         await audit.record(self.pool, p, "memory_get_profile", target_type="profile", target_id=user_id)
         if row is None:  # no evolved profile yet: what the user told us at sign-up
             return Profile(
+                id=f"profile_{user_id}",
                 user_id=user_id,
                 namespace=user_namespace(user_id, "profile"),
                 display_name=user["display_name"],
@@ -52,6 +54,7 @@ class Profiles:
                 version=0,
             )
         return Profile(
+            id=f"profile_{user_id}",
             user_id=user_id,
             namespace=user_namespace(user_id, "profile"),
             display_name=row["display_name"] or user["display_name"],

@@ -196,16 +196,25 @@ def index_note(title: str, tag: str, records: list[MemoryRecord]) -> str:
     return _dump({"generated": True, "tags": [tag]}, "\n".join(lines) + "\n\n" + INDEX_FOOTER)
 
 
+def _preference_line(key: str, text: str, memory_id: str | None) -> str:
+    """``- **language**: 中文 [[mem_…|↗]]``; a profile from before attributes is keyed by memory id."""
+    if key.startswith("mem_"):
+        return f"- {text} [[{key}|↗]]"
+    link = f" [[{memory_id}|↗]]" if memory_id else ""
+    return f"- **{key}**: {text}{link}"
+
+
 def profile_note(profile: dict[str, Any]) -> str:
     """The profile the consolidator evolved from repeated evidence (read-only, like the index pages);
     nothing the secrets detector flags is shown."""
     facts = [str(f) for f in profile["stable_facts"] if not contains_secret(str(f))]
-    prefs = {mid: str(text) for mid, text in profile["preferences"].items() if not contains_secret(str(text))}
+    prefs = {key: str(text) for key, text in profile["preferences"].items() if not contains_secret(str(text))}
+    sources = profile.get("preference_sources") or {}
     style = [str(s) for s in profile["working_style"] if not contains_secret(str(s))]
     lines = [f"# {profile['user_id']} · 画像 Profile\n", "## 稳定事实 · Stable facts"]
     lines += [f"- {f}" for f in facts] or ["*(none yet / 暂无)*"]
     lines += ["", "## 偏好 · Preferences"]
-    lines += [f"- {text} [[{mid}|↗]]" for mid, text in prefs.items()] or ["*(none yet / 暂无)*"]
+    lines += [_preference_line(key, text, sources.get(key)) for key, text in prefs.items()] or ["*(none yet / 暂无)*"]
     if style:
         lines += ["", "## 工作方式 · Working style", *[f"- {s}" for s in style]]
     meta = {

@@ -17,3 +17,6 @@ CREATE TRIGGER workspace_invites_touch AFTER INSERT OR DELETE ON workspace_invit
     FOR EACH ROW EXECUTE FUNCTION workspace_touch();
 CREATE TRIGGER workspace_agents_touch AFTER INSERT OR DELETE ON workspace_agents
     FOR EACH ROW EXECUTE FUNCTION workspace_touch();
+
+-- A profile keyed by attribute ("language", "output_style", …) says which memory states each one.
+ALTER TABLE profiles ADD COLUMN preference_sources jsonb NOT NULL DEFAULT '{}'::jsonb;
