@@ -112,7 +112,11 @@ def make_settings(*, data_dir: Path, database_url: str, nats_url: str, prefix: s
         postgres=PostgresSettings(database_url=database_url, db_pool_max=8),
         index=IndexSettings(),
         embedder=EmbedderSettings(),
-        sources=SourceSettings(folder_roots={"*": [data_dir.parent]}, operator_credential_users=["*"]),
+        # The auto-fetch schedule never fires by itself in a test (it would sync a test's sources
+        # behind its back); the tests of the schedule call its tick.
+        sources=SourceSettings(
+            folder_roots={"*": [data_dir.parent]}, operator_credential_users=["*"], autofetch_tick_s=86400
+        ),
         log=LogSettings(log_level="WARNING", log_format="json"),
         **groups,
     )
