@@ -116,13 +116,18 @@ async def test_a_candidate_that_expires_unpromoted_is_archived_not_deleted(perso
 
 
 async def test_secrets_never_become_memories(person: Person) -> None:
-    await person.session(
+    job = await person.session(
         "The deploy token is ghp_abcdefghijklmnopqrstuvwxyz0123456789, we decided to rotate it weekly.",
         "我们决定数据库密码: hunter2-secret 以后放进保险库。",
         "We decided to keep the staging cluster.",
     )
     contents = " ".join(m["content"] for m in await person.memories("active", "candidate"))
     assert "ghp_" not in contents
+    episodes = (await person.system.client.get(f"/v1/sessions/{job['session_id']}/episodes", headers=person.h)).json()
+    summaries = " ".join(e["summary"] for e in episodes)
+    assert summaries  # the summarize step wrote them, with the secrets redacted
+    assert "ghp_" not in summaries
+    assert "hunter2" not in summaries
     assert "hunter2" not in contents
     assert "We decided to keep the staging cluster." in contents
 

@@ -115,11 +115,12 @@ async def test_the_seed_examples_give_the_seed_answers(system: System) -> None:
     _shows(patched.json(), {"id": mem, "version": 2, "importance": 0.9})
 
     # POST /v1/episodes (three, as the commit's answer counts), POST /v1/sessions/{id}/commit
-    for content in (
+    episodes = [
         "本轮完成了 namespace 和 ACL 设计。",
         "我们决定使用 Postgres 作为唯一的事实来源。",
         "用户偏好简洁的中文回答。",
-    ):
+    ]
+    for content in episodes:
         episode = await system.client.post(
             "/v1/episodes",
             json=_seed(
@@ -142,6 +143,8 @@ async def test_the_seed_examples_give_the_seed_answers(system: System) -> None:
     )
     assert committed.status_code == 200, committed.text
     _shows(committed.json(), {"session_id": sess, "episodes": 3})
+    listed = (await system.client.get(f"/v1/sessions/{sess}/episodes", headers=h)).json()
+    assert [e["summary"] for e in listed] == episodes  # the summarize step: each one's lead sentence
     promoted = committed.json()["promoted"]
     assert promoted
     assert all(p["id"].startswith("mem_") and p["namespace"] == f"user/{tom}/long_term" for p in promoted)

@@ -79,6 +79,19 @@ async def live_episodes(
     return rows
 
 
+async def fill_summaries(db: Executor, summaries: dict[str, str]) -> int:
+    """Give episodes that have none the summary the summarize step wrote (an agent's own is kept)."""
+    if not summaries:
+        return 0
+    done = await db.fetch(
+        "UPDATE episodes e SET summary = s.summary FROM unnest($1::text[], $2::text[]) AS s(id, summary)"
+        " WHERE e.id = s.id AND e.summary = '' RETURNING e.id",
+        list(summaries),
+        list(summaries.values()),
+    )
+    return len(done)
+
+
 async def live_episode_count(db: Executor, session_id: str, *, since: datetime | None = None) -> int:
     return int(
         await db.fetchval(

@@ -22,7 +22,7 @@ from memgw.common.db.pool import Conn
 from memgw.common.domain import MemoryStatus, MemoryType, Visibility, content_hash, new_id
 from memgw.common.embedding.base import Embedder
 from memgw.common.events import MemoryFeedbackGiven, ReviewDecided, SessionCommitted
-from memgw.common.extraction import Candidate, Extraction, LlmExtractor, extract
+from memgw.common.extraction import Candidate, Extraction, LlmExtractor, extract, summarize
 from memgw.common.index.base import Match, MatchAny, VectorIndex, Where
 from memgw.common.logging import get_logger
 from memgw.common.memories import RECORD_COLUMNS, MemoryStore, NewMemory
@@ -145,6 +145,11 @@ class Consolidator:
             rows = await sessions.live_episodes(pool, event.session_id, since=event.episodes_since)
             extraction = await self.extract([r["content"] for r in rows])
             episodes = len(rows)
+            # The summarize step (seed 004 §E summarize_episode): an episode its agent left without a
+            # summary gets its lead sentence, secrets redacted. Idempotent, so a replay may skip it.
+            await sessions.fill_summaries(
+                pool, {r["id"]: summarize([r["content"]], limit=160) for r in rows if not r["summary"]}
+            )
             kept = {"extraction": _extraction_dict(extraction), "episodes": episodes}
             await jobs.move(pool, event.job_id, "running", result=kept)
         outcome = Outcome()
