@@ -193,6 +193,9 @@ async def test_a_change_the_index_never_got_is_mended_by_the_reconciler(
     assert await store.reconcile_index(older_than_s=0) >= 1
     assert await index.count(mine) == 1
     assert await system.infra.pool.fetchval(marks, memory_id) == 0
+    found = await system.client.post("/v1/memory/search", json={"query": "reconciler"}, headers=system.auth(key))
+    assert memory_id in [h["memory"]["id"] for h in found.json()["results"]]
+    assert await system.infra.pool.fetchval(marks, memory_id) == 0  # a search's touch is nothing to index
 
     monkeypatch.setattr(MemoryStore, "sync_index", crashed_before_indexing)
     deleted = await system.client.delete(f"/v1/memory/{memory_id}", headers=system.auth(key))

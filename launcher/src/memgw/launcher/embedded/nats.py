@@ -50,15 +50,18 @@ class EmbeddedNats:
     async def start(self) -> str:
         self.dir.mkdir(parents=True, exist_ok=True)
         self.port = self.port or free_port()
-        store = self.dir / "jetstream"
-        if stop_stale(self.dir / "nats-server.pid", str(store)):  # an orphan of a launcher killed with -9
-            log.warning("embedded.nats.stale_server_stopped", store=str(store))
-        await self._launch(store)
+        if stop_stale(self.dir / "nats-server.pid", str(self.store)):  # an orphan of a launcher killed with -9
+            log.warning("embedded.nats.stale_server_stopped", store=str(self.store))
+        await self._launch()
         (self.dir / "port").write_text(f"{self.port}\n")
         log.info("embedded.nats.started", port=self.port, store=str(self.dir))
         return self.url
 
-    async def _launch(self, store: Path) -> None:
+    @property
+    def store(self) -> Path:
+        return self.dir / "jetstream"
+
+    async def _launch(self) -> None:
         log_file = self.log_file.open("ab")
         self._proc = subprocess.Popen(  # noqa: ASYNC220  (a long-lived child, started once; returns at once)
             [
@@ -69,7 +72,7 @@ class EmbeddedNats:
                 str(self.port),
                 "-js",
                 "-sd",
-                str(store),
+                str(self.store),
                 "--auth",
                 self.token,
             ],
@@ -97,7 +100,7 @@ class EmbeddedNats:
         """Start the server again on the same port and store: clients reconnect to the address they know."""
         if self._proc is not None and self._proc.poll() is None:
             stop_process(self._proc)
-        await self._launch(self.dir / "jetstream")
+        await self._launch()
         log.warning("embedded.nats.restarted", port=self.port)
 
     def stop(self) -> None:

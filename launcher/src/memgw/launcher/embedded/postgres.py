@@ -134,7 +134,7 @@ class EmbeddedPostgres:
             "-D",
             str(self.pgdata),
             "-l",
-            str(self.dir / "postgres.log"),
+            str(self.log_file),
             "-o",
             options,
             "-w",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
@@ -41,7 +41,6 @@ class Supervisor:
     every_s: float = 2.0
     attempts: int = 5
     lost: str | None = None  # why the process is ending, once a server could not be brought back
-    restarts: dict[str, int] = field(default_factory=dict)
 
     async def run(self) -> None:
         while True:
@@ -65,6 +64,5 @@ class Supervisor:
                 log.error("embedded.server.restart_failed", server=server.name, attempt=attempt, error=str(exc)[:300])
                 await asyncio.sleep(min(10.0, 0.5 * 2**attempt))  # a dead postmaster's backends need a moment
                 continue
-            self.restarts[server.name] = self.restarts.get(server.name, 0) + 1
             return True
         return False

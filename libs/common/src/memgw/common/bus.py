@@ -168,6 +168,12 @@ def deliveries(msg: Any) -> int | None:
     return int(metadata.num_delivered or 1)
 
 
+def last_try(layout: BusLayout, msg: Any, exc: BaseException) -> bool:
+    """Whether this failure is the message's last: the settling middleware dead-letters it now, so
+    its run or job must say so. An outage of Postgres or NATS never is: the bus waits it out."""
+    return not is_transient(exc) and (deliveries(msg) or 1) >= layout.max_deliver
+
+
 def settling(layout: BusLayout, broker: NatsBroker) -> type[BaseMiddleware]:
     """The one way a JetStream message is settled, as a faststream middleware of every consumer
     (subscribers declare ``AckPolicy.MANUAL``, so this is the only acknowledgement):
@@ -204,7 +210,7 @@ def settling(layout: BusLayout, broker: NatsBroker) -> type[BaseMiddleware]:
                     log.warning("bus.message.outage", subject=raw.subject, deliveries=delivered, error=str(exc))
                     with contextlib.suppress(Exception):  # NATS may be what is down: redelivered after ack_wait
                         await msg.nack(delay=_backoff(delivered))
-                elif delivered >= layout.max_deliver:
+                elif last_try(layout, msg, exc):
                     await _dead_letter(layout, broker, msg, str(exc), delivered)
                 else:
                     log.warning("bus.message.retry", subject=raw.subject, deliveries=delivered, error=str(exc))

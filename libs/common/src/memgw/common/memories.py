@@ -82,21 +82,14 @@ def to_record(row: asyncpg.Record) -> MemoryRecord:
     return MemoryRecord.model_validate(dict(row))
 
 
-async def briefs(db: Executor, memory_ids: Sequence[str]) -> list[dict[str, Any]]:
-    """Id, namespace, type, content and summary of these memories, in the order given."""
-    rows = await db.fetch(
-        "SELECT id, namespace, memory_type, content, summary FROM memories WHERE id = ANY($1)", list(memory_ids)
-    )
-    by_id = {r["id"]: dict(r) for r in rows}
-    return [by_id[i] for i in memory_ids if i in by_id]
-
-
 def _ts(value: datetime | None) -> float | None:
     return value.timestamp() if value is not None else None
 
 
 def index_point(row: asyncpg.Record | dict[str, Any]) -> IndexPoint:
-    """What the index knows of a memory: its vectors and exactly the fields filters need."""
+    """What the index knows of a memory: its vectors and exactly the fields filters need. A column
+    read here must be in the column list of the ``memories_mark_updated`` trigger (migration 0006),
+    or a crash could leave its change out of the index."""
     payload: dict[str, Any] = {
         "user_id": row["user_id"],
         "namespace": row["namespace"],

@@ -8,10 +8,9 @@ from typing import Any
 from faststream.middlewares import AckPolicy
 from faststream.nats import NatsBroker, NatsMessage, NatsRouter
 
-from memgw.common.bus import BusLayout, deliveries, settling
+from memgw.common.bus import BusLayout, last_try, settling
 from memgw.common.events import MemoryFeedbackGiven, ReviewDecided, SessionCommitted, Subject
 from memgw.common.logging import correlation_scope
-from memgw.common.outages import is_transient
 from memgw.consolidator.service import Consolidator
 
 
@@ -36,8 +35,7 @@ def create_router(layout: BusLayout, broker: NatsBroker, consolidator: Consolida
             try:
                 await consolidator.on_session_committed(event)
             except Exception as exc:
-                # The last try (an outage is never one: the bus waits it out): its job says so at once.
-                if (deliveries(msg) or 1) >= layout.max_deliver and not is_transient(exc):
+                if last_try(layout, msg, exc):  # its job says so at once
                     await consolidator.gave_up(event, exc)
                 raise
 

@@ -129,6 +129,19 @@ class Memories:
             raise hidden
         return row
 
+    async def briefs(self, p: Principal, memory_ids: list[str]) -> list[dict[str, Any]]:
+        """Id, namespace, type, content and summary of those of these memories ``p`` may read, in
+        the order given (what it may not read is left out, as in a listing)."""
+        params = SqlParams()
+        ids = params.add(memory_ids)
+        rows = await self.pool.fetch(
+            "SELECT m.id, m.namespace, m.memory_type, m.content, m.summary FROM memories m"
+            f" WHERE m.id = ANY({ids}) AND {_visible_sql(p, params, ALL_STATUSES)}",
+            *params.values,
+        )
+        by_id = {r["id"]: dict(r) for r in rows}
+        return [by_id[i] for i in memory_ids if i in by_id]
+
     async def create(self, p: Principal, body: MemoryCreate) -> MemoryRecord:
         await access.require_acting(self.pool, p, "memory_upsert", body.user_id, body.agent_id, body.workspace_id)
         user_id = body.user_id or p.user_id

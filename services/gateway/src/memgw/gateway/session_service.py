@@ -15,7 +15,7 @@ from typing import Any
 import asyncpg
 from pydantic import BaseModel, ConfigDict, Field
 
-from memgw.common import jobs, memories, policy, sessions
+from memgw.common import jobs, policy, sessions
 from memgw.common.bus import BusLayout
 from memgw.common.db.outbox import enqueue
 from memgw.common.domain import Principal, new_id
@@ -230,9 +230,9 @@ class Sessions:
             "job": f"/v1/jobs/{job_id}",
         }
 
-    async def finished_commit(self, p: Principal, committed: dict[str, Any]) -> dict[str, Any] | None:
+    async def finished_commit(self, committed: dict[str, Any]) -> dict[str, Any] | None:
         """Wait (at most ``commit_wait_s``) for a commit's job to end; then the seed's answer (§D):
-        the session, its episodes and the memories promoted, with what was merged and put to review.
+        the session, its episodes and the ids of the memories promoted, merged and put to review.
         None when the consolidator is still at it: the caller answers with the job instead."""
         job_id = committed["job_id"]
         deadline = asyncio.get_running_loop().time() + self.settings.commit_wait_s
@@ -245,7 +245,7 @@ class Sessions:
             **committed,
             "state": job["state"] if job else "failed",
             "detail": job["detail"] if job else None,
-            "promoted": await memories.briefs(self.pool, result.get("promoted", [])),
+            "promoted": result.get("promoted", []),
             "merged": result.get("merged", []),
             "reviews": result.get("reviews", []),
         }

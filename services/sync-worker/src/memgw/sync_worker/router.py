@@ -6,7 +6,7 @@ from __future__ import annotations
 from faststream.middlewares import AckPolicy
 from faststream.nats import NatsBroker, NatsMessage, NatsRouter
 
-from memgw.common.bus import BusLayout, deliveries, settling
+from memgw.common.bus import BusLayout, last_try, settling
 from memgw.common.events import SourceItemsAnswer, SourceItemsRequested, Subject, SyncRequested
 from memgw.common.logging import CORRELATION_HEADER, correlation_scope
 from memgw.sync_worker.service import SyncService
@@ -28,8 +28,7 @@ def create_router(layout: BusLayout, broker: NatsBroker, service: SyncService) -
     )
     async def on_sync_requested(event: SyncRequested, msg: NatsMessage) -> None:
         with correlation_scope(event.correlation_id or (msg.headers or {}).get(CORRELATION_HEADER)):
-            delivered = deliveries(msg) or 1
-            await service.handle(event, last_attempt=delivered >= layout.max_deliver)
+            await service.handle(event, gives_up=lambda exc: last_try(layout, msg, exc))
 
     return router
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -32,7 +33,6 @@ from memgw.common.events import (
 from memgw.common.logging import get_logger
 from memgw.common.memories import MemoryStore, NewMemory
 from memgw.common.namespaces import derive_namespace
-from memgw.common.outages import is_transient
 from memgw.common.principals import principal_of
 from memgw.common.settings import ChunkSettings
 from memgw.common.sources import MemorySourceEntry, SourceKind, entry_from_row
@@ -150,7 +150,7 @@ class SyncService:
         data = dict(row)
         return data, entry_from_row(data, self.credentials)
 
-    async def handle(self, request: SyncRequested, *, last_attempt: bool = True) -> None:
+    async def handle(self, request: SyncRequested, *, gives_up: Callable[[Exception], bool] = lambda _: True) -> None:
         loaded = await self._load(request.run_id)
         if loaded is None:
             log.info("sync.run.gone", run_id=request.run_id)  # source removed meanwhile
@@ -173,9 +173,9 @@ class SyncService:
             await run.stage(SyncStage.FAILED, str(exc))
         except Exception as exc:
             # Unexpected (a database or embedder hiccup): the bus retries, and the run resumes
-            # where it stopped; only the last attempt marks the run Failed, so it never hangs. An
-            # outage of Postgres or NATS is never a last attempt: the bus waits it out.
-            if last_attempt and not is_transient(exc):
+            # where it stopped; only the last try (``bus.last_try``) marks the run Failed, so it
+            # never hangs.
+            if gives_up(exc):
                 await run.stage(SyncStage.FAILED, f"internal error: {exc}")
             raise
 

@@ -5,7 +5,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Response, status
 
 from memgw.gateway import review_service, session_service
-from memgw.gateway.deps import PrincipalDep, ReviewsDep, SessionsDep
+from memgw.gateway.deps import MemoriesDep, PrincipalDep, ReviewsDep, SessionsDep
 from memgw.gateway.schemas import ResourceId
 
 router = APIRouter(prefix="/v1", tags=["sessions"])
@@ -45,6 +45,7 @@ async def commit_session(
     session_id: ResourceId,
     body: session_service.CommitRequest,
     sessions: SessionsDep,
+    memories: MemoriesDep,
     principal: PrincipalDep,
     response: Response,
     wait: Annotated[
@@ -59,10 +60,11 @@ async def commit_session(
     answer = await sessions.commit(principal, session_id, body)
     response.headers["Location"] = answer["job"]
     if wait:
-        done = await sessions.finished_commit(principal, answer)
+        done = await sessions.finished_commit(answer)
         if done is not None:
             response.status_code = status.HTTP_200_OK
-            return done
+            # What was promoted, as far as this key may read it (an agent's lessons stay its own).
+            return {**done, "promoted": await memories.briefs(principal, done["promoted"])}
     return answer
 
 

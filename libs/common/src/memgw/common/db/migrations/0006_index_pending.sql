@@ -22,13 +22,13 @@ BEGIN
     RETURN NULL;
 END $$;
 
--- An update marks only rows that changed in something beyond last_retrieved_at (search touches
--- that column on every hit, and the index does not hold it).
-CREATE FUNCTION index_pending_mark_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+-- An update marks a row only when it sets a column the index holds (``memories.index_point``): search
+-- sets last_retrieved_at on every hit, and that must cost nothing here. Row-level, since Postgres
+-- allows no column list with transition tables; updates are one memory at a time but for re-synced
+-- chunks.
+CREATE FUNCTION index_pending_mark_row() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    INSERT INTO index_pending (memory_id)
-    SELECT n.id FROM new_rows n JOIN old_rows o ON o.id = n.id
-    WHERE (to_jsonb(n) - 'last_retrieved_at') IS DISTINCT FROM (to_jsonb(o) - 'last_retrieved_at');
+    INSERT INTO index_pending (memory_id) VALUES (NEW.id);
     RETURN NULL;
 END $$;
 
@@ -36,6 +36,7 @@ CREATE TRIGGER memories_mark_inserted AFTER INSERT ON memories
     REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION index_pending_mark_new();
 CREATE TRIGGER memories_mark_deleted AFTER DELETE ON memories
     REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION index_pending_mark_old();
-CREATE TRIGGER memories_mark_updated AFTER UPDATE ON memories
-    REFERENCING NEW TABLE AS new_rows OLD TABLE AS old_rows FOR EACH STATEMENT
-    EXECUTE FUNCTION index_pending_mark_changed();
+CREATE TRIGGER memories_mark_updated
+    AFTER UPDATE OF user_id, agent_id, workspace_id, session_id, source_id, namespace, visibility, status,
+        memory_type, tags, flags, importance, confidence, content, embedding, created_at, expires_at
+    ON memories FOR EACH ROW EXECUTE FUNCTION index_pending_mark_row();
