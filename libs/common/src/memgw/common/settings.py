@@ -159,6 +159,20 @@ class SourceSettings(BaseSettings):
     sync_cost_per_1k_tokens_usd: float = Field(
         default=0.0, ge=0, description="What embedding 1,000 tokens costs (0 for the bundled model)."
     )
+    sync_price_per_item_usd: dict[str, float] = Field(
+        # What the upstream API charges per item read, as its public price lists put it (X's API is paid
+        # per post read; Composio bills tool calls): estimates, for budgets, overridable per kind.
+        default_factory=lambda: {"TwitterQuery": 0.005, "Composio": 0.001},
+        description="Upstream price per item read, per kind (JSON object); kinds not named cost nothing.",
+    )
+    sync_default_max_cost_usd: float = Field(
+        default=1.0,
+        ge=0,
+        description="Cost budget of one sync of a paid kind whose source sets no max_cost_per_sync_usd.",
+    )
+
+    def price_per_item(self, kind: str) -> float:
+        return self.sync_price_per_item_usd.get(kind, 0.0)
 
     @field_validator("folder_roots", mode="before")
     @classmethod

@@ -56,7 +56,7 @@ def build(infra: Infra) -> ServiceParts:
         credentials=infra.credentials,
         chunking=infra.settings.chunk,
         readers=readers_for(infra, fetcher),
-        cost_per_1k_tokens=s.sync_cost_per_1k_tokens_usd,
+        prices=s,
     )
     autofetch = AutoFetch(infra.pool, infra.layout, s)
     return ServiceParts(

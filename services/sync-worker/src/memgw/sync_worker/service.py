@@ -34,7 +34,7 @@ from memgw.common.logging import get_logger
 from memgw.common.memories import MemoryStore, NewMemory
 from memgw.common.namespaces import derive_namespace
 from memgw.common.principals import principal_of
-from memgw.common.settings import ChunkSettings
+from memgw.common.settings import ChunkSettings, SourceSettings
 from memgw.common.sources import MemorySourceEntry, SourceKind, entry_from_row
 from memgw.common.text import chunk_text
 from memgw.sync_worker.readers.base import ItemError, SourceContent, SourceError, SourceReader
@@ -94,12 +94,12 @@ class SyncService:
         credentials: CredentialBox,
         chunking: ChunkSettings,
         readers: dict[SourceKind, SourceReader],
-        cost_per_1k_tokens: float = 0.0,
+        prices: SourceSettings | None = None,
     ):
         self.pool, self.store, self.embedder, self.layout = pool, store, embedder, layout
         self.credentials, self.chunking = credentials, chunking
         self.readers = readers
-        self.cost_per_1k_tokens = cost_per_1k_tokens
+        self.prices = prices or SourceSettings()
 
     async def preview(self, request: SourceItemsRequested) -> SourceItemsAnswer:
         """List a source's items, or read one, for a person looking (no run, nothing stored)."""
@@ -243,12 +243,24 @@ class SyncService:
             run.counts.items_deleted += 1
         await self.store.sync_index(deleted=deleted)
 
+    def _cost(self, source: MemorySourceEntry, tokens: int) -> float:
+        """What ingesting one item of ``tokens`` costs: the upstream's price per item read and embedding."""
+        return self.prices.price_per_item(source.kind.value) + tokens / 1000 * self.prices.sync_cost_per_1k_tokens_usd
+
+    def _cost_budget(self, source: MemorySourceEntry) -> float | None:
+        """The source's own budget, else for a kind that costs money the default one: a paid sync
+        never runs unbounded because nobody set a number."""
+        if source.max_cost_per_sync_usd is not None:
+            return source.max_cost_per_sync_usd
+        return self.prices.sync_default_max_cost_usd if self.prices.price_per_item(source.kind.value) else None
+
     def _within_budget(self, run: _Run, tokens: int) -> bool:
         s = run.source
         if s.max_tokens_per_sync is not None and run.counts.tokens + tokens > s.max_tokens_per_sync:
             return False
-        cost = tokens / 1000 * self.cost_per_1k_tokens
-        return not (s.max_cost_per_sync_usd is not None and run.counts.cost_usd + cost > s.max_cost_per_sync_usd)
+        budget = self._cost_budget(s)
+        # Sums of float prices drift in the last digits: a budget of 1.0 buys 200 items at 0.005.
+        return budget is None or run.counts.cost_usd + self._cost(s, tokens) <= budget + 1e-9
 
     async def _ingest_item(self, run: _Run, content: SourceContent, digest: str) -> bool:
         """Ingest one item; False when the budget leaves no room for it."""
@@ -312,7 +324,7 @@ class SyncService:
         await self.store.sync_index(upserted=ids, deleted=stale)
         run.counts.chunks += len(chunks)
         run.counts.tokens += tokens
-        run.counts.cost_usd += tokens / 1000 * self.cost_per_1k_tokens
+        run.counts.cost_usd += self._cost(source, tokens)
         return True
 
 
