@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from memgw.common.memories import NewMemory
 from memgw.common.sources import Freshness, freshness
 from memgw.gateway import sources_service
 from tests.conftest import StageWatcher, System
@@ -136,6 +137,50 @@ async def test_an_agents_source_scope_hides_and_shows_the_right_chunks(
     assert seen["all"] == {f"work-{tag}", f"private-{tag}", None}
     assert seen["work_only"] == {f"work-{tag}", None}
     assert seen["none"] == {None}  # untagged records always pass
+
+
+async def test_an_allowlist_may_name_the_upstreams_own_id_of_a_channel(system: System, owner: tuple[str, str]) -> None:
+    """OpenHuman's source scoping matches a chunk's raw source id (``slack:#eng``, what a Composio
+    Slack source writes) as well as its registry id."""
+    uid, _ = owner
+    tag = uuid.uuid4().hex[:6]
+    store, embedder = system.infra.store, system.infra.embedder
+    for channel in ("#eng", "#random"):
+        text = f"okapi{tag} message in {channel}"
+        [vector] = await store.embed_passages([text], embedder, tenant=uid)
+        memory_id = f"mem_slack_{channel[1:]}_{tag}"
+        async with system.infra.pool.acquire() as conn, conn.transaction():
+            await store.insert(
+                conn,
+                NewMemory(
+                    id=memory_id,
+                    user_id=uid,
+                    namespace=f"user/{uid}/long_term",
+                    memory_type="resource",
+                    content=text,
+                    visibility="private",
+                    embedding=vector,
+                    embedding_model=embedder.name,
+                    source="memory_source",
+                    source_id=f"slack-{tag}",
+                    source_scope=f"slack:{channel}",
+                ),
+                actor="test",
+            )
+        await store.sync_index(upserted=[memory_id])
+    allowlists = {"eng": ["slack:#eng"], "registry": [f"slack-{tag}"], "other": ["slack:#sales"]}
+    seen = {}
+    for name, allowed in allowlists.items():
+        agent_key = await system.agent(uid, f"{name}-{tag}", memory_sources=allowed)
+        for path, body in (("/v1/memory/search", {"query": f"okapi{tag} message", "limit": 20}), ("/v1/memory", None)):
+            if body is None:
+                listed = await system.client.get(path, params={"limit": 100}, headers=system.auth(agent_key))
+                found = {m["source_scope"] for m in listed.json()["items"] if f"okapi{tag}" in m["content"]}
+                assert found == seen[name], path  # the index and Postgres render one rule
+                continue
+            hits = (await system.client.post(path, json=body, headers=system.auth(agent_key))).json()["results"]
+            seen[name] = {h["memory"]["source_scope"] for h in hits}
+    assert seen == {"eng": {"slack:#eng"}, "registry": {"slack:#eng", "slack:#random"}, "other": set()}
 
 
 def test_freshness_labels_including_a_timestamp_in_the_future() -> None:

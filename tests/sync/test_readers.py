@@ -19,7 +19,7 @@ from memgw.common.net import GuardedFetcher
 from memgw.common.settings import SourceSettings
 from memgw.common.sources import MemorySourceEntry, SourceKind
 from memgw.sync_worker.readers.base import ItemError, SourceError
-from memgw.sync_worker.readers.composio import ComposioReader
+from memgw.sync_worker.readers.composio import ComposioReader, scope_of
 from memgw.sync_worker.readers.folder import FolderReader
 from memgw.sync_worker.readers.github import GithubReader
 from memgw.sync_worker.readers.rss import RssReader
@@ -330,7 +330,9 @@ async def test_composio_reads_a_connection_through_its_toolkit_tool() -> None:
         source = _source(SourceKind.COMPOSIO, toolkit="gmail", connection_id="ca_1")
         items = await reader.list_items(source)
         assert [i.id for i in items] == ["gmail:m1", "gmail:m2"]
-        assert "请在周五前付款" in (await reader.read_item(source, "gmail:m1")).text
+        first = await reader.read_item(source, "gmail:m1")
+        assert "请在周五前付款" in first.text
+        assert first.scope == "gmail"  # the upstream's own id, which agents' allowlists may name
         assert calls == ["GMAIL_FETCH_EMAILS:ca_1"]
         with pytest.raises(SourceError, match="no Composio feed"):
             await reader.list_items(_source(SourceKind.COMPOSIO, toolkit="fax", connection_id="x"))
@@ -338,6 +340,12 @@ async def test_composio_reads_a_connection_through_its_toolkit_tool() -> None:
         with pytest.raises(SourceError, match="not configured"):
             await unconfigured.list_items(source)
         await fetcher.close()
+
+
+def test_a_composio_channel_is_scoped_as_the_upstream_names_it() -> None:
+    slack = _source(SourceKind.COMPOSIO, toolkit="slack", connection_id="c", channel="#eng")
+    assert scope_of("slack", slack) == "slack:#eng"
+    assert scope_of("gmail", _source(SourceKind.COMPOSIO, toolkit="gmail", connection_id="c")) == "gmail"
 
 
 async def test_twitter_fails_clearly_until_configured_then_reads_recent_search() -> None:

@@ -8,7 +8,8 @@ Read rules:
 - workspace-shared: the workspace is one the principal may read (member, agent allowed);
 - global: everyone.
 On top: status (active by default), not expired, not marked incorrect, and the agent's source scope
-(records that did not come from a memory source always pass; source chunks only when allowed).
+(records that did not come from a memory source always pass; source chunks only when allowed, by
+registry id or by the upstream's own id such as ``slack:#eng``).
 Who may write is decided with every other access decision in ``memgw.common.policy``.
 """
 
@@ -64,7 +65,8 @@ def read_where(p: Principal, scope: ReadScope = ReadScope(), *, now: datetime | 
     if p.memory_sources is not None:
         allowed: list[Condition] = [IsEmpty("source_id")]
         if p.memory_sources:
-            allowed.append(MatchAny("source_id", tuple(p.memory_sources)))
+            named = tuple(p.memory_sources)
+            allowed += [MatchAny("source_id", named), MatchAny("source_scope", named)]
         must.append(Where(should=tuple(allowed)))
     must_not: tuple[Condition, ...] = () if scope.include_incorrect else (Match("flags", "incorrect"),)
     return Where(must=tuple(must), must_not=must_not)
@@ -104,7 +106,8 @@ def read_sql(p: Principal, params: SqlParams, scope: ReadScope = ReadScope(), al
         f"({a}.expires_at IS NULL OR {a}.expires_at > now())",
     ]
     if p.memory_sources is not None:
-        clauses.append(f"({a}.source_id IS NULL OR {a}.source_id = ANY({params.add(list(p.memory_sources))}))")
+        named = params.add(list(p.memory_sources))
+        clauses.append(f"({a}.source_id IS NULL OR {a}.source_id = ANY({named}) OR {a}.source_scope = ANY({named}))")
     if not scope.include_incorrect:
         clauses.append(f"NOT ('incorrect' = ANY({a}.flags))")
     return " AND ".join(clauses)

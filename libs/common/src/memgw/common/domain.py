@@ -97,6 +97,7 @@ class MemoryRecord(BaseModel):
     source: str = "manual"
     source_ref: str | None = None
     source_id: str | None = None
+    source_scope: str | None = None  # the upstream's own id of where it came from ("slack:#eng")
     status: MemoryStatus = MemoryStatus.ACTIVE
     evidence_count: int = 1
     version: int = 1

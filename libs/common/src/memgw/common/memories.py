@@ -48,8 +48,8 @@ _UPDATABLE = frozenset(
 
 RECORD_COLUMNS = (
     "id, user_id, agent_id, workspace_id, session_id, namespace, memory_type, content, summary, tags, flags,"
-    " importance, confidence, visibility, source, source_ref, source_id, status, evidence_count, version,"
-    " metadata, created_at, updated_at, expires_at"
+    " importance, confidence, visibility, source, source_ref, source_id, source_scope, status, evidence_count,"
+    " version, metadata, created_at, updated_at, expires_at"
 )
 
 
@@ -73,6 +73,7 @@ class NewMemory:
     source: str = "manual"
     source_ref: str | None = None
     source_id: str | None = None
+    source_scope: str | None = None  # the upstream's own id of where it came from ("slack:#eng")
     status: str = "active"
     metadata: dict[str, Any] | None = None
     expires_at: datetime | None = None
@@ -102,7 +103,7 @@ def index_point(row: asyncpg.Record | dict[str, Any]) -> IndexPoint:
         "confidence": float(row["confidence"]),
         "created_ts": _ts(row["created_at"]),
     }
-    for optional in ("agent_id", "workspace_id", "session_id", "source_id"):
+    for optional in ("agent_id", "workspace_id", "session_id", "source_id", "source_scope"):
         if row[optional]:
             payload[optional] = row[optional]
     if row["expires_at"] is not None:
@@ -140,8 +141,8 @@ class MemoryStore:
         row = await conn.fetchrow(
             "INSERT INTO memories (id, user_id, agent_id, workspace_id, session_id, namespace, memory_type,"
             " content, summary, tags, importance, confidence, visibility, source, source_ref, source_id, status,"
-            " content_hash, metadata, embedding, embedding_model, expires_at)"
-            " VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22)"
+            " content_hash, metadata, embedding, embedding_model, expires_at, source_scope)"
+            " VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23)"
             " ON CONFLICT (id) DO UPDATE SET content = EXCLUDED.content, summary = EXCLUDED.summary,"
             " tags = EXCLUDED.tags, content_hash = EXCLUDED.content_hash, metadata = EXCLUDED.metadata,"
             " embedding = EXCLUDED.embedding, embedding_model = EXCLUDED.embedding_model,"
@@ -169,6 +170,7 @@ class MemoryStore:
             list(new.embedding),
             new.embedding_model,
             new.expires_at,
+            new.source_scope,
         )
         assert row is not None
         change = "created" if row["inserted"] else "updated"

@@ -41,7 +41,7 @@ class KindSpec:
 
 
 KIND_SPECS: dict[SourceKind, KindSpec] = {
-    SourceKind.COMPOSIO: KindSpec(("toolkit", "connection_id"), secret=("connection_id",)),
+    SourceKind.COMPOSIO: KindSpec(("toolkit", "connection_id"), ("channel",), secret=("connection_id",)),
     SourceKind.CONVERSATION: KindSpec((), ("session_id", "agent_id")),
     SourceKind.FOLDER: KindSpec(("path",), ("glob",)),
     SourceKind.GITHUB_REPO: KindSpec(("repo",), ("token", "include"), secret=("token",)),

@@ -308,6 +308,7 @@ class SyncService:
                         source="memory_source",
                         source_ref=key,
                         source_id=source.id,
+                        source_scope=content.scope,
                         metadata={
                             "item_id": content.item_id,
                             "title": content.title,

@@ -26,6 +26,7 @@ KEYWORD_FIELDS = (
     "memory_type",
     "tags",
     "source_id",
+    "source_scope",
     "flags",
 )
 FLOAT_FIELDS = ("expires_ts", "created_ts")

@@ -38,6 +38,7 @@ class SourceContent:
     text: str
     updated_at: datetime | None = None
     agent_id: str | None = None  # the item is its agent's (a conversation held through an agent)
+    scope: str | None = None  # the upstream's own id of where it lives ("slack:#eng"): source scoping matches it
 
 
 def operator_credential(settings: SourceSettings, name: str, value: str | None, source: MemorySourceEntry) -> str:

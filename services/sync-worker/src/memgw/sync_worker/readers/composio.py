@@ -37,6 +37,7 @@ FEEDS: dict[str, ToolkitFeed] = {
         ("subject", "messageText"),
         "messageTimestamp",
     ),
+    # A Slack source reads one channel: its ``channel`` field ("#eng" or a channel id).
     "slack": ToolkitFeed("SLACK_FETCH_CONVERSATION_HISTORY", {"limit": 100}, "messages", "ts", ("text",), "ts"),
     "notion": ToolkitFeed(
         "NOTION_SEARCH_NOTION_PAGE", {"page_size": 50}, "results", "id", ("title", "content"), "last_edited_time"
@@ -45,6 +46,13 @@ FEEDS: dict[str, ToolkitFeed] = {
         "GITHUB_LIST_REPOSITORY_ISSUES", {"per_page": 50}, "issues", "id", ("title", "body"), "updated_at"
     ),
 }
+
+
+def scope_of(toolkit: str, source: MemorySourceEntry) -> str:
+    """The upstream's own id of where this source's items live, as agents' allowlists may name it:
+    ``slack:#eng`` for a channel, else the toolkit (``gmail``)."""
+    channel = str(source.fields.get("channel") or "").strip()
+    return f"{toolkit}:{channel}" if channel else toolkit
 
 
 def _date(value: Any) -> datetime | None:
@@ -83,10 +91,13 @@ class ComposioReader:
             decision = policy.decide(Principal(user_id=source.owner_user_id), policy.Action.CONNECTION_USE, ref)
             if not decision.allowed:
                 raise SourceError(decision.reason)
-            data = await self._client.execute(feed.tool, connection_id, feed.arguments)
+            arguments = dict(feed.arguments)
+            if source.fields.get("channel"):
+                arguments["channel"] = str(source.fields["channel"])
+            data = await self._client.execute(feed.tool, connection_id, arguments)
         except (ComposioError, OutboundRefused) as exc:
             raise SourceError(str(exc)) from exc
-        contents = []
+        contents, scope = [], scope_of(toolkit, source)
         for item in data.get(feed.items_key, []) if isinstance(data, dict) else []:
             if not isinstance(item, dict) or item.get(feed.id_key) in (None, ""):
                 continue
@@ -97,6 +108,7 @@ class ComposioReader:
                     title=str(item.get(feed.text_keys[0], ""))[:200],
                     text=text,
                     updated_at=_date(item.get(feed.date_key)) if feed.date_key else None,
+                    scope=scope,
                 )
             )
         return contents
