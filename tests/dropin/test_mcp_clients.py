@@ -41,7 +41,7 @@ async def everything(s, init):
     out["profile"] = await call("memory_get_profile")
     out["episode"] = await call("memory_append_episode", session_id=sid, content="We fixed the login bug.")
     out["commit"] = await call("memory_commit_session", session_id=sid)
-    out["feedback"] = await call("memory_feedback", memory_id=out["stored"]["id"], feedback="useful")
+    out["feedback"] = await call("memory_feedback", memory_id=out["stored"]["uri"], feedback="useful")  # a URI too
     out["deleted"] = await call("memory_delete", memory_id=out["stored"]["id"])
     bad = await s.call_tool("memory_search", {"query": "x", "limit": 500})
     out["bad"] = {"error": bad.isError, "text": text(bad)}

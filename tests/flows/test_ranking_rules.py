@@ -1,5 +1,6 @@
-"""Ranking on hand-made rows (no infrastructure): fusion, the blend with what is known of a memory,
-and near-duplicate collapse. Assertions compare orders, never scores at a numeric edge."""
+"""The ``retrieve_context`` skill on hand-made candidates (no infrastructure): fusion, the blend with
+what is known of a memory, and near-duplicate collapse. Assertions compare orders, never scores at a
+numeric edge."""
 
 from __future__ import annotations
 
@@ -8,20 +9,22 @@ from typing import Any
 
 import pytest
 
-from memgw.common.index.base import IndexHit
-from memgw.common.settings import RankingSettings
-from memgw.gateway import ranking
+from memgw.common.settings import ConsolidationSettings, RankingSettings, Settings
+from memgw.common.skills.retrieval import Hit, RankFacts, RetrieveContext, RetrieveInput
 
 pytestmark = pytest.mark.unit
 NOW = datetime(2026, 6, 1, tzinfo=UTC)
-S = RankingSettings()
+SKILL = RetrieveContext(Settings())
+# Both retrievers weigh the same here, so a's dense rank 1 and b's BM25 rank 1 tie before the blend.
+EVEN = RetrieveContext(Settings(ranking=RankingSettings(rank_weight_dense=1.0, rank_weight_bm25=1.0)))
 
 
-def _hits(*ids: str) -> list[IndexHit]:
-    return [IndexHit(i, 1.0 / (n + 1), {}) for n, i in enumerate(ids)]
+def _hits(*ids: str) -> list[Hit]:
+    return [Hit(id=i, score=1.0 / (n + 1)) for n, i in enumerate(ids)]
 
 
-def _row(
+def _facts(
+    memory_id: str,
     *,
     importance: float = 0.5,
     confidence: float = 0.8,
@@ -29,17 +32,27 @@ def _row(
     age_days: float = 1,
     vector: tuple[float, ...] = (1.0, 0.0),
     text: str | None = None,
-) -> dict[str, Any]:
-    touched = NOW - timedelta(days=age_days)
-    return {
-        "importance": importance,
-        "confidence": confidence,
-        "flags": list(flags),
-        "last_retrieved_at": None,
-        "updated_at": touched,
-        "embedding": list(vector),
-        "content_hash": text or str(vector),
-    }
+    evidence: int = 1,
+    source: str = "manual",
+) -> RankFacts:
+    return RankFacts(
+        id=memory_id,
+        importance=importance,
+        confidence=confidence,
+        evidence_count=evidence,
+        source=source,
+        flags=list(flags),
+        touched_at=NOW - timedelta(days=age_days),
+        embedding=list(vector),
+        content_hash=text or f"{memory_id}-{vector}",
+    )
+
+
+async def _rank(
+    skill: RetrieveContext, dense: tuple, bm25: tuple, facts: list[RankFacts], limit: int = 10
+) -> list[Any]:
+    data = RetrieveInput(query="q", dense=_hits(*dense), bm25=_hits(*bm25), facts=facts, now=NOW, limit=limit)
+    return (await skill.run(data)).ranked
 
 
 @pytest.mark.parametrize(
@@ -51,51 +64,58 @@ def _row(
         ((), ("x", "y"), "x"),  # one retriever alone still ranks
     ],
 )
-def test_fusion_orders_by_reciprocal_rank_with_bm25_weighted_higher(dense: tuple, bm25: tuple, first: str) -> None:
-    fused = ranking.fuse(_hits(*dense), _hits(*bm25), S)
-    assert fused[0].memory_id == first
-    assert [r.memory_id for r in fused] == sorted({*dense, *bm25}, key=lambda i: -fused_score(fused, i))
+async def test_fusion_orders_by_reciprocal_rank_with_bm25_weighted_higher(
+    dense: tuple, bm25: tuple, first: str
+) -> None:
+    ids = sorted({*dense, *bm25})
+    ranked = await _rank(SKILL, dense, bm25, [_facts(i, vector=(1.0, float(n))) for n, i in enumerate(ids)])
+    assert ranked[0].id == first
+    assert [r.score for r in ranked] == sorted((r.score for r in ranked), reverse=True)
 
 
-def fused_score(fused: list[ranking.Ranked], memory_id: str) -> float:
-    return next(r.score for r in fused if r.memory_id == memory_id)
+async def test_what_the_asker_may_not_read_is_never_ranked() -> None:
+    ranked = await _rank(SKILL, ("secret", "a"), ("secret",), [_facts("a")])
+    assert [r.id for r in ranked] == ["a"]
 
 
 @pytest.mark.parametrize(
     ("better", "worse"),
     [
-        (_row(importance=0.9), _row(importance=0.1)),
-        (_row(confidence=1.0), _row(confidence=0.2)),
-        (_row(age_days=1), _row(age_days=400)),
-        (_row(flags=("useful",)), _row()),
-        (_row(), _row(flags=("outdated",))),
+        ({"importance": 0.9}, {"importance": 0.1}),
+        ({"confidence": 1.0}, {"confidence": 0.2}),
+        ({"age_days": 1}, {"age_days": 400}),
+        ({"flags": ("useful",)}, {}),
+        ({}, {"flags": ("outdated",)}),
+        ({"evidence": 8}, {"evidence": 1}),  # said in many sessions
+        ({"source": "manual"}, {"source": "memory_source"}),  # a person's word over a synced chunk
     ],
 )
-def test_the_blend_lifts_what_is_known_to_be_better_at_equal_relevance(
+async def test_the_blend_lifts_what_is_known_to_be_better_at_equal_relevance(
     better: dict[str, Any], worse: dict[str, Any]
 ) -> None:
-    a, b = (ranking.Ranked(i, 0.05, {"rrf": 0.05}) for i in ("a", "b"))
-    ranking.blend(a, better, NOW, S)
-    ranking.blend(b, worse, NOW, S)
-    assert a.score > b.score
+    facts = [_facts("a", vector=(1.0, 0.0), **better), _facts("b", vector=(0.0, 1.0), **worse)]
+    for dense, bm25 in ((("a",), ("b",)), (("b",), ("a",))):  # the tie, either way round
+        ranked = await _rank(EVEN, dense, bm25, facts)
+        assert [r.id for r in ranked] == ["a", "b"]
 
 
-def test_a_readers_own_feedback_weighs_like_the_records_flags() -> None:
-    mine, theirs = ranking.Ranked("a", 0.05, {"rrf": 0.05}), ranking.Ranked("b", 0.05, {"rrf": 0.05})
-    ranking.blend(mine, _row(), NOW, S, frozenset({"outdated"}))
-    ranking.blend(theirs, _row(), NOW, S)
-    assert mine.score < theirs.score
+async def test_credibility_is_the_operators_to_set() -> None:
+    trusting = Settings(ranking=RankingSettings(rank_weight_dense=1.0, rank_weight_bm25=1.0))
+    trusting.consolidation = ConsolidationSettings(source_credibility={"manual": 0.5})
+    facts = [_facts("a", vector=(1.0, 0.0)), _facts("b", vector=(0.0, 1.0), source="memory_source")]
+    ranked = await _rank(RetrieveContext(trusting), ("a",), ("b",), facts)
+    assert [r.id for r in ranked] == ["b", "a"]
 
 
-def test_near_duplicates_fold_into_the_best_and_the_limit_counts_kept_hits_only() -> None:
-    rows = {
-        "a": _row(vector=(1.0, 0.0)),
-        "a-copy": _row(vector=(1.0, 0.0001)),
-        "a-same-text": _row(vector=(0.0, 1.0), text="(1.0, 0.0)"),
-        "b": _row(vector=(0.6, 0.8)),
-        "c": _row(vector=(-1.0, 0.0)),
-    }
-    ranked = [ranking.Ranked(i, 1.0 - n / 10) for n, i in enumerate(rows)]
-    kept = ranking.collapse(ranked, rows, S, limit=2)
-    assert [k.memory_id for k in kept] == ["a", "b"]
+async def test_near_duplicates_fold_into_the_best_and_the_limit_counts_kept_hits_only() -> None:
+    facts = [
+        _facts("a", vector=(1.0, 0.0), text="A"),
+        _facts("a-copy", vector=(1.0, 0.0001)),
+        _facts("a-same-text", vector=(0.0, 1.0), text="A"),
+        _facts("b", vector=(0.6, 0.8)),
+        _facts("c", vector=(-1.0, 0.0)),
+    ]
+    order = ("a", "a-copy", "a-same-text", "b", "c")
+    kept = await _rank(SKILL, order, order, facts, limit=2)
+    assert [k.id for k in kept] == ["a", "b"]
     assert kept[0].duplicates == ["a-copy", "a-same-text"]

@@ -29,6 +29,7 @@ from memgw.common.memories import MemoryStore
 from memgw.common.reconciler import reconcile_forever
 from memgw.common.runtime import Infra, ServiceParts
 from memgw.common.settings import Settings
+from memgw.common.skills import Skills
 from memgw.launcher.embedded.nats import EmbeddedNats
 from memgw.launcher.embedded.postgres import EmbeddedPostgres
 from memgw.launcher.embedded.supervisor import EmbeddedServer, EmbeddedServerLost, Supervisor
@@ -89,6 +90,8 @@ async def open_infra(settings: Settings) -> AsyncIterator[Infra]:
         stack.push_async_callback(embedder.close)
         index = await _open_index(stack, settings, database_url, broker, layout, embedder.dim)
 
+        skills = Skills(settings)  # a binding that names nothing installed stops the start here
+        stack.push_async_callback(skills.close)
         yield Infra(
             settings=settings,
             layout=layout,
@@ -100,6 +103,7 @@ async def open_infra(settings: Settings) -> AsyncIterator[Infra]:
             nats_url=nats_url,
             database_url=database_url,
             credentials=CredentialBox.for_settings(settings.data.credentials_key, data_dir),
+            skills=skills,
         )
         if supervisor.lost:
             raise EmbeddedServerLost(supervisor.lost)

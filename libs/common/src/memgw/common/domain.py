@@ -11,9 +11,10 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, computed_field
 
 from memgw.common.text import estimate_tokens
+from memgw.common.viking import memory_uri, note_uri
 
 MAX_CONTENT_CHARS = 32_000
 MAX_CONTENT_TOKENS = 8_192
@@ -105,6 +106,18 @@ class MemoryRecord(BaseModel):
     created_at: datetime
     updated_at: datetime
     expires_at: datetime | None = None
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def uri(self) -> str:
+        """Its OpenViking address (seed 004 §G), taken wherever its id is."""
+        return memory_uri(self.namespace, self.id)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def source_uri(self) -> str | None:
+        """The vault note it was read from, as an OpenViking resource; None for other sources."""
+        return note_uri(self.user_id, self.source_ref) if self.source == "obsidian" and self.source_ref else None
 
 
 def new_id(prefix: str) -> str:

@@ -93,6 +93,14 @@ _TAGS = {
 }
 
 
+def classify_type(sentence: str) -> str | None:
+    """The memory type the rules give one sentence, None when no rule matches."""
+    for memory_type, _, _, pattern in _RULES:
+        if pattern.search(sentence):
+            return memory_type
+    return None
+
+
 def rule_extract(episodes: list[str]) -> Extraction:
     candidates: list[Candidate] = []
     for episode in episodes:

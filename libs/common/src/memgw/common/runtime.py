@@ -2,7 +2,7 @@
 composition root (``memgw.launcher.runtime`` makes the ``Infra`` and runs the ``ServiceParts``).
 
 ``Infra`` is the infrastructure one process runs on: Postgres pool, NATS broker (connected, not yet
-consuming), vector index, embedder, the memory store and the credential box.
+consuming), vector index, embedder, the memory store, the credential box and the skills.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from memgw.common.embedding.base import Embedder
 from memgw.common.index.base import VectorIndex
 from memgw.common.memories import MemoryStore
 from memgw.common.settings import Settings
+from memgw.common.skills import Skills
 
 
 @dataclass
@@ -34,6 +35,7 @@ class Infra:
     nats_url: str
     database_url: str
     credentials: CredentialBox
+    skills: Skills
 
 
 BackgroundTask = Callable[[], Coroutine[Any, Any, None]]

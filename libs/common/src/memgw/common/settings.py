@@ -194,7 +194,7 @@ class ChunkSettings(BaseSettings):
 
 
 class RankingSettings(BaseSettings):
-    """How search results are ordered (see memgw.gateway.ranking)."""
+    """How search results are ordered (see memgw.common.skills.retrieval)."""
 
     model_config = _ENV
     rank_weight_dense: float = Field(default=1.0, ge=0, description="RRF weight of the dense (meaning) list.")
@@ -205,6 +205,9 @@ class RankingSettings(BaseSettings):
     rank_confidence: float = Field(default=0.1, ge=0, description="Boost per unit of confidence above 0.5.")
     rank_recency: float = Field(default=0.1, ge=0, description="Boost of a memory touched just now.")
     rank_recency_half_life_days: float = Field(default=30, gt=0)
+    rank_evidence: float = Field(
+        default=0.1, ge=0, description="Boost of a memory said often (all of it at 8 pieces of evidence)."
+    )
     rank_duplicate_similarity: float = Field(default=0.985, gt=0, le=1, description="Hits this alike collapse.")
 
 
@@ -229,6 +232,17 @@ class ConsolidationSettings(BaseSettings):
     maintenance_interval_s: float = Field(default=3600, gt=0)
     profile_min_evidence: int = Field(default=3, ge=1)
     profile_min_sessions: int = Field(default=2, ge=1)
+    source_credibility: dict[str, float] = Field(
+        default_factory=lambda: {"memory_source": 0.8},
+        description="How far a memory's source is believed, per source (JSON object; unnamed sources 1.0):"
+        " a candidate's score is its importance times this.",
+    )
+    evidence_bonus: float = Field(
+        default=0.1, ge=0, le=1, description="Score a candidate gains each further time it is said."
+    )
+
+    def credibility_of(self, source: str) -> float:
+        return self.source_credibility.get(source, 1.0)
 
 
 class VaultSettings(BaseSettings):
@@ -251,6 +265,15 @@ class VaultSettings(BaseSettings):
 
     def root(self, data_dir: Path) -> Path:
         return self.vault_dir or data_dir / "vault"
+
+
+class SkillSettings(BaseSettings):
+    model_config = _ENV
+    skills: dict[str, str] = Field(
+        default_factory=dict,
+        description="Skill → implementation (JSON object): an entry point name such as classify_memory.llm,"
+        " or module:Class.",
+    )
 
 
 class ClientSettings(BaseSettings):
@@ -284,3 +307,4 @@ class Settings(BaseModel):
     consolidation: ConsolidationSettings = Field(default_factory=ConsolidationSettings)
     ranking: RankingSettings = Field(default_factory=RankingSettings)
     vault: VaultSettings = Field(default_factory=VaultSettings)
+    skills: SkillSettings = Field(default_factory=SkillSettings)

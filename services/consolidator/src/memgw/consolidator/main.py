@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime
 
-from memgw.common.extraction import LlmExtractor, llm_extractor
 from memgw.common.logging import get_logger
 from memgw.common.runtime import Infra, ServiceParts
 from memgw.consolidator.maintenance import Maintenance
@@ -16,7 +15,7 @@ from memgw.consolidator.service import Consolidator
 log = get_logger("memgw.consolidator")
 
 
-def consolidator_for(infra: Infra, llm: LlmExtractor | None = None) -> Consolidator:
+def consolidator_for(infra: Infra) -> Consolidator:
     return Consolidator(
         pool=infra.pool,
         store=infra.store,
@@ -24,17 +23,16 @@ def consolidator_for(infra: Infra, llm: LlmExtractor | None = None) -> Consolida
         embedder=infra.embedder,
         layout=infra.layout,
         settings=infra.settings.consolidation,
-        llm=llm,
+        skills=infra.skills,
     )
 
 
 def maintenance_for(infra: Infra) -> Maintenance:
-    return Maintenance(pool=infra.pool, store=infra.store, settings=infra.settings.consolidation)
+    return Maintenance(pool=infra.pool, store=infra.store, settings=infra.settings.consolidation, skills=infra.skills)
 
 
 def build(infra: Infra) -> ServiceParts:
     settings = infra.settings.consolidation
-    llm = llm_extractor(settings)
     maintenance = maintenance_for(infra)
 
     async def schedule() -> None:
@@ -54,7 +52,6 @@ def build(infra: Infra) -> ServiceParts:
 
     return ServiceParts(
         name="consolidator",
-        router=create_router(infra.layout, infra.broker, consolidator_for(infra, llm)),
+        router=create_router(infra.layout, infra.broker, consolidator_for(infra)),
         background=[schedule],
-        cleanup=[llm.close] if llm else [],
     )

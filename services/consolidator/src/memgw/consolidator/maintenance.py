@@ -19,6 +19,8 @@ from memgw.common.domain import MemoryStatus, MemoryType
 from memgw.common.logging import get_logger
 from memgw.common.memories import RECORD_COLUMNS, MemoryStore
 from memgw.common.settings import ConsolidationSettings
+from memgw.common.skills import Skills
+from memgw.common.skills.memory import PruneFacts, PruneInput, PruneMemory
 from memgw.consolidator.profile_attributes import attribute_of, is_working_style
 from memgw.consolidator.service import ACTOR, audit
 
@@ -49,8 +51,8 @@ class Plan:
 
 
 class Maintenance:
-    def __init__(self, *, pool: asyncpg.Pool, store: MemoryStore, settings: ConsolidationSettings):
-        self.pool, self.store, self.settings = pool, store, settings
+    def __init__(self, *, pool: asyncpg.Pool, store: MemoryStore, settings: ConsolidationSettings, skills: Skills):
+        self.pool, self.store, self.settings, self.skills = pool, store, settings, skills
 
     async def run(self, now: datetime, *, user_id: str | None = None, dry_run: bool = False) -> Plan:
         plan = Plan()
@@ -66,47 +68,51 @@ class Maintenance:
         return plan
 
     async def _decay(self, now: datetime, user_id: str | None, dry_run: bool, plan: Plan) -> None:
-        half_life = self.settings.decay_half_life_days * 86400
+        """What ``prune_memory`` decides for every memory that may decay, applied."""
         rows = await self.pool.fetch(
-            f"SELECT {RECORD_COLUMNS}, last_retrieved_at FROM memories WHERE status = 'active'"
+            f"SELECT {RECORD_COLUMNS}, last_retrieved_at,"
+            " (SELECT count(*) FROM memory_feedback f WHERE f.memory_id = m.id AND f.feedback = 'useful') AS useful,"
+            " (SELECT count(*) FROM memory_feedback f WHERE f.memory_id = m.id AND f.feedback = 'outdated') AS outdated"
+            " FROM memories m WHERE status = 'active'"
             " AND NOT ('pinned' = ANY(tags)) AND memory_type <> ALL($1::text[]) AND namespace NOT LIKE 'user/%/profile'"
             " AND ($2::text IS NULL OR user_id = $2)",
             list(_EXEMPT_TYPES),
             user_id,
         )
-        for row in rows:
-            since = row["last_retrieved_at"] or row["created_at"]
-            age = max(0.0, (now - since).total_seconds())
-            base = float(row["metadata"].get("base_importance", row["importance"]))
-            importance = round(base * 0.5 ** (age / half_life), 4)
-            if abs(importance - row["importance"]) < 0.005:
+        by_id = {r["id"]: r for r in rows}
+        facts = [
+            PruneFacts(
+                id=r["id"],
+                importance=r["importance"],
+                base_importance=float(r["metadata"].get("base_importance", r["importance"])),
+                touched_at=r["last_retrieved_at"] or r["created_at"],
+                evidence_count=r["evidence_count"],
+                useful=r["useful"],
+                outdated=r["outdated"],
+            )
+            for r in rows
+        ]
+        decided = await self.skills.run(PruneMemory, PruneInput(memories=facts, now=now))
+        for d in decided.decisions:
+            if d.action == "keep":
                 continue
-            archive = importance < self.settings.decay_floor
-            plan.decayed.append({"id": row["id"], "from": row["importance"], "to": importance})
+            row, archive = by_id[d.id], d.action == "archive"
+            plan.decayed.append({"id": d.id, "from": row["importance"], "to": d.importance})
             if archive:
-                plan.archived.append(row["id"])
+                plan.archived.append(d.id)
             if dry_run:
                 continue
+            base = float(row["metadata"].get("base_importance", row["importance"]))
             changes: dict[str, Any] = {
-                "importance": importance,
+                "importance": d.importance,
                 "metadata": {**row["metadata"], "base_importance": base},
             }
             if archive:
                 changes["status"] = MemoryStatus.ARCHIVED.value
             async with self.pool.acquire() as conn, conn.transaction():
-                await self.store.update(
-                    conn, row["id"], changes, actor=ACTOR, change="archived" if archive else "updated"
-                )
-                await audit(
-                    conn,
-                    row["user_id"],
-                    "archive" if archive else "decay",
-                    row["id"],
-                    f"importance {row['importance']:.3f} → {importance:.3f} after {age / 86400:.1f} days"
-                    f" unretrieved (half-life {self.settings.decay_half_life_days} d)",
-                    row["namespace"],
-                )
-            await self.store.sync_index(upserted=[row["id"]])
+                await self.store.update(conn, d.id, changes, actor=ACTOR, change="archived" if archive else "updated")
+                await audit(conn, row["user_id"], "archive" if archive else "decay", d.id, d.reason, row["namespace"])
+            await self.store.sync_index(upserted=[d.id])
 
     async def _prune(self, now: datetime, user_id: str | None, dry_run: bool, plan: Plan) -> None:
         retention = now - timedelta(days=self.settings.archive_retention_days)

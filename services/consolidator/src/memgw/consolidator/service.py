@@ -10,7 +10,7 @@ every change is a new version with its MemoryChanged event.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
@@ -19,16 +19,32 @@ import asyncpg
 from memgw.common import audit_log, jobs, policy, reviews, sessions
 from memgw.common.bus import BusLayout
 from memgw.common.db.pool import Conn
-from memgw.common.domain import MemoryStatus, MemoryType, Visibility, content_hash, new_id
+from memgw.common.domain import MemoryStatus, content_hash, new_id
 from memgw.common.embedding.base import Embedder
 from memgw.common.events import MemoryFeedbackGiven, ReviewDecided, SessionCommitted
-from memgw.common.extraction import Candidate, Extraction, LlmExtractor, extract, summarize
 from memgw.common.index.base import Match, MatchAny, VectorIndex, Where
 from memgw.common.logging import get_logger
 from memgw.common.memories import RECORD_COLUMNS, MemoryStore, NewMemory
-from memgw.common.namespaces import USER_KINDS, Owners, derive_namespace, owners_in, user_namespace
+from memgw.common.namespaces import USER_KINDS, Owners, owners_in, user_namespace
 from memgw.common.principals import principal_of
 from memgw.common.settings import ConsolidationSettings
+from memgw.common.skills import Skills
+from memgw.common.skills.memory import (
+    CandidateMemory,
+    ClassifyInput,
+    ClassifyMemory,
+    CommitDecision,
+    CommitInput,
+    CommitMemory,
+    ExtractInput,
+    ExtractMemory,
+    ExtractOutput,
+    MergeInput,
+    MergeMemory,
+    MergeSide,
+    SummarizeEpisode,
+    SummarizeInput,
+)
 from memgw.consolidator.conflicts import attribute_triggers, contradiction
 
 log = get_logger("memgw.consolidator")
@@ -56,18 +72,6 @@ def _finished(job: dict[str, Any]) -> bool:
     """Done, or refused for good. A job that failed because its worker gave up or vanished is taken
     up again when its message comes back (a replayed dead letter, a late redelivery)."""
     return job["state"] == "done" or (job["state"] == "failed" and (job["detail"] or "").startswith("refused"))
-
-
-def _extraction_dict(extraction: Extraction) -> dict[str, Any]:
-    return {
-        "candidates": [asdict(c) for c in extraction.candidates],
-        "summary": extraction.summary,
-        "method": extraction.method,
-    }
-
-
-def _extraction_from(saved: dict[str, Any]) -> Extraction:
-    return Extraction([Candidate(**c) for c in saved["candidates"]], saved["summary"], saved["method"])
 
 
 async def audit(
@@ -112,16 +116,19 @@ class Consolidator:
         embedder: Embedder,
         layout: BusLayout,
         settings: ConsolidationSettings,
-        llm: LlmExtractor | None = None,
+        skills: Skills,
     ):
         self.pool, self.store, self.index, self.embedder, self.layout = pool, store, index, embedder, layout
         self.settings = settings
-        self.llm = llm
+        self.skills = skills
 
     # -- session commits ------------------------------------------------------------------------------------
 
-    async def extract(self, episodes: list[str]) -> Extraction:
-        return await extract(episodes, self.llm)
+    async def extract(self, episodes: list[str]) -> ExtractOutput:
+        return await self.skills.run(ExtractMemory, ExtractInput(episodes=episodes))
+
+    async def _summary(self, episode: str) -> str:
+        return (await self.skills.run(SummarizeEpisode, SummarizeInput(episodes=[episode], limit=160))).summary
 
     async def on_session_committed(self, event: SessionCommitted) -> Outcome | None:
         pool = self.pool
@@ -139,7 +146,7 @@ class Consolidator:
             return None
         progress = (job or {}).get("result") or {}
         if "extraction" in progress:  # a replay after a crash: the same candidates, in the same order
-            extraction = _extraction_from(progress["extraction"])
+            extraction = ExtractOutput.model_validate(progress["extraction"])
             episodes = int(progress.get("episodes", 0))
         else:
             rows = await sessions.live_episodes(pool, event.session_id, since=event.episodes_since)
@@ -148,9 +155,9 @@ class Consolidator:
             # The summarize step (seed 004 §E summarize_episode): an episode its agent left without a
             # summary gets its lead sentence, secrets redacted. Idempotent, so a replay may skip it.
             await sessions.fill_summaries(
-                pool, {r["id"]: summarize([r["content"]], limit=160) for r in rows if not r["summary"]}
+                pool, {r["id"]: await self._summary(r["content"]) for r in rows if not r["summary"]}
             )
-            kept = {"extraction": _extraction_dict(extraction), "episodes": episodes}
+            kept = {"extraction": extraction.model_dump(), "episodes": episodes}
             await jobs.move(pool, event.job_id, "running", result=kept)
         outcome = Outcome()
         min_importance = (
@@ -193,18 +200,19 @@ class Consolidator:
         and ``memgw dead replay`` takes it up again from where it stopped)."""
         await jobs.move(self.pool, event.job_id, "failed", detail=f"gave up: {str(error)[:300]}")
 
-    def _namespace(self, event: SessionCommitted, candidate: Candidate) -> tuple[str, Owners]:
-        """Where a candidate goes and the ACL columns that go with it (they always agree). An agent's
-        lessons and tool experience are its own (seed 004 §C: ``agent/{agent}/memory``, agent-only):
-        the user's other agents do not read them; everything else is the user's, private."""
-        own_experience = event.agent_id and candidate.memory_type in (MemoryType.EXPERIENCE, MemoryType.FAILURE)
-        namespace = event.target_namespace or derive_namespace(
-            memory_type=MemoryType.PREFERENCE if candidate.memory_type == "preference" else candidate.memory_type,
-            visibility=Visibility.AGENT_ONLY if own_experience else Visibility.PRIVATE,
-            user_id=event.user_id,
-            agent_id=event.agent_id,
-            workspace_id=None,
-        )
+    async def _namespace(self, event: SessionCommitted, candidate: CandidateMemory) -> tuple[str, Owners]:
+        """Where a candidate goes and the ACL columns that go with it (they always agree): where the
+        committer asked, else where ``classify_memory`` files it (an agent's lessons and tool
+        experience are its own, seed 004 §C; everything else is the user's, private)."""
+        namespace = event.target_namespace
+        if not namespace:
+            asked = ClassifyInput(
+                content=candidate.content,
+                user_id=event.user_id,
+                agent_id=event.agent_id,
+                memory_type=candidate.memory_type,
+            )
+            namespace = (await self.skills.run(ClassifyMemory, asked)).namespaces[0]
         return namespace, owners_in(namespace, user_id=event.user_id, agent_id=event.agent_id)
 
     async def _refusal(self, event: SessionCommitted) -> str | None:
@@ -251,9 +259,9 @@ class Consolidator:
         return sorted(found, key=lambda pair: pair[1], reverse=True)
 
     async def _consider(
-        self, event: SessionCommitted, candidate: Candidate, min_importance: float, outcome: Outcome, step: int
+        self, event: SessionCommitted, candidate: CandidateMemory, min_importance: float, outcome: Outcome, step: int
     ) -> None:
-        namespace, owners = self._namespace(event, candidate)
+        namespace, owners = await self._namespace(event, candidate)
         exact = await self.pool.fetchrow(
             f"SELECT {RECORD_COLUMNS} FROM memories WHERE namespace = $1 AND content_hash = $2"
             " AND status IN ('active', 'candidate') LIMIT 1",
@@ -261,7 +269,7 @@ class Consolidator:
             content_hash(candidate.content),
         )
         if exact is not None:
-            await self._merge(exact, candidate, event, "exact duplicate (same content hash)", step=step)
+            await self._merge(exact, candidate, event, "exact duplicate (same content hash)", min_importance, step)
             outcome.merged.append(exact["id"])
             return
         [vector] = await self.store.embed_passages([candidate.content], self.embedder, tenant=event.user_id)
@@ -275,12 +283,12 @@ class Consolidator:
                 return
         for existing, score in neighbours:
             if score >= self.settings.near_duplicate_similarity and existing["status"] == MemoryStatus.ACTIVE:
-                await self._merge(existing, candidate, event, f"near duplicate (similarity {score:.3f})", step=step)
+                why = f"near duplicate (similarity {score:.3f})"
+                await self._merge(existing, candidate, event, why, min_importance, step)
                 outcome.merged.append(existing["id"])
                 return
-        promote = (
-            candidate.importance >= min_importance and candidate.confidence >= self.settings.promote_min_confidence
-        )
+        decision = await self._commit_decision(candidate.importance, candidate.confidence, 1, ACTOR, min_importance)
+        promote = decision.promote
         status = MemoryStatus.ACTIVE if promote else MemoryStatus.CANDIDATE
         expires = None if promote else datetime.now(UTC) + timedelta(days=self.settings.candidate_ttl_days)
         async with self.pool.acquire() as conn, conn.transaction():
@@ -292,8 +300,7 @@ class Consolidator:
                 event.user_id,
                 "promote" if promote else "keep_candidate",
                 record.id,
-                f"importance {candidate.importance:.2f}, confidence {candidate.confidence:.2f}"
-                f" (threshold {min_importance:.2f}/{self.settings.promote_min_confidence:.2f})",
+                decision.reason,
                 namespace,
             )
             await jobs.record_step(conn, event.job_id, step, "promoted" if promote else "candidates", record.id)
@@ -303,7 +310,7 @@ class Consolidator:
     def _new(
         self,
         event: SessionCommitted,
-        candidate: Candidate,
+        candidate: CandidateMemory,
         namespace: str,
         owners: Owners,
         vector: list[float],
@@ -332,24 +339,67 @@ class Consolidator:
             metadata={"sessions": [event.session_id], "job_id": event.job_id},
         )
 
+    async def _commit_decision(
+        self, importance: float, confidence: float, evidence: int, source: str, min_importance: float
+    ) -> CommitDecision:
+        asked = CommitInput(
+            importance=importance,
+            confidence=confidence,
+            evidence_count=evidence,
+            source=source,
+            min_importance=min_importance,
+            min_confidence=self.settings.promote_min_confidence,
+        )
+        return await self.skills.run(CommitMemory, asked)
+
     async def _merge(
-        self, existing: Any, candidate: Candidate, event: SessionCommitted, reason: str, *, step: int | None = None
+        self,
+        existing: Any,
+        candidate: CandidateMemory,
+        event: SessionCommitted,
+        reason: str,
+        min_importance: float,
+        step: int | None = None,
     ) -> None:
-        sessions = sorted({*existing["metadata"].get("sessions", []), event.session_id})
-        changes = {
-            "evidence_count": existing["evidence_count"] + 1,
-            "confidence": max(existing["confidence"], candidate.confidence),
-            "importance": max(existing["importance"], candidate.importance),
-            "tags": sorted({*existing["tags"], *candidate.tags}),
-            "metadata": {
-                **existing["metadata"],
-                "sessions": sessions,
-                "source_refs": sorted({*existing["metadata"].get("source_refs", []), f"session:{event.session_id}"}),
-            },
+        """The same fact again: its evidence joins the memory (``merge_memory``). A candidate said
+        again may now be promoted (``commit_memory`` counts the repetitions)."""
+        meta = existing["metadata"]
+        old = MergeSide(
+            importance=existing["importance"],
+            confidence=existing["confidence"],
+            tags=existing["tags"],
+            evidence_count=existing["evidence_count"],
+            sessions=meta.get("sessions", []),
+            source_refs=meta.get("source_refs", []),
+        )
+        new = MergeSide(
+            importance=candidate.importance,
+            confidence=candidate.confidence,
+            tags=candidate.tags,
+            sessions=[event.session_id],
+            source_refs=[f"session:{event.session_id}"],
+        )
+        merged = await self.skills.run(MergeMemory, MergeInput(existing=old, incoming=new))
+        changes: dict[str, Any] = {
+            "evidence_count": merged.evidence_count,
+            "confidence": merged.confidence,
+            "importance": merged.importance,
+            "tags": merged.tags,
+            "metadata": {**meta, "sessions": merged.sessions, "source_refs": merged.source_refs},
         }
+        promoted = None
+        if existing["status"] == MemoryStatus.CANDIDATE:
+            decision = await self._commit_decision(
+                merged.importance, merged.confidence, merged.evidence_count, existing["source"], min_importance
+            )
+            if decision.promote:
+                changes.update(status=MemoryStatus.ACTIVE.value, expires_at=None)
+                promoted = decision.reason
         async with self.pool.acquire() as conn, conn.transaction():
             await self.store.update(conn, existing["id"], changes, actor=ACTOR, change="merged")
             await audit(conn, event.user_id, "merge", existing["id"], reason, existing["namespace"])
+            if promoted:
+                await audit(conn, event.user_id, "promote", existing["id"], promoted, existing["namespace"])
             if step is not None:
                 await jobs.record_step(conn, event.job_id, step, "merged", existing["id"])
         await self.store.sync_index(upserted=[existing["id"]])
@@ -357,7 +407,7 @@ class Consolidator:
     async def _review(
         self,
         existing: Any,
-        candidate: Candidate,
+        candidate: CandidateMemory,
         event: SessionCommitted,
         namespace: str,
         owners: Owners,

@@ -9,7 +9,19 @@ from fastapi import FastAPI, Request, Response
 
 from memgw.common.logging import CORRELATION_HEADER, correlation_scope
 from memgw.common.runtime import Infra, ServiceParts
-from memgw.gateway.api import audit, directory, evermemos, health, mem0, memory, overview, rpc, sessions, sources
+from memgw.gateway.api import (
+    audit,
+    directory,
+    evermemos,
+    health,
+    mem0,
+    memory,
+    overview,
+    rpc,
+    sessions,
+    skills,
+    sources,
+)
 from memgw.gateway.body_limit import BodyLimit
 from memgw.gateway.console import install_console
 from memgw.gateway.errors import install_error_handlers
@@ -38,7 +50,7 @@ def create_app(services: Services) -> FastAPI:
             response.headers[CORRELATION_HEADER] = cid
             return response
 
-    for module in (health, memory, sessions, directory, audit, overview, sources, mem0, evermemos, rpc):
+    for module in (health, memory, sessions, directory, audit, overview, sources, mem0, evermemos, rpc, skills):
         app.include_router(module.router)
     install_console(app)
     app.mount("/", mcp)  # last: FastAPI's own routes match first

@@ -21,10 +21,11 @@ from fastmcp.exceptions import ValidationError as ArgumentsRefused
 from fastmcp.server.dependencies import get_http_headers
 from fastmcp.server.http import StarletteWithLifespan
 from fastmcp.server.middleware import Middleware, MiddlewareContext
-from pydantic import Field, ValidationError
+from pydantic import AfterValidator, Field, ValidationError
 from starlette.routing import Route
 
 from memgw.common.domain import MemoryType, Principal, Visibility
+from memgw.common.viking import memory_id_of
 from memgw.gateway import session_service
 from memgw.gateway.deps import authenticate
 from memgw.gateway.errors import ApiError, Unauthorized
@@ -43,7 +44,11 @@ VisibilityName = Literal["private", "agent-only", "workspace-shared", "global"]
 
 Query = Annotated[str, Field(min_length=1, max_length=2000, description="What to look for, in any language.")]
 Limit = Annotated[int, Field(ge=1, le=50, description="How many hits at most (1 to 50).")]
-MemoryId = Annotated[str, Field(min_length=1, max_length=128, description="A memory's id, as search returns it.")]
+MemoryId = Annotated[
+    str,
+    Field(min_length=1, max_length=400, description="A memory's id or viking:// URI, as search returns them."),
+    AfterValidator(memory_id_of),
+]
 SessionId = Annotated[
     str, Field(min_length=1, max_length=128, description="The conversation's session id (any id you choose).")
 ]
@@ -134,11 +139,16 @@ def create_mcp(services: Services) -> FastMCP:
         content: Annotated[
             str, Field(min_length=1, max_length=32_000, description="The memory, one self-contained statement.")
         ],
-        memory_type: Annotated[MemoryTypeName, Field(description="What kind of memory it is.")] = "fact",
+        memory_type: Annotated[
+            MemoryTypeName | None, Field(description="What kind of memory it is; classified from the text if left out.")
+        ] = None,
         visibility: Annotated[
-            VisibilityName,
-            Field(description="private = this user; agent-only = this agent; workspace-shared = a workspace."),
-        ] = "private",
+            VisibilityName | None,
+            Field(
+                description="private = this user; agent-only = this agent; workspace-shared = a workspace."
+                " Left out: workspace-shared when a workspace is named, agent-only for your own lessons, else private."
+            ),
+        ] = None,
         workspace_id: Annotated[
             str | None, Field(max_length=128, description="The workspace, with visibility workspace-shared only.")
         ] = None,
@@ -147,7 +157,7 @@ def create_mcp(services: Services) -> FastMCP:
         importance: Annotated[Unit | None, Field(description="0 to 1: how much it matters (default 0.5).")] = None,
         confidence: Annotated[Unit | None, Field(description="0 to 1: how sure you are (default 0.8).")] = None,
         memory_id: Annotated[
-            str | None, Field(max_length=128, description="Change this memory instead of storing a new one.")
+            MemoryId | None, Field(description="Change this memory (id or viking:// URI) instead of storing a new one.")
         ] = None,
         version: Annotated[
             int | None, Field(ge=1, description="With memory_id: the version you read; a stale one is refused.")
@@ -167,9 +177,10 @@ def create_mcp(services: Services) -> FastMCP:
             patch = MemoryPatch(**fields, version=version)
             record = await _call(services, lambda p: services.memories.update(p, memory_id, patch))
         else:
-            create = MemoryCreate(**fields, visibility=Visibility(visibility), workspace_id=workspace_id)
+            shared = Visibility(visibility) if visibility else None
+            create = MemoryCreate(**fields, visibility=shared, workspace_id=workspace_id)
             record = await _call(services, lambda p: services.memories.create(p, create))
-        return {"id": record.id, "namespace": record.namespace, "version": record.version}
+        return {"id": record.id, "namespace": record.namespace, "version": record.version, "uri": record.uri}
 
     @mcp.tool
     async def memory_append_episode(

@@ -19,8 +19,9 @@ import asyncpg
 from pydantic import ConfigDict, Field
 
 from memgw.common.domain import MemoryRecord, Principal
-from memgw.common.extraction import LlmExtractor, extract
 from memgw.common.memories import MemoryStore
+from memgw.common.skills import Skills
+from memgw.common.skills.memory import ExtractInput, ExtractMemory, Ingest, IngestInput, RawItem
 from memgw.gateway import access
 from memgw.gateway.errors import BadRequest
 from memgw.gateway.memory_service import Memories
@@ -155,18 +156,20 @@ def mem0_record(m: MemoryRecord, score: float | None = None) -> dict[str, Any]:
 
 
 class Mem0:
-    def __init__(self, *, pool: asyncpg.Pool, store: MemoryStore, memories: Memories, llm: LlmExtractor | None):
-        self.pool, self.store, self.memories, self.llm = pool, store, memories, llm
+    def __init__(self, *, pool: asyncpg.Pool, store: MemoryStore, memories: Memories, skills: Skills):
+        self.pool, self.store, self.memories, self.skills = pool, store, memories, skills
 
     async def _scoped(self, p: Principal, operation: str, scope: Scope) -> None:
         await access.require_acting(self.pool, p, operation, scope.user_id, scope.agent_id, None)
 
     async def add(self, p: Principal, body: Mem0Add) -> list[dict[str, Any]]:
         await access.require_acting(self.pool, p, "memory_upsert", body.user_id, body.agent_id, None)
-        texts = [m.content for m in body.messages]
+        raw = IngestInput(items=[RawItem(role=m.role, content=m.content) for m in body.messages])
+        turns = (await self.skills.run(Ingest, raw)).episodes
+        texts = [t.content for t in turns]
         if body.infer:
-            said = [m.content for m in body.messages if m.role == "user"] or texts
-            found = (await extract(said, self.llm)).candidates
+            said = [t.content for t in turns if t.role == "user"] or texts
+            found = (await self.skills.run(ExtractMemory, ExtractInput(episodes=said))).candidates
             items = [(c.content, c.memory_type, c.importance, c.confidence, c.tags) for c in found]
         else:
             items = [(text, "note", 0.5, 0.8, []) for text in texts]

@@ -27,13 +27,16 @@ from memgw.common.namespaces import (
     GLOBAL_NAMESPACE,
     USER_KINDS,
     agent_namespace,
-    namespaces_for,
     session_namespace,
     user_namespace,
     workspace_namespace,
 )
 from memgw.common.settings import RankingSettings
-from memgw.gateway import access, audit, ranking
+from memgw.common.skills import Skills
+from memgw.common.skills.memory import ClassifyInput, ClassifyMemory
+from memgw.common.skills.retrieval import Hit, RankFacts, RetrieveContext, RetrieveInput
+from memgw.common.viking import namespace_uri
+from memgw.gateway import access, audit
 from memgw.gateway.errors import ApiError, BadRequest, Conflict, NotFound
 from memgw.gateway.pagination import Page, keyset_page, window_clauses
 from memgw.gateway.schemas import (
@@ -49,6 +52,20 @@ from memgw.gateway.schemas import (
 
 ALL_STATUSES = tuple(MemoryStatus)
 MAX_SCAN = 5_000  # memories read to answer one filtered listing (the facades' scopes)
+
+
+def _rank_facts(row: Any) -> RankFacts:
+    return RankFacts(
+        id=row["id"],
+        importance=row["importance"],
+        confidence=row["confidence"],
+        evidence_count=row["evidence_count"],
+        source=row["source"],
+        flags=[*row["flags"], *row["personal_feedback"]],
+        touched_at=row["last_retrieved_at"] or row["updated_at"],
+        content_hash=row["content_hash"],
+        embedding=row["embedding"],
+    )
 
 
 def _owners(row: Any) -> policy.MemoryRef:
@@ -104,9 +121,10 @@ class Memories:
         index: VectorIndex,
         layout: BusLayout,
         ranking: RankingSettings,
+        skills: Skills,
     ) -> None:
         self.pool, self.store, self.embedder, self.index = pool, store, embedder, index
-        self.layout, self.ranking = layout, ranking
+        self.layout, self.ranking, self.skills = layout, ranking, skills
 
     async def deny(self, p: Principal, action: str, reason: str, target: str | None = None) -> ApiError:
         return await audit.refused(self.pool, p, action, reason, target_type="memory", target_id=target)
@@ -146,7 +164,19 @@ class Memories:
         await access.require_acting(self.pool, p, "memory_upsert", body.user_id, body.agent_id, body.workspace_id)
         user_id = body.user_id or p.user_id
         agent_id = body.agent_id or p.agent_id
-        owners = policy.MemoryRef(user_id, agent_id, body.visibility.value, body.workspace_id)
+        asked = ClassifyInput(
+            content=body.content,
+            user_id=user_id,
+            agent_id=agent_id,
+            workspace_id=body.workspace_id,
+            memory_type=body.memory_type,
+            visibility=body.visibility,
+        )
+        try:
+            kind = await self.skills.run(ClassifyMemory, asked)
+        except ValueError as exc:  # a visibility its owners cannot carry (workspace-shared, no workspace)
+            raise BadRequest(str(exc)) from exc
+        owners = policy.MemoryRef(user_id, agent_id, kind.visibility.value, body.workspace_id)
         await access.require(
             self.pool,
             p,
@@ -156,21 +186,12 @@ class Memories:
             target_id=None,
             operation="memory_upsert",
         )
-        try:
-            allowed = namespaces_for(
-                memory_type=body.memory_type,
-                visibility=body.visibility,
-                user_id=user_id,
-                agent_id=agent_id,
-                workspace_id=body.workspace_id,
-            )
-        except ValueError as exc:
-            raise BadRequest(str(exc)) from exc
+        allowed = kind.namespaces
         if body.namespace and body.namespace not in allowed:
             raise await self.deny(
                 p,
                 "memory_upsert",
-                f"namespace {body.namespace} is not where {body.visibility} {body.memory_type} memory goes"
+                f"namespace {body.namespace} is not where {kind.visibility} {kind.memory_type} memory goes"
                 f" ({' or '.join(allowed)})",
             )
         derived = body.namespace or allowed[0]
@@ -182,13 +203,13 @@ class Memories:
             workspace_id=body.workspace_id,
             session_id=body.session_id,
             namespace=derived,
-            memory_type=body.memory_type,
+            memory_type=kind.memory_type,
             content=body.content,
             summary=body.summary,
             tags=body.tags,
             importance=body.importance,
             confidence=body.confidence,
-            visibility=body.visibility.value,
+            visibility=kind.visibility.value,
             source=body.source,
             source_ref=body.source_ref,
             metadata=body.metadata,
@@ -321,8 +342,7 @@ class Memories:
             )
         if body.namespaces:
             where = Where(must=(where, MatchAny("namespace", tuple(body.namespaces))))
-        s = self.ranking
-        depth = max(s.rank_depth, body.limit * 3)
+        depth = max(self.ranking.rank_depth, body.limit * 3)
 
         async def dense() -> list[IndexHit]:
             if body.mode == "sparse":
@@ -336,12 +356,12 @@ class Memories:
             return await self.index.search(text=body.query, where=where, limit=depth)
 
         dense_hits, bm25_hits = await asyncio.gather(dense(), bm25())
-        ranked = ranking.fuse(dense_hits, bm25_hits, s)
         results: list[SearchHit] = []
-        if ranked:
+        candidates = list(dict.fromkeys(h.memory_id for h in (*dense_hits, *bm25_hits)))
+        if candidates:
             # The index already applied the ACL; Postgres, the truth, re-checks every hit.
             params = SqlParams()
-            ids = params.add([r.memory_id for r in ranked])
+            ids = params.add(candidates)
             asker = params.add(p.user_id)
             # With each hit, the asker's own judgements of it (given where it could not change the record).
             rows = await self.pool.fetch(
@@ -352,22 +372,27 @@ class Memories:
                 *params.values,
             )
             by_id = {r["id"]: r for r in rows}
-            mine = {r["id"]: frozenset(r["personal_feedback"]) for r in rows}
-            now = datetime.now(UTC)
             # What the asker judged incorrect stays out of the asker's results (and only theirs).
-            ranked = [r for r in ranked if r.memory_id in by_id and "incorrect" not in mine.get(r.memory_id, ())]
-            for entry in ranked:
-                ranking.blend(entry, by_id[entry.memory_id], now, s, mine.get(entry.memory_id, frozenset()))
-            ranked.sort(key=lambda r: r.score, reverse=True)
-            kept = ranking.collapse(ranked, by_id, s, body.limit)
+            facts = [_rank_facts(r) for r in rows if "incorrect" not in r["personal_feedback"]]
+            ranked = await self.skills.run(
+                RetrieveContext,
+                RetrieveInput(
+                    query=body.query,
+                    dense=[Hit(id=h.memory_id, score=h.score) for h in dense_hits],
+                    bm25=[Hit(id=h.memory_id, score=h.score) for h in bm25_hits],
+                    facts=facts,
+                    now=datetime.now(UTC),
+                    limit=body.limit,
+                ),
+            )
             results = [
                 SearchHit(
-                    memory=to_record(by_id[r.memory_id]),
+                    memory=to_record(by_id[r.id]),
                     score=r.score,
                     duplicates=r.duplicates,
                     explain=r.components if body.explain else None,
                 )
-                for r in kept
+                for r in ranked.ranked
             ]
             await self.store.mark_retrieved([r.memory.id for r in results])
         await audit.record(
@@ -439,7 +464,13 @@ class Memories:
 
         def entry(namespace: str, owners: policy.MemoryRef) -> dict[str, Any]:
             writable = policy.decide(p, policy.Action.MEMORY_WRITE, owners).allowed
-            return {"namespace": namespace, "visibility": owners.visibility, "read": True, "write": writable}
+            return {
+                "namespace": namespace,
+                "uri": namespace_uri(namespace),
+                "visibility": owners.visibility,
+                "read": True,
+                "write": writable,
+            }
 
         mine = policy.MemoryRef(p.user_id, p.agent_id, Visibility.PRIVATE.value, None)
         out = [entry(user_namespace(p.user_id, kind), mine) for kind in USER_KINDS]
@@ -450,7 +481,13 @@ class Memories:
             out.append(entry(workspace_namespace(ws), shared))
         # a session's episodes are its user's (the policy's session rule); shown in the seed's shape
         out += [
-            {"namespace": session_namespace(sid), "visibility": "session", "read": True, "write": True}
+            {
+                "namespace": session_namespace(sid),
+                "uri": namespace_uri(session_namespace(sid)),
+                "visibility": "session",
+                "read": True,
+                "write": True,
+            }
             for sid in session_ids
         ]
         out.append(entry(GLOBAL_NAMESPACE, replace(mine, visibility=Visibility.GLOBAL.value)))

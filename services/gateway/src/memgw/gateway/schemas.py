@@ -10,6 +10,7 @@ from fastapi import Path as PathParam
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from memgw.common.domain import ID_PATTERN, MemoryContent, MemoryRecord, MemoryStatus, Visibility
+from memgw.common.viking import memory_id_of
 
 MAX_TAGS = 32
 MAX_TAG_CHARS = 64
@@ -77,6 +78,11 @@ class RequestBody(BaseModel):
 
 # A resource id in a URL path: one pattern for every resource, so `../x` or a NUL is 422 at the door.
 ResourceId = Annotated[str, PathParam(pattern=ID_PATTERN, description="An id: " + ID_PATTERN)]
+MemoryRef = Annotated[
+    str,
+    PathParam(description="A memory id, or the memory's viking:// URI (viking://memory/<namespace>/<id>)."),
+    AfterValidator(memory_id_of),
+]
 
 
 def _check_tags(tags: list[str]) -> list[str]:
@@ -109,13 +115,19 @@ class MemoryCreate(RequestBody):
     workspace_id: str | None = None
     session_id: str | None = None
     namespace: str | None = Field(default=None, description="Derived from type and visibility when absent.")
-    memory_type: str = Field(default="fact", min_length=1, max_length=64)
+    memory_type: str | None = Field(
+        default=None, min_length=1, max_length=64, description="Classified from the content when absent."
+    )
     content: Content
     summary: str = Field(default="", max_length=2_000)
     tags: list[str] = Field(default_factory=list, max_length=MAX_TAGS)
     importance: float = Field(default=0.5, ge=0, le=1)
     confidence: float = Field(default=0.8, ge=0, le=1)
-    visibility: Visibility = Visibility.PRIVATE
+    visibility: Visibility | None = Field(
+        default=None,
+        description="Classified when absent: workspace-shared when a workspace is named, agent-only for an agent's"
+        " own experience and lessons, else private.",
+    )
     source: str = Field(default="manual", max_length=64)
     source_ref: str | None = Field(default=None, max_length=500)
     metadata: dict[str, Any] = Field(default_factory=dict)
@@ -128,6 +140,7 @@ class MemoryCreated(BaseModel):
     id: str
     namespace: str
     version: int
+    uri: str = Field(description="Its viking:// URI, taken wherever its id is.")
 
 
 class MemoryPatch(RequestBody):

@@ -9,9 +9,9 @@ import asyncpg
 from faststream.nats import NatsBroker
 
 from memgw.common.composio import ComposioClient
-from memgw.common.extraction import LlmExtractor, llm_extractor
 from memgw.common.net import GuardedFetcher
 from memgw.common.runtime import Infra
+from memgw.common.skills import Skills
 from memgw.gateway.directory_service import Directory
 from memgw.gateway.events import StageRelay
 from memgw.gateway.evermemos_service import EverMemOSFacade
@@ -39,13 +39,11 @@ class Services:
     mem0: Mem0
     evermemos: EverMemOSFacade
     rpc: OpenHumanRpc
-    llm: LlmExtractor | None  # closed with the app
+    skills: Skills  # the process's; GET /v1/skills lists them
 
     async def close(self) -> None:
         await self.stage_relay.close()
         await self.fetcher.close()
-        if self.llm is not None:
-            await self.llm.close()
 
 
 def services_for(infra: Infra) -> Services:
@@ -60,9 +58,9 @@ def services_for(infra: Infra) -> Services:
         index=infra.index,
         layout=layout,
         ranking=infra.settings.ranking,
+        skills=infra.skills,
     )
-    llm = llm_extractor(infra.settings.consolidation)
-    sessions = Sessions(pool=pool, layout=layout, settings=infra.settings.gateway)
+    sessions = Sessions(pool=pool, layout=layout, settings=infra.settings.gateway, skills=infra.skills)
     profiles = Profiles(pool)
     sources = Sources(
         pool=pool,
@@ -84,8 +82,8 @@ def services_for(infra: Infra) -> Services:
         reviews=Reviews(pool=pool, layout=layout),
         profiles=profiles,
         sources=sources,
-        mem0=Mem0(pool=pool, store=infra.store, memories=memories, llm=llm),
+        mem0=Mem0(pool=pool, store=infra.store, memories=memories, skills=infra.skills),
         evermemos=EverMemOSFacade(pool=pool, memories=memories, sessions=sessions, profiles=profiles),
         rpc=OpenHumanRpc(sources),
-        llm=llm,
+        skills=infra.skills,
     )

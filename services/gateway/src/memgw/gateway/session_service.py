@@ -22,6 +22,8 @@ from memgw.common.domain import Principal, new_id
 from memgw.common.events import SessionCommitted
 from memgw.common.logging import get_logger
 from memgw.common.settings import GatewaySettings
+from memgw.common.skills import Skills
+from memgw.common.skills.memory import Ingest, IngestInput, RawItem
 from memgw.gateway import access, audit
 from memgw.gateway.errors import BadRequest, Conflict, NotFound
 from memgw.gateway.schemas import ID_PATTERN, MAX_TAGS, Content, RequestBody
@@ -115,8 +117,8 @@ def _session_ref(row: asyncpg.Record) -> policy.SessionRef:
 class Sessions:
     """Sessions, their episodes and commits to the consolidator."""
 
-    def __init__(self, *, pool: asyncpg.Pool, layout: BusLayout, settings: GatewaySettings) -> None:
-        self.pool, self.layout, self.settings = pool, layout, settings
+    def __init__(self, *, pool: asyncpg.Pool, layout: BusLayout, settings: GatewaySettings, skills: Skills) -> None:
+        self.pool, self.layout, self.settings, self.skills = pool, layout, settings, skills
 
     async def _own_session(self, p: Principal, session_id: str, action: policy.Action) -> asyncpg.Record:
         row = await sessions.get(self.pool, session_id)
@@ -155,11 +157,14 @@ class Sessions:
             with contextlib.suppress(Conflict):  # a concurrent first append opened it: append to that one
                 await self.open_session(p, opening)
         session = await self._own_session(p, body.session_id, policy.Action.SESSION_WRITE)
+        turns = (await self.skills.run(Ingest, IngestInput(items=[RawItem(content=body.content)]))).episodes
+        if not turns:
+            raise BadRequest("the episode has no text once control characters and blank space are removed")
         row = await sessions.append_episode(
             self.pool,
             session,
             agent_id=p.agent_id,
-            content=body.content,
+            content=turns[0].content,
             summary=body.summary,
             events=body.events,
             tags=body.tags,

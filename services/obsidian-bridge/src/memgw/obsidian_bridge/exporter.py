@@ -22,7 +22,9 @@ from memgw.common.memories import RECORD_COLUMNS, to_record
 from memgw.common.principals import principal_of
 from memgw.common.secrets import contains_secret
 from memgw.common.settings import VaultSettings
-from memgw.obsidian_bridge.notes import index_note, memory_note, profile_note, review_note, with_meta
+from memgw.common.skills import Skills
+from memgw.obsidian_bridge.notes import index_note, profile_note, review_note, with_meta
+from memgw.obsidian_bridge.skills import ExportInput, ExportToObsidian
 from memgw.obsidian_bridge.vault import UserVault, Vault
 
 log = get_logger("memgw.obsidian_bridge.export")
@@ -40,8 +42,8 @@ def flagged(m: MemoryRecord) -> bool:
 
 
 class Exporter:
-    def __init__(self, *, pool: asyncpg.Pool, vault: Vault, settings: VaultSettings):
-        self.pool, self.vault, self.settings = pool, vault, settings
+    def __init__(self, *, pool: asyncpg.Pool, vault: Vault, settings: VaultSettings, skills: Skills):
+        self.pool, self.vault, self.settings, self.skills = pool, vault, settings, skills
 
     def worth_a_note(self, m: MemoryRecord) -> bool:
         if m.source_id or m.namespace.startswith("session/"):
@@ -91,13 +93,13 @@ class Exporter:
                 uv = self.vault.user(user_id)
                 current = uv.where(memory_id=memory_id)
                 if m is not None and user_id in readers:
-                    self._place(uv, m, current)
+                    await self._place(uv, m, current)
                 else:
                     for rel in current:
                         uv.remove(rel)
                 await self._refresh_pages(uv)
 
-    def _place(self, uv: UserVault, m: MemoryRecord, current: list[str]) -> None:
+    async def _place(self, uv: UserVault, m: MemoryRecord, current: list[str]) -> None:
         if m.status is MemoryStatus.ARCHIVED:
             target = f"Memories/Archived/{m.id}.md"
         else:
@@ -108,7 +110,8 @@ class Exporter:
             # A person's edit not applied yet: theirs to finish; the importer reads it next.
             log.info("vault.export_deferred", user=uv.user_id, note=target, memory_id=m.id)
             return
-        uv.write(target, memory_note(m), memory_id=m.id, version=m.version)
+        note = await self.skills.run(ExportToObsidian, ExportInput(memory=m))
+        uv.write(target, note.markdown, memory_id=m.id, version=m.version)
         for rel in current:
             if rel != target:
                 uv.remove(rel)

@@ -32,17 +32,17 @@ from memgw.common.memories import RECORD_COLUMNS, MemoryStore, NewMemory, to_rec
 from memgw.common.namespaces import derive_namespace
 from memgw.common.principals import principal_of
 from memgw.common.secrets import contains_secret
+from memgw.common.skills import Skills
 from memgw.obsidian_bridge.exporter import review_folder
 from memgw.obsidian_bridge.notes import (
     DECISIONS,
     BrokenNote,
     Note,
-    memory_note,
-    memory_text,
     parse,
     with_meta,
     your_version,
 )
+from memgw.obsidian_bridge.skills import ExportInput, ExportToObsidian, ImportFromObsidian, ImportInput
 from memgw.obsidian_bridge.vault import UserVault, Vault, is_note
 
 log = get_logger("memgw.obsidian_bridge.import")
@@ -71,9 +71,24 @@ def _unit(meta: dict[str, Any], name: str, default: float) -> float:
 
 class Importer:
     def __init__(
-        self, *, pool: asyncpg.Pool, store: MemoryStore, embedder: Embedder, layout: BusLayout, vault: Vault
+        self,
+        *,
+        pool: asyncpg.Pool,
+        store: MemoryStore,
+        embedder: Embedder,
+        layout: BusLayout,
+        vault: Vault,
+        skills: Skills,
     ) -> None:
         self.pool, self.store, self.embedder, self.layout, self.vault = pool, store, embedder, layout, vault
+        self.skills = skills
+
+    async def _note(self, m: MemoryRecord) -> str:
+        return (await self.skills.run(ExportToObsidian, ExportInput(memory=m))).markdown
+
+    async def _text(self, note: Note) -> tuple[str | None, str]:
+        read = await self.skills.run(ImportFromObsidian, ImportInput(body=note.body))
+        return read.summary, read.content
 
     async def apply(self, user_id: str, rel: Path) -> str:
         """Apply what a person did to one note; return what happened (for logs, status and tests)."""
@@ -208,7 +223,7 @@ class Importer:
         if row is None:
             raise NotApplied(f"memory {memory_id} no longer exists")
         m = to_record(row)
-        summary, content = memory_text(note.body)
+        summary, content = await self._text(note)
         changes: dict[str, Any] = {}
         if content != m.content.strip():
             changes["content"] = _content(content)
@@ -220,7 +235,7 @@ class Importer:
         written = uv.manifest.get(str(rel))
         known = written.version if written and written.memory_id == memory_id else note.meta.get("version")
         if not isinstance(known, int) or known < m.version:
-            return self._conflict(uv, rel, text, m, known)
+            return await self._conflict(uv, rel, text, m, known)
         await self._may_write(uv.user_id, m)
         if "content" in changes:
             [changes["embedding"]] = await self.store.embed_passages([content], self.embedder, tenant=m.user_id)
@@ -238,12 +253,12 @@ class Importer:
         uv.applied(rel, text, memory_id=memory_id, version=record.version)
         return "edited"
 
-    def _conflict(self, uv: UserVault, rel: Path, text: str, m: MemoryRecord, known: object) -> str:
+    async def _conflict(self, uv: UserVault, rel: Path, text: str, m: MemoryRecord, known: object) -> str:
         """The memory moved on since the note was written: the person's text is kept in a copy beside
         it, the note shows the memory as it is now, and nothing is applied."""
         copy = rel.with_name(f"{rel.stem} (your edit {hashlib.sha256(text.encode()).hexdigest()[:6]}).md")
         uv.path(copy).write_text(with_meta(text, memory_id=None, conflict_of=m.id), encoding="utf-8")
-        uv.write(rel, memory_note(m), memory_id=m.id, version=m.version)
+        uv.write(rel, await self._note(m), memory_id=m.id, version=m.version)
         uv.error_note(
             rel,
             f"Memory {m.id} changed since this note was written (version {known} → {m.version}). Your text is"
@@ -262,7 +277,7 @@ class Importer:
     # -- new notes -----------------------------------------------------------------------------------
 
     async def _create(self, uv: UserVault, rel: Path, note: Note) -> str:
-        summary, content = memory_text(note.body)
+        summary, content = await self._text(note)
         content = content or summary or ""
         if not content.strip():
             return "empty"  # a note just created; its text comes with a later save
@@ -309,5 +324,5 @@ class Importer:
                 conn, uv.user_id, "memory_upsert", "memory", record.id, f"obsidian: {rel}", namespace=namespace
             )
         await self.store.sync_index(upserted=[record.id])
-        uv.write(rel, memory_note(record), memory_id=record.id, version=record.version)
+        uv.write(rel, await self._note(record), memory_id=record.id, version=record.version)
         return "created"

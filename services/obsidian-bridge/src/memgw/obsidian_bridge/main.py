@@ -24,8 +24,15 @@ def bridge_for(infra: Infra, vault: Vault | None = None) -> Bridge:
     """The bridge's parts; whoever runs them holds the vault's lock (``Vault.acquire``)."""
     settings = infra.settings.vault
     vault = vault or Vault(settings.root(infra.settings.data.data_dir))
-    exporter = Exporter(pool=infra.pool, vault=vault, settings=settings)
-    importer = Importer(pool=infra.pool, store=infra.store, embedder=infra.embedder, layout=infra.layout, vault=vault)
+    exporter = Exporter(pool=infra.pool, vault=vault, settings=settings, skills=infra.skills)
+    importer = Importer(
+        pool=infra.pool,
+        store=infra.store,
+        embedder=infra.embedder,
+        layout=infra.layout,
+        vault=vault,
+        skills=infra.skills,
+    )
     return Bridge(vault, exporter, importer)
 
 

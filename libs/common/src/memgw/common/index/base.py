@@ -120,7 +120,7 @@ class VectorIndex(Protocol):
         limit: int,
     ) -> list[IndexHit]:
         """The nearest points by meaning (``dense``) or by words (BM25 of ``text``): one of the two.
-        Fusing the lists is ranking's work (``memgw.gateway.ranking``), done once, in one place."""
+        Fusing the lists is ranking's work (the ``retrieve_context`` skill), done once, in one place."""
         ...
 
     async def count(self, where: Where | None = None) -> int: ...

@@ -15,9 +15,9 @@ from memgw.gateway.schemas import (
     MemoryCreated,
     MemoryListQuery,
     MemoryPatch,
+    MemoryRef,
     MemoryVersion,
     Moment,
-    ResourceId,
     SearchRequest,
     SearchResponse,
 )
@@ -29,7 +29,7 @@ router = APIRouter(prefix="/v1/memory", tags=["memory"])
 async def create_memory(body: MemoryCreate, memories: MemoriesDep, principal: PrincipalDep) -> MemoryCreated:
     """Store a memory; the namespace is derived from type and visibility when not given."""
     record = await memories.create(principal, body)
-    return MemoryCreated(id=record.id, namespace=record.namespace, version=record.version)
+    return MemoryCreated(id=record.id, namespace=record.namespace, version=record.version, uri=record.uri)
 
 
 @router.get("", response_model=Page[MemoryRecord])
@@ -66,18 +66,35 @@ async def search_memory(body: SearchRequest, memories: MemoriesDep, principal: P
     return SearchResponse(results=hits, total=len(hits))
 
 
-@router.get("/{memory_id}", response_model=MemoryRecord)
+# A memory is addressed by its id or by its viking:// URI, which holds slashes: the routes take a path,
+# and those with a suffix come first so that "…/history" is not read as part of an id.
+@router.get("/{memory_id:path}/history", response_model=list[MemoryVersion])
+async def memory_history(memory_id: MemoryRef, memories: MemoriesDep, principal: PrincipalDep) -> list[MemoryVersion]:
+    """Every version, newest first."""
+    return await memories.history(principal, memory_id)
+
+
+@router.post("/{memory_id:path}/feedback", response_model=FeedbackAccepted)
+async def memory_feedback(
+    memory_id: MemoryRef, body: FeedbackRequest, memories: MemoriesDep, principal: PrincipalDep
+) -> FeedbackAccepted:
+    """`incorrect` takes the memory out of default retrieval at once; every kind reaches the consolidator."""
+    applies_to = await memories.feedback(principal, memory_id, body)
+    return FeedbackAccepted(memory_id=memory_id, feedback=body.feedback, applies_to=applies_to)
+
+
+@router.get("/{memory_id:path}", response_model=MemoryRecord)
 async def get_memory(
-    memory_id: ResourceId, memories: MemoriesDep, principal: PrincipalDep, response: Response
+    memory_id: MemoryRef, memories: MemoriesDep, principal: PrincipalDep, response: Response
 ) -> MemoryRecord:
     record = await memories.get(principal, memory_id)
     response.headers["ETag"] = f'"{record.version}"'
     return record
 
 
-@router.patch("/{memory_id}", response_model=MemoryRecord)
+@router.patch("/{memory_id:path}", response_model=MemoryRecord)
 async def update_memory(
-    memory_id: ResourceId,
+    memory_id: MemoryRef,
     body: MemoryPatch,
     memories: MemoriesDep,
     principal: PrincipalDep,
@@ -87,24 +104,9 @@ async def update_memory(
     return await memories.update(principal, memory_id, body, expected)
 
 
-@router.delete("/{memory_id}")
+@router.delete("/{memory_id:path}")
 async def delete_memory(
-    memory_id: ResourceId, memories: MemoriesDep, principal: PrincipalDep, expected: IfMatchVersion = None
+    memory_id: MemoryRef, memories: MemoriesDep, principal: PrincipalDep, expected: IfMatchVersion = None
 ) -> dict[str, object]:
     await memories.delete(principal, memory_id, expected)
     return {"deleted": True, "id": memory_id}
-
-
-@router.get("/{memory_id}/history", response_model=list[MemoryVersion])
-async def memory_history(memory_id: ResourceId, memories: MemoriesDep, principal: PrincipalDep) -> list[MemoryVersion]:
-    """Every version, newest first."""
-    return await memories.history(principal, memory_id)
-
-
-@router.post("/{memory_id}/feedback", response_model=FeedbackAccepted)
-async def memory_feedback(
-    memory_id: ResourceId, body: FeedbackRequest, memories: MemoriesDep, principal: PrincipalDep
-) -> FeedbackAccepted:
-    """`incorrect` takes the memory out of default retrieval at once; every kind reaches the consolidator."""
-    applies_to = await memories.feedback(principal, memory_id, body)
-    return FeedbackAccepted(memory_id=memory_id, feedback=body.feedback, applies_to=applies_to)

@@ -1,0 +1,399 @@
+"""The default skills over memories and episodes (seed 004 §E): pure decisions, no storage. The
+services read and write around them; what a skill decides is the whole of the decision."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import unicodedata
+from datetime import datetime
+from typing import Any, Literal
+
+import httpx
+from pydantic import BaseModel, Field
+
+from memgw.common.domain import MemoryType, Visibility
+from memgw.common.extraction import LlmExtractor, classify_type, rule_extract, summarize
+from memgw.common.logging import get_logger
+from memgw.common.namespaces import namespaces_for
+from memgw.common.secrets import redact
+from memgw.common.settings import Settings
+from memgw.common.skills.registry import Skill
+
+log = get_logger("memgw.skills")
+
+# -- ingest -------------------------------------------------------------------------------------------------
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u200b-\u200f\u2028\u2029\ufeff]")
+_BLANK_RUN = re.compile(r"\n{3,}")
+
+
+class RawItem(BaseModel):
+    role: str = "user"
+    content: str | list[Any] | dict[str, Any] = Field(
+        description="Text, or OpenAI-style content parts ([{type: text, text: …}]) of which the text is kept."
+    )
+
+
+class IngestInput(BaseModel):
+    items: list[RawItem]
+
+
+class NormalizedEpisode(BaseModel):
+    role: str
+    content: str
+
+
+class IngestOutput(BaseModel):
+    episodes: list[NormalizedEpisode]
+
+
+def _text_of(content: str | list[Any] | dict[str, Any]) -> str:
+    if isinstance(content, str):
+        return content
+    parts = content if isinstance(content, list) else [content]
+    texts = [p.get("text", "") if isinstance(p, dict) else str(p) for p in parts]
+    return "\n".join(t for t in texts if isinstance(t, str) and t)
+
+
+def normalize(text: str) -> str:
+    """NFC, one kind of line break, no control or zero-width characters, at most one blank line."""
+    text = unicodedata.normalize("NFC", text).replace("\r\n", "\n").replace("\r", "\n")
+    return _BLANK_RUN.sub("\n\n", _CONTROL.sub("", text)).strip()
+
+
+class Ingest(Skill[IngestInput, IngestOutput]):
+    name = "ingest"
+    summary = "Normalize conversation turns, files and task events into episode text (nothing is stored)."
+    Input, Output = IngestInput, IngestOutput
+
+    async def run(self, data: IngestInput) -> IngestOutput:
+        episodes = [
+            NormalizedEpisode(role=(i.role.strip().lower() or "user"), content=normalize(_text_of(i.content)))
+            for i in data.items
+        ]
+        return IngestOutput(episodes=[e for e in episodes if e.content])
+
+
+# -- extract_memory -----------------------------------------------------------------------------------------
+
+
+class CandidateMemory(BaseModel):
+    content: str
+    memory_type: str
+    importance: float = Field(ge=0, le=1)
+    confidence: float = Field(ge=0, le=1)
+    tags: list[str] = []
+
+
+class ExtractInput(BaseModel):
+    episodes: list[str]
+
+
+class ExtractOutput(BaseModel):
+    candidates: list[CandidateMemory]
+    summary: str
+    method: str = Field(description="How: 'rules', or 'llm' when an endpoint is configured and answered usably.")
+
+
+class ExtractMemory(Skill[ExtractInput, ExtractOutput]):
+    name = "extract_memory"
+    summary = "Candidate memories (facts, preferences, decisions, experiences, lessons) from episodes."
+    Input, Output = ExtractInput, ExtractOutput
+
+    def __init__(self, settings: Settings) -> None:
+        super().__init__(settings)
+        c = settings.consolidation
+        self._llm = LlmExtractor(c) if c.llm_base_url else None
+
+    async def run(self, data: ExtractInput) -> ExtractOutput:
+        found = await self._llm.extract(data.episodes) if self._llm else rule_extract(data.episodes)
+        candidates = [CandidateMemory(**vars(c)) for c in found.candidates]
+        return ExtractOutput(candidates=candidates, summary=found.summary, method=found.method)
+
+    async def close(self) -> None:
+        if self._llm is not None:
+            await self._llm.close()
+
+
+# -- classify_memory ----------------------------------------------------------------------------------------
+
+
+class ClassifyInput(BaseModel):
+    content: str
+    user_id: str
+    agent_id: str | None = None
+    workspace_id: str | None = None
+    memory_type: str | None = Field(default=None, description="Kept when given.")
+    visibility: Visibility | None = Field(default=None, description="Kept when given.")
+
+
+class Classification(BaseModel):
+    memory_type: str
+    visibility: Visibility
+    namespaces: list[str] = Field(description="Where such a memory may go, the default first.")
+    reason: str
+
+
+def _visibility_for(data: ClassifyInput, memory_type: str) -> tuple[Visibility, str]:
+    if data.visibility is not None:
+        return data.visibility, "visibility as given"
+    if data.workspace_id:
+        return Visibility.WORKSPACE_SHARED, "a workspace was named"
+    if data.agent_id and memory_type in (MemoryType.EXPERIENCE, MemoryType.FAILURE):
+        return Visibility.AGENT_ONLY, "an agent's own experience (seed 004 §C: agent/{agent}/memory)"
+    return Visibility.PRIVATE, "the user's own"
+
+
+def classified(data: ClassifyInput, memory_type: str, type_reason: str) -> Classification:
+    visibility, why = _visibility_for(data, memory_type)
+    # A visibility the writer asked for and its ids cannot carry (agent-only without an agent) is
+    # ValueError, the writer's to mend; one the rules chose always can.
+    namespaces = namespaces_for(
+        memory_type=memory_type,
+        visibility=visibility,
+        user_id=data.user_id,
+        agent_id=data.agent_id,
+        workspace_id=data.workspace_id,
+    )
+    return Classification(
+        memory_type=memory_type, visibility=visibility, namespaces=list(namespaces), reason=f"{type_reason}; {why}"
+    )
+
+
+class ClassifyMemory(Skill[ClassifyInput, Classification]):
+    name = "classify_memory"
+    summary = "Type, visibility and namespace of a memory whose writer did not say (rules over zh/en cues)."
+    Input, Output = ClassifyInput, Classification
+
+    async def run(self, data: ClassifyInput) -> Classification:
+        if data.memory_type:
+            return classified(data, data.memory_type, "type as given")
+        memory_type = classify_type(data.content) or MemoryType.FACT.value
+        return classified(data, memory_type, f"rules: {memory_type}")
+
+
+_CLASSIFY_PROMPT = (
+    "Classify one memory of an AI agent's user. memory_type: profile (who the user is), preference, fact, decision, "
+    "experience (what worked), failure (a lesson from what did not), note. Answer with JSON only."
+)
+_CLASSIFY_SCHEMA = {
+    "name": "classification",
+    "schema": {
+        "type": "object",
+        "properties": {"memory_type": {"enum": [t.value for t in MemoryType if t != MemoryType.RESOURCE]}},
+        "required": ["memory_type"],
+    },
+}
+
+
+class LlmClassifyMemory(ClassifyMemory):
+    """``classify_memory`` by the configured OpenAI-compatible chat endpoint (MEMGW_LLM_BASE_URL);
+    the rules answer when it is not configured or its answer cannot be used. Visibility stays a rule:
+    who may read a memory is not left to a model."""
+
+    summary = "Type of a memory by the configured LLM (rules as fallback); visibility and namespace by rule."
+
+    def __init__(self, settings: Settings) -> None:
+        super().__init__(settings)
+        c = settings.consolidation
+        headers = {"Authorization": f"Bearer {c.llm_api_key}"} if c.llm_api_key else {}
+        self._model = c.llm_model
+        self._client = (
+            httpx.AsyncClient(base_url=c.llm_base_url.rstrip("/") + "/", timeout=c.llm_timeout_s, headers=headers)
+            if c.llm_base_url
+            else None
+        )
+
+    async def run(self, data: ClassifyInput) -> Classification:
+        if data.memory_type or self._client is None:
+            return await super().run(data)
+        body = {
+            "model": self._model,
+            "messages": [
+                {"role": "system", "content": _CLASSIFY_PROMPT},
+                {"role": "user", "content": redact(data.content)},
+            ],
+            "response_format": {"type": "json_schema", "json_schema": _CLASSIFY_SCHEMA},
+            "temperature": 0,
+        }
+        try:
+            response = await self._client.post("chat/completions", json=body)
+            response.raise_for_status()
+            memory_type = MemoryType(json.loads(response.json()["choices"][0]["message"]["content"])["memory_type"])
+        except (httpx.HTTPError, ValueError, KeyError, TypeError, IndexError) as exc:
+            log.warning("classify.llm_fallback", error=str(exc)[:300])
+            return await super().run(data)
+        return classified(data, memory_type.value, f"llm: {memory_type.value}")
+
+    async def close(self) -> None:
+        if self._client is not None:
+            await self._client.aclose()
+
+
+# -- commit_memory ------------------------------------------------------------------------------------------
+
+
+class CommitInput(BaseModel):
+    importance: float = Field(ge=0, le=1)
+    confidence: float = Field(ge=0, le=1)
+    evidence_count: int = Field(default=1, ge=1)
+    source: str = Field(default="consolidator", description="Where the memory came from, for its credibility.")
+    min_importance: float
+    min_confidence: float
+
+
+class CommitDecision(BaseModel):
+    promote: bool
+    score: float
+    reason: str
+
+
+class CommitMemory(Skill[CommitInput, CommitDecision]):
+    """Seed 004 §H step 2: a candidate is scored by importance, repetition and the credibility of its
+    source; it becomes long-term memory when the score and its confidence reach the thresholds.
+    Each further time it is said adds evidence: a fact said once in passing stays a candidate, said
+    again in other sessions it is promoted (its score rises by ``evidence_bonus`` per repetition)."""
+
+    name = "commit_memory"
+    summary = "Whether a candidate becomes long-term memory: importance × source credibility + repetition."
+    Input, Output = CommitInput, CommitDecision
+
+    async def run(self, data: CommitInput) -> CommitDecision:
+        c = self.settings.consolidation
+        credibility = c.credibility_of(data.source)
+        score = min(1.0, data.importance * credibility + c.evidence_bonus * (data.evidence_count - 1))
+        promote = score >= data.min_importance and data.confidence >= data.min_confidence
+        reason = (
+            f"score {score:.2f} (importance {data.importance:.2f} × credibility {credibility:.2f}"
+            f" + {data.evidence_count - 1} repetitions), confidence {data.confidence:.2f}"
+            f" (threshold {data.min_importance:.2f}/{data.min_confidence:.2f})"
+        )
+        return CommitDecision(promote=promote, score=round(score, 4), reason=reason)
+
+
+# -- summarize_episode --------------------------------------------------------------------------------------
+
+
+class SummarizeInput(BaseModel):
+    episodes: list[str]
+    limit: int = Field(default=300, ge=20, le=5_000)
+
+
+class SummarizeOutput(BaseModel):
+    summary: str
+
+
+class SummarizeEpisode(Skill[SummarizeInput, SummarizeOutput]):
+    name = "summarize_episode"
+    summary = "The lead sentence of each episode, secrets redacted, within a length."
+    Input, Output = SummarizeInput, SummarizeOutput
+
+    async def run(self, data: SummarizeInput) -> SummarizeOutput:
+        return SummarizeOutput(summary=summarize(data.episodes, limit=data.limit))
+
+
+# -- merge_memory -------------------------------------------------------------------------------------------
+
+
+class MergeSide(BaseModel):
+    importance: float
+    confidence: float
+    tags: list[str] = []
+    evidence_count: int = 1
+    sessions: list[str] = []
+    source_refs: list[str] = []
+
+
+class MergeInput(BaseModel):
+    existing: MergeSide
+    incoming: MergeSide
+
+
+class MergeOutput(BaseModel):
+    importance: float
+    confidence: float
+    tags: list[str]
+    evidence_count: int
+    sessions: list[str]
+    source_refs: list[str]
+
+
+class MergeMemory(Skill[MergeInput, MergeOutput]):
+    """Seed 004 §H steps 3–4: the same fact said again adds its evidence to the memory; the surer and
+    more important reading wins, nothing is overwritten by a weaker one."""
+
+    name = "merge_memory"
+    summary = "The same fact said again: evidence added, the higher confidence and importance kept."
+    Input, Output = MergeInput, MergeOutput
+
+    async def run(self, data: MergeInput) -> MergeOutput:
+        old, new = data.existing, data.incoming
+        return MergeOutput(
+            importance=max(old.importance, new.importance),
+            confidence=max(old.confidence, new.confidence),
+            tags=sorted({*old.tags, *new.tags}),
+            evidence_count=old.evidence_count + new.evidence_count,
+            sessions=sorted({*old.sessions, *new.sessions}),
+            source_refs=sorted({*old.source_refs, *new.source_refs}),
+        )
+
+
+# -- prune_memory -------------------------------------------------------------------------------------------
+
+
+class PruneFacts(BaseModel):
+    id: str
+    importance: float
+    base_importance: float
+    touched_at: datetime = Field(description="Last retrieved, else created.")
+    evidence_count: int = 1
+    useful: int = Field(default=0, description="Times marked useful.")
+    outdated: int = Field(default=0, description="Times marked outdated.")
+
+
+class PruneInput(BaseModel):
+    memories: list[PruneFacts]
+    now: datetime
+
+
+class PruneDecision(BaseModel):
+    id: str
+    action: Literal["keep", "decay", "archive"]
+    importance: float
+    reason: str
+
+
+class PruneOutput(BaseModel):
+    decisions: list[PruneDecision]
+
+
+class PruneMemory(Skill[PruneInput, PruneOutput]):
+    """Seed 004 §H steps 6–7: a memory not retrieved for long and with little feedback loses importance
+    (half-life decay from its base importance); below the floor it is archived. Evidence and
+    "useful" feedback stretch its half-life (each doubles it at most once per doubling of the count),
+    "outdated" feedback shortens it the same way."""
+
+    name = "prune_memory"
+    summary = "Decay of memories not retrieved, slower with evidence and useful feedback; archive below a floor."
+    Input, Output = PruneInput, PruneOutput
+
+    async def run(self, data: PruneInput) -> PruneOutput:
+        c = self.settings.consolidation
+        decisions = []
+        for m in data.memories:
+            stretch = 1 + math.log2(m.evidence_count) + math.log2(1 + m.useful)
+            half_life = c.decay_half_life_days * stretch / (1 + math.log2(1 + m.outdated))
+            age = max(0.0, (data.now - m.touched_at).total_seconds()) / 86400
+            importance = round(m.base_importance * 0.5 ** (age / half_life), 4)
+            if abs(importance - m.importance) < 0.005:
+                decisions.append(PruneDecision(id=m.id, action="keep", importance=m.importance, reason="unchanged"))
+                continue
+            action: Literal["decay", "archive"] = "archive" if importance < c.decay_floor else "decay"
+            reason = (
+                f"importance {m.importance:.3f} → {importance:.3f} after {age:.1f} days unretrieved"
+                f" (half-life {half_life:.1f} d: evidence {m.evidence_count}, useful {m.useful}, outdated {m.outdated})"
+            )
+            decisions.append(PruneDecision(id=m.id, action=action, importance=importance, reason=reason))
+        return PruneOutput(decisions=decisions)

@@ -1,0 +1,143 @@
+"""``retrieve_context``: how search results are ordered, without an LLM in the loop.
+
+1. Reciprocal rank fusion of the dense (meaning) and BM25 (keyword) lists:
+   ``rrf = w_dense / (k + rank_dense) + w_bm25 / (k + rank_bm25)`` (a list a hit is missing from adds 0).
+2. A blend with what we know of the memory:
+   ``score = rrf × (1 + a·(importance − 0.5) + c·(confidence − 0.5) + r·recency + e·evidence) × feedback
+   × credibility``, where ``recency = 0.5 ^ (days since last retrieved or updated / half-life)``,
+   ``evidence = min(1, log2(evidence count) / 3)`` (a fact said 8 times gets the whole of ``e``),
+   ``feedback`` is 1.2 for a memory marked useful and 0.5 for one marked outdated (incorrect ones never
+   get here) and ``credibility`` is its source's (MEMGW_SOURCE_CREDIBILITY).
+3. Near-duplicate collapse: a hit whose embedding is almost the same as a better one's (or whose
+   text is the same) is folded into it, so one fact stored ten times fills one slot, not ten.
+
+The caller hands over only what the asker may read (the ACL is applied before ranking, never by it).
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+from pydantic import BaseModel, Field
+
+from memgw.common.skills.registry import Skill
+
+
+class Hit(BaseModel):
+    id: str
+    score: float
+
+
+class RankFacts(BaseModel):
+    """What ranking knows of one readable candidate."""
+
+    id: str
+    importance: float
+    confidence: float
+    evidence_count: int = 1
+    source: str = "manual"
+    flags: list[str] = Field(default_factory=list, description="The record's flags and the asker's own feedback.")
+    touched_at: datetime = Field(description="Last retrieved, else last updated.")
+    content_hash: str
+    embedding: list[float]
+
+
+class RetrieveInput(BaseModel):
+    query: str
+    dense: list[Hit] = Field(description="The meaning retriever's hits, best first.")
+    bm25: list[Hit] = Field(description="The keyword retriever's hits, best first.")
+    facts: list[RankFacts] = Field(description="The candidates the asker may read; other hits are dropped.")
+    now: datetime
+    limit: int = Field(ge=1)
+
+
+class RankedContext(BaseModel):
+    id: str
+    score: float
+    components: dict[str, Any]
+    duplicates: list[str] = []
+
+
+class RetrieveOutput(BaseModel):
+    ranked: list[RankedContext]
+
+
+class RetrieveContext(Skill[RetrieveInput, RetrieveOutput]):
+    name = "retrieve_context"
+    summary = "Fuse the meaning and keyword retrievers' hits (RRF), weigh what is known of each, fold duplicates."
+    Input, Output = RetrieveInput, RetrieveOutput
+
+    async def run(self, data: RetrieveInput) -> RetrieveOutput:
+        facts = {f.id: f for f in data.facts}
+        fused = self._fuse(data, facts)
+        for entry in fused:
+            self._blend(entry, facts[entry.id], data.now)
+        fused.sort(key=lambda r: r.score, reverse=True)
+        return RetrieveOutput(ranked=self._collapse(fused, facts, data.limit))
+
+    def _fuse(self, data: RetrieveInput, facts: dict[str, RankFacts]) -> list[RankedContext]:
+        s = self.settings.ranking
+        fused: dict[str, RankedContext] = {}
+        for name, hits, weight in (("dense", data.dense, s.rank_weight_dense), ("bm25", data.bm25, s.rank_weight_bm25)):
+            for rank, hit in enumerate(hits, start=1):
+                if hit.id not in facts:
+                    continue
+                entry = fused.setdefault(hit.id, RankedContext(id=hit.id, score=0.0, components={"rrf": 0.0}))
+                entry.components[f"{name}_rank"] = rank
+                entry.components[f"{name}_score"] = round(hit.score, 6)
+                entry.components["rrf"] += weight / (s.rank_rrf_k + rank)
+        return list(fused.values())
+
+    def _blend(self, entry: RankedContext, f: RankFacts, now: datetime) -> None:
+        s = self.settings.ranking
+        age_days = max(0.0, (now - f.touched_at).total_seconds() / 86400)
+        recency = 0.5 ** (age_days / s.rank_recency_half_life_days)
+        evidence = min(1.0, math.log2(max(1, f.evidence_count)) / 3)
+        feedback = (1.2 if "useful" in f.flags else 1.0) * (0.5 if "outdated" in f.flags else 1.0)
+        credibility = self.settings.consolidation.credibility_of(f.source)
+        boost = (
+            1
+            + s.rank_importance * (f.importance - 0.5)
+            + s.rank_confidence * (f.confidence - 0.5)
+            + s.rank_recency * recency
+            + s.rank_evidence * evidence
+        )
+        entry.score = entry.components["rrf"] * boost * feedback * credibility
+        entry.components.update(
+            importance=f.importance,
+            confidence=f.confidence,
+            recency=round(recency, 4),
+            evidence=round(evidence, 4),
+            feedback=feedback,
+            credibility=credibility,
+            final=round(entry.score, 8),
+        )
+
+    def _collapse(self, ranked: list[RankedContext], facts: dict[str, RankFacts], limit: int) -> list[RankedContext]:
+        """Fold near-duplicates into the best-ranked of them (ranked is best first); stop at ``limit``."""
+        s = self.settings.ranking
+        kept: list[RankedContext] = []
+        kept_vectors: list[np.ndarray] = []
+        kept_hashes: dict[str, RankedContext] = {}
+        for entry in ranked:
+            f = facts[entry.id]
+            twin = kept_hashes.get(f.content_hash)
+            vector = np.asarray(f.embedding, dtype=np.float32)
+            vector /= np.linalg.norm(vector) or 1.0
+            if twin is None and kept_vectors:
+                similarity = np.stack(kept_vectors) @ vector
+                best = int(similarity.argmax())
+                if similarity[best] >= s.rank_duplicate_similarity:
+                    twin = kept[best]
+            if twin is not None:
+                twin.duplicates.append(entry.id)
+                continue
+            if len(kept) == limit:
+                break
+            kept.append(entry)
+            kept_vectors.append(vector)
+            kept_hashes[f.content_hash] = entry
+        return kept
