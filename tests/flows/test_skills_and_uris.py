@@ -64,7 +64,8 @@ async def test_viking_uris_are_returned_and_taken_wherever_an_id_is(person: Pers
         got = await client.get(f"/v1/memory/{path}", headers=h)
         assert (got.status_code, got.json()["uri"]) == (200, uri)
     history = await client.get(f"/v1/memory/{uri}/history", headers=h)
-    assert history.status_code == 200 and history.json()
+    assert history.status_code == 200
+    assert history.json()
     feedback = await client.post(f"/v1/memory/{uri}/feedback", json={"feedback": "useful"}, headers=h)
     assert feedback.status_code == 200, feedback.text
     patched = await client.patch(f"/v1/memory/{uri}", json={"importance": 0.9}, headers=h)
