@@ -66,3 +66,54 @@ def scripted_agent_llm(tool: str, arguments: dict[str, object], seen: list[dict[
         return StreamingResponse(events(), media_type="text/event-stream")
 
     return Starlette(routes=[Route("/v1/chat/completions", chat, methods=["POST"])])
+
+
+def openai_compatible_app(dim: int = 64) -> object:
+    """An OpenAI-compatible embedding and chat endpoint (``/v1/embeddings``, ``/v1/chat/completions``),
+    scripted: an embedding is a hashed bag of the text's words (texts sharing words are alike), and
+    every chat answer is one plain sentence. Enough for a server that summarises and embeds what it
+    stores (OpenViking) to run here without a model."""
+    import hashlib
+    import math
+    import re
+
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse
+    from starlette.routing import Route
+
+    def vector(text: str) -> list[float]:
+        v = [0.0] * dim
+        for word in re.findall(r"\w+", text.lower()):
+            v[int(hashlib.sha256(word.encode()).hexdigest(), 16) % dim] += 1.0
+        norm = math.sqrt(sum(x * x for x in v)) or 1.0
+        return [x / norm for x in v]
+
+    async def embeddings(request: Request) -> JSONResponse:
+        body = await request.json()
+        texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
+        data = [{"object": "embedding", "index": i, "embedding": vector(str(t))} for i, t in enumerate(texts)]
+        usage = {"prompt_tokens": 1, "total_tokens": 1}
+        return JSONResponse({"object": "list", "model": body.get("model", "m"), "data": data, "usage": usage})
+
+    async def chat(request: Request) -> JSONResponse:
+        body = await request.json()
+        message = {"role": "assistant", "content": "A short summary of the text."}
+        choice = {"index": 0, "message": message, "finish_reason": "stop"}
+        usage = {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}
+        return JSONResponse(
+            {
+                "id": "c",
+                "object": "chat.completion",
+                "model": body.get("model", "m"),
+                "choices": [choice],
+                "usage": usage,
+            }
+        )
+
+    return Starlette(
+        routes=[
+            Route("/v1/embeddings", embeddings, methods=["POST"]),
+            Route("/v1/chat/completions", chat, methods=["POST"]),
+        ]
+    )

@@ -205,6 +205,9 @@ class RankingSettings(BaseSettings):
     rank_confidence: float = Field(default=0.1, ge=0, description="Boost per unit of confidence above 0.5.")
     rank_recency: float = Field(default=0.1, ge=0, description="Boost of a memory touched just now.")
     rank_recency_half_life_days: float = Field(default=30, gt=0)
+    rank_weight_openviking: float = Field(
+        default=1.0, ge=0, description="RRF weight of OpenViking's list, when it is asked (MEMGW_OPENVIKING_URL)."
+    )
     rank_evidence: float = Field(
         default=0.1, ge=0, description="Boost of a memory said often (all of it at 8 pieces of evidence)."
     )
@@ -267,6 +270,27 @@ class VaultSettings(BaseSettings):
         return self.vault_dir or data_dir / "vault"
 
 
+class OpenVikingSettings(BaseSettings):
+    """The optional OpenViking adapter (``memgw.common.openviking``)."""
+
+    model_config = _ENV
+    openviking_url: str | None = Field(
+        default=None, description="OpenViking server URL; unset = no OpenViking (accepted memories stay ours alone)."
+    )
+    openviking_api_key: str | None = Field(
+        default=None, description="A user key of the OpenViking account the gateway writes into."
+    )
+    openviking_root: str = Field(
+        default="viking://resources/memgw",
+        description="Where memories go in OpenViking (vault notes: the seed's path).",
+    )
+    openviking_search: bool = Field(default=True, description="Ask OpenViking as one more retriever in search.")
+    openviking_timeout_s: float = Field(default=5.0, gt=0, description="A slower answer is left out of a search.")
+    openviking_wait: bool = Field(
+        default=False, description="Wait for OpenViking to index each write (tests; slower syncs)."
+    )
+
+
 class SkillSettings(BaseSettings):
     model_config = _ENV
     skills: dict[str, str] = Field(
@@ -308,3 +332,4 @@ class Settings(BaseModel):
     ranking: RankingSettings = Field(default_factory=RankingSettings)
     vault: VaultSettings = Field(default_factory=VaultSettings)
     skills: SkillSettings = Field(default_factory=SkillSettings)
+    openviking: OpenVikingSettings = Field(default_factory=OpenVikingSettings)

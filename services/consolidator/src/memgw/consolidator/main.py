@@ -7,8 +7,10 @@ import asyncio
 from datetime import UTC, datetime
 
 from memgw.common.logging import get_logger
+from memgw.common.openviking import openviking_for
 from memgw.common.runtime import Infra, ServiceParts
 from memgw.consolidator.maintenance import Maintenance
+from memgw.consolidator.openviking_sync import OpenVikingSync
 from memgw.consolidator.router import create_router
 from memgw.consolidator.service import Consolidator
 
@@ -50,8 +52,23 @@ def build(infra: Infra) -> ServiceParts:
                 log.warning("maintenance.failed", error=str(exc))
             await asyncio.sleep(settings.maintenance_interval_s)
 
+    background = [schedule]
+    cleanup = []
+    client = openviking_for(infra.settings.openviking)
+    sync = OpenVikingSync(infra.pool, client) if client is not None else None
+    if client is not None and sync is not None:
+
+        async def catch_up() -> None:
+            try:
+                await sync.catch_up()
+            except Exception as exc:  # each memory's next change mends it; the next start catches up again
+                log.warning("openviking.catch_up_failed", error=str(exc)[:300])
+
+        background.append(catch_up)
+        cleanup.append(client.close)
     return ServiceParts(
         name="consolidator",
-        router=create_router(infra.layout, infra.broker, consolidator_for(infra)),
-        background=[schedule],
+        router=create_router(infra.layout, infra.broker, consolidator_for(infra), sync),
+        background=background,
+        cleanup=cleanup,
     )

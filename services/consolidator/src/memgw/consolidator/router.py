@@ -9,20 +9,26 @@ from faststream.middlewares import AckPolicy
 from faststream.nats import NatsBroker, NatsMessage, NatsRouter
 
 from memgw.common.bus import BusLayout, last_try, settling
-from memgw.common.events import MemoryFeedbackGiven, ReviewDecided, SessionCommitted, Subject
+from memgw.common.events import MemoryChanged, MemoryFeedbackGiven, ReviewDecided, SessionCommitted, Subject
 from memgw.common.logging import correlation_scope
+from memgw.consolidator.openviking_sync import OpenVikingSync
 from memgw.consolidator.service import Consolidator
 
 
-def create_router(layout: BusLayout, broker: NatsBroker, consolidator: Consolidator) -> NatsRouter:
-    """Subscribers for ``layout``'s subjects; ``broker`` is where dead letters are published."""
+def create_router(
+    layout: BusLayout, broker: NatsBroker, consolidator: Consolidator, openviking: OpenVikingSync | None = None
+) -> NatsRouter:
+    """Subscribers for ``layout``'s subjects; ``broker`` is where dead letters are published. With
+    ``openviking``, memory changes are also carried to OpenViking (a consumer of its own)."""
     router = NatsRouter(middlewares=[settling(layout, broker)])
 
-    def consume(subject: Subject, title: str) -> Callable[[Callable[..., Awaitable[Any]]], Any]:
+    def consume(
+        subject: Subject, title: str, consumer: str = "consolidator"
+    ) -> Callable[[Callable[..., Awaitable[Any]]], Any]:
         return router.subscriber(
             layout.subject(subject),
             stream=layout.stream_of(subject),
-            durable=layout.durable_name("consolidator", subject),
+            durable=layout.durable_name(consumer, subject),
             pull_sub=layout.pull_subscription(),
             config=layout.consumer_config(),
             ack_policy=AckPolicy.MANUAL,  # settled by the one middleware
@@ -48,5 +54,12 @@ def create_router(layout: BusLayout, broker: NatsBroker, consolidator: Consolida
     async def on_review(event: ReviewDecided) -> None:
         with correlation_scope(event.correlation_id):
             await consolidator.on_review_decided(event)
+
+    if openviking is not None:
+
+        @consume(Subject.MEMORY_CHANGED, "consolidator: MemoryChanged → OpenViking", "openviking-sync")
+        async def on_memory(event: MemoryChanged) -> None:
+            with correlation_scope(event.correlation_id):
+                await openviking.memory_changed(event.memory_id)
 
     return router

@@ -22,6 +22,7 @@ from memgw.common.domain import MemoryRecord, MemoryStatus, Principal, Visibilit
 from memgw.common.embedding.base import Embedder
 from memgw.common.events import MemoryFeedbackGiven
 from memgw.common.index.base import IndexHit, Match, MatchAny, VectorIndex, Where
+from memgw.common.logging import get_logger
 from memgw.common.memories import RECORD_COLUMNS, MemoryStore, NewMemory, to_record
 from memgw.common.namespaces import (
     GLOBAL_NAMESPACE,
@@ -31,6 +32,7 @@ from memgw.common.namespaces import (
     user_namespace,
     workspace_namespace,
 )
+from memgw.common.openviking import OpenViking, OpenVikingError
 from memgw.common.settings import RankingSettings
 from memgw.common.skills import Skills
 from memgw.common.skills.memory import ClassifyInput, ClassifyMemory
@@ -50,6 +52,7 @@ from memgw.gateway.schemas import (
     SearchRequest,
 )
 
+log = get_logger("memgw.gateway.memory")
 ALL_STATUSES = tuple(MemoryStatus)
 MAX_SCAN = 5_000  # memories read to answer one filtered listing (the facades' scopes)
 
@@ -122,9 +125,11 @@ class Memories:
         layout: BusLayout,
         ranking: RankingSettings,
         skills: Skills,
+        openviking: OpenViking | None = None,
     ) -> None:
         self.pool, self.store, self.embedder, self.index = pool, store, embedder, index
         self.layout, self.ranking, self.skills = layout, ranking, skills
+        self.openviking = openviking  # one more retriever, when configured
 
     async def deny(self, p: Principal, action: str, reason: str, target: str | None = None) -> ApiError:
         return await audit.refused(self.pool, p, action, reason, target_type="memory", target_id=target)
@@ -355,9 +360,22 @@ class Memories:
                 return []
             return await self.index.search(text=body.query, where=where, limit=depth)
 
-        dense_hits, bm25_hits = await asyncio.gather(dense(), bm25())
+        async def viking() -> list[Hit]:
+            if self.openviking is None or body.mode != "hybrid":
+                return []
+            try:  # optional: a slow or failing OpenViking leaves its list out, never the search
+                found = await self.openviking.find(body.query, depth)
+            except OpenVikingError as exc:
+                log.warning("search.openviking_failed", error=str(exc)[:300])
+                return []
+            return [Hit(id=memory_id, score=score) for memory_id, score in found]
+
+        dense_hits, bm25_hits, viking_hits = await asyncio.gather(dense(), bm25(), viking())
         results: list[SearchHit] = []
-        candidates = list(dict.fromkeys(h.memory_id for h in (*dense_hits, *bm25_hits)))
+        # OpenViking's hits name ids only: they pass the same ACL in Postgres as the index's do.
+        candidates = list(
+            dict.fromkeys([*(h.memory_id for h in (*dense_hits, *bm25_hits)), *(h.id for h in viking_hits)])
+        )
         if candidates:
             # The index already applied the ACL; Postgres, the truth, re-checks every hit.
             params = SqlParams()
@@ -380,6 +398,7 @@ class Memories:
                     query=body.query,
                     dense=[Hit(id=h.memory_id, score=h.score) for h in dense_hits],
                     bm25=[Hit(id=h.memory_id, score=h.score) for h in bm25_hits],
+                    openviking=viking_hits,
                     facts=facts,
                     now=datetime.now(UTC),
                     limit=body.limit,

@@ -10,6 +10,7 @@ from faststream.nats import NatsBroker
 
 from memgw.common.composio import ComposioClient
 from memgw.common.net import GuardedFetcher
+from memgw.common.openviking import OpenViking, openviking_for
 from memgw.common.runtime import Infra
 from memgw.common.skills import Skills
 from memgw.gateway.directory_service import Directory
@@ -40,10 +41,13 @@ class Services:
     evermemos: EverMemOSFacade
     rpc: OpenHumanRpc
     skills: Skills  # the process's; GET /v1/skills lists them
+    openviking: OpenViking | None  # closed with the app
 
     async def close(self) -> None:
         await self.stage_relay.close()
         await self.fetcher.close()
+        if self.openviking is not None:
+            await self.openviking.close()
 
 
 def services_for(infra: Infra) -> Services:
@@ -51,6 +55,8 @@ def services_for(infra: Infra) -> Services:
     fetcher = GuardedFetcher(allow=settings.outbound_allow, timeout_s=settings.outbound_timeout_s)
     composio = ComposioClient(fetcher, settings.composio_api_url, settings.composio_api_key)
     pool, broker, layout = infra.pool, infra.broker, infra.layout
+    viking = infra.settings.openviking
+    openviking = openviking_for(viking) if viking.openviking_search else None
     memories = Memories(
         pool=pool,
         store=infra.store,
@@ -59,6 +65,7 @@ def services_for(infra: Infra) -> Services:
         layout=layout,
         ranking=infra.settings.ranking,
         skills=infra.skills,
+        openviking=openviking,
     )
     sessions = Sessions(pool=pool, layout=layout, settings=infra.settings.gateway, skills=infra.skills)
     profiles = Profiles(pool)
@@ -86,4 +93,5 @@ def services_for(infra: Infra) -> Services:
         evermemos=EverMemOSFacade(pool=pool, memories=memories, sessions=sessions, profiles=profiles),
         rpc=OpenHumanRpc(sources),
         skills=infra.skills,
+        openviking=openviking,
     )

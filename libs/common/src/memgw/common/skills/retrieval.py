@@ -1,7 +1,7 @@
 """``retrieve_context``: how search results are ordered, without an LLM in the loop.
 
-1. Reciprocal rank fusion of the dense (meaning) and BM25 (keyword) lists:
-   ``rrf = w_dense / (k + rank_dense) + w_bm25 / (k + rank_bm25)`` (a list a hit is missing from adds 0).
+1. Reciprocal rank fusion of the dense (meaning) and BM25 (keyword) lists, and OpenViking's when it
+   is asked: ``rrf = Σ w_list / (k + rank_in_list)`` (a list a hit is missing from adds 0).
 2. A blend with what we know of the memory:
    ``score = rrf × (1 + a·(importance − 0.5) + c·(confidence − 0.5) + r·recency + e·evidence) × feedback
    × credibility``, where ``recency = 0.5 ^ (days since last retrieved or updated / half-life)``,
@@ -49,6 +49,7 @@ class RetrieveInput(BaseModel):
     query: str
     dense: list[Hit] = Field(description="The meaning retriever's hits, best first.")
     bm25: list[Hit] = Field(description="The keyword retriever's hits, best first.")
+    openviking: list[Hit] = Field(default_factory=list, description="OpenViking's hits, best first, when it is asked.")
     facts: list[RankFacts] = Field(description="The candidates the asker may read; other hits are dropped.")
     now: datetime
     limit: int = Field(ge=1)
@@ -81,7 +82,12 @@ class RetrieveContext(Skill[RetrieveInput, RetrieveOutput]):
     def _fuse(self, data: RetrieveInput, facts: dict[str, RankFacts]) -> list[RankedContext]:
         s = self.settings.ranking
         fused: dict[str, RankedContext] = {}
-        for name, hits, weight in (("dense", data.dense, s.rank_weight_dense), ("bm25", data.bm25, s.rank_weight_bm25)):
+        lists = (
+            ("dense", data.dense, s.rank_weight_dense),
+            ("bm25", data.bm25, s.rank_weight_bm25),
+            ("openviking", data.openviking, s.rank_weight_openviking),
+        )
+        for name, hits, weight in lists:
             for rank, hit in enumerate(hits, start=1):
                 if hit.id not in facts:
                     continue
