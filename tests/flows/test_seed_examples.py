@@ -1,18 +1,49 @@
-"""Seed 004 §B and §D, followed step by step as a new user would: every example request, sent as the
-seed writes it (ids made unique for this run, the key of the user or agent it names as the
-principal), answers with at least the fields, and the values, the seed shows."""
+"""Seed 004 §B and §D, followed step by step as a new user would, against ``memgw up`` (what
+``./dev run`` starts) on a fresh data directory: every example request, sent as the seed writes it
+(ids made unique for this run, the key of the user or agent it names as the principal), answers
+with at least the fields, and the values, the seed shows."""
 
 from __future__ import annotations
 
 import json
+import signal
 import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
-from tests.conftest import System
+from memgw.launcher.embedded.process import free_port
+from tests.up_process import start_up, stop_up
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
+
+
+class Up:
+    """``memgw up`` as a client sees it: its URL, the admin key it printed once."""
+
+    def __init__(self, client: httpx.AsyncClient, admin_key: str) -> None:
+        self.client, self.admin_key = client, admin_key
+
+    def auth(self, key: str | None = None) -> dict[str, str]:
+        return {"Authorization": f"Bearer {key or self.admin_key}"}
+
+    async def admin(self, method: str, path: str, **kwargs: Any) -> Any:
+        response = await self.client.request(method, path, headers=self.auth(), **kwargs)
+        assert response.status_code < 300, response.text
+        return response.json()
+
+
+@pytest.fixture
+async def system(tmp_path: Path) -> AsyncIterator[Up]:
+    proc, url, key = await start_up(tmp_path / "data", free_port())
+    try:
+        async with httpx.AsyncClient(base_url=url, timeout=60) as client:
+            yield Up(client, key)
+    finally:
+        assert await stop_up(proc, signal.SIGINT) == 0
 
 
 def _seed(text: str, s: str) -> Any:
@@ -29,7 +60,7 @@ def _shows(answer: dict[str, Any], expected: dict[str, Any], *, ignore: tuple[st
             assert answer[key] == value, (key, answer[key], value)
 
 
-async def test_the_seed_examples_give_the_seed_answers(system: System) -> None:
+async def test_the_seed_examples_give_the_seed_answers(system: Up) -> None:
     s = uuid.uuid4().hex[:6]
     tom, agent, ws, sess = f"user_tom_{s}", f"agent_hermes_default_{s}", f"ws_memory_gateway_{s}", f"sess_001_{s}"
     admin = system.auth()

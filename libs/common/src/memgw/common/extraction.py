@@ -1,6 +1,7 @@
-"""Candidate memories from what people and agents said (a session's episodes at commit, the turns a
-mem0 client adds): deterministic rules for Chinese and English by default, an OpenAI-compatible chat
-endpoint with a structured-output prompt when one is configured.
+"""How the ``extract_memory`` skill finds candidate memories in what people and agents said (a
+session's episodes at commit, the turns a mem0 client adds): deterministic rules for Chinese and
+English by default, an OpenAI-compatible chat endpoint with a structured-output prompt when one is
+configured. Callers go through the skill (``memgw.common.skills.memory``), never here.
 
 A bad LLM answer (an error, malformed or truncated JSON, too slow) falls back to the rules: the
 episode is never lost. Secrets (tokens, keys, passwords) never become memories on either path.
@@ -211,11 +212,3 @@ class LlmExtractor:
             )
         return Extraction(candidates=candidates, summary=redact(str(answer["summary"]))[:500], method="llm")
 
-
-async def extract(texts: list[str], llm: LlmExtractor | None) -> Extraction:
-    """The configured way: the LLM's extraction when there is one, else the rules'."""
-    return await llm.extract(texts) if llm else rule_extract(texts)
-
-
-def llm_extractor(settings: ConsolidationSettings) -> LlmExtractor | None:
-    return LlmExtractor(settings) if settings.llm_base_url else None
