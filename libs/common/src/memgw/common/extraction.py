@@ -154,16 +154,23 @@ _PROMPT = (
 )
 
 
+def chat_client(
+    settings: ConsolidationSettings, transport: httpx.AsyncBaseTransport | None = None
+) -> httpx.AsyncClient:
+    """A client of the configured OpenAI-compatible chat endpoint (MEMGW_LLM_*), for every skill that asks it."""
+    assert settings.llm_base_url
+    headers = {"Authorization": f"Bearer {settings.llm_api_key}"} if settings.llm_api_key else {}
+    return httpx.AsyncClient(
+        base_url=settings.llm_base_url.rstrip("/") + "/",
+        timeout=settings.llm_timeout_s,
+        headers=headers,
+        transport=transport,
+    )
+
+
 class LlmExtractor:
     def __init__(self, settings: ConsolidationSettings, transport: httpx.AsyncBaseTransport | None = None):
-        assert settings.llm_base_url
-        headers = {"Authorization": f"Bearer {settings.llm_api_key}"} if settings.llm_api_key else {}
-        self._client = httpx.AsyncClient(
-            base_url=settings.llm_base_url.rstrip("/") + "/",
-            timeout=settings.llm_timeout_s,
-            headers=headers,
-            transport=transport,
-        )
+        self._client = chat_client(settings, transport)
         self._model = settings.llm_model
 
     async def close(self) -> None:
@@ -211,4 +218,3 @@ class LlmExtractor:
                 )
             )
         return Extraction(candidates=candidates, summary=redact(str(answer["summary"]))[:500], method="llm")
-

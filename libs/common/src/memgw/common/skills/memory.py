@@ -14,7 +14,7 @@ import httpx
 from pydantic import BaseModel, Field
 
 from memgw.common.domain import MemoryType, Visibility
-from memgw.common.extraction import LlmExtractor, classify_type, rule_extract, summarize
+from memgw.common.extraction import LlmExtractor, chat_client, classify_type, rule_extract, summarize
 from memgw.common.logging import get_logger
 from memgw.common.namespaces import namespaces_for
 from memgw.common.secrets import redact
@@ -198,13 +198,8 @@ class LlmClassifyMemory(ClassifyMemory):
     def __init__(self, settings: Settings) -> None:
         super().__init__(settings)
         c = settings.consolidation
-        headers = {"Authorization": f"Bearer {c.llm_api_key}"} if c.llm_api_key else {}
         self._model = c.llm_model
-        self._client = (
-            httpx.AsyncClient(base_url=c.llm_base_url.rstrip("/") + "/", timeout=c.llm_timeout_s, headers=headers)
-            if c.llm_base_url
-            else None
-        )
+        self._client = chat_client(c) if c.llm_base_url else None
 
     async def run(self, data: ClassifyInput) -> Classification:
         if data.memory_type or self._client is None:
