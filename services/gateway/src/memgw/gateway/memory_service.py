@@ -43,6 +43,7 @@ from memgw.gateway.errors import ApiError, BadRequest, Conflict, NotFound
 from memgw.gateway.pagination import Page, keyset_page, window_clauses
 from memgw.gateway.schemas import (
     MAX_PAGE,
+    BatchItemResult,
     FeedbackRequest,
     MemoryCreate,
     MemoryListQuery,
@@ -165,7 +166,9 @@ class Memories:
         by_id = {r["id"]: dict(r) for r in rows}
         return [by_id[i] for i in memory_ids if i in by_id]
 
-    async def create(self, p: Principal, body: MemoryCreate) -> MemoryRecord:
+    async def _prepared(self, p: Principal, body: MemoryCreate) -> NewMemory:
+        """The record ``body`` asks for, checked (acting for, classified, allowed, its namespace one
+        its kind may go to); not yet embedded. Refusals are audited and raised as ApiError."""
         await access.require_acting(self.pool, p, "memory_upsert", body.user_id, body.agent_id, body.workspace_id)
         user_id = body.user_id or p.user_id
         agent_id = body.agent_id or p.agent_id
@@ -199,15 +202,13 @@ class Memories:
                 f"namespace {body.namespace} is not where {kind.visibility} {kind.memory_type} memory goes"
                 f" ({' or '.join(allowed)})",
             )
-        derived = body.namespace or allowed[0]
-        [vector] = await self.store.embed_passages([body.content], self.embedder, tenant=user_id)
-        new = NewMemory(
+        return NewMemory(
             id=new_id("mem"),
             user_id=user_id,
             agent_id=agent_id,
             workspace_id=body.workspace_id,
             session_id=body.session_id,
-            namespace=derived,
+            namespace=body.namespace or allowed[0],
             memory_type=kind.memory_type,
             content=body.content,
             summary=body.summary,
@@ -218,15 +219,64 @@ class Memories:
             source=body.source,
             source_ref=body.source_ref,
             metadata=body.metadata,
-            embedding=vector,
+            embedding=(),
             embedding_model=self.embedder.name,
             expires_at=body.expires_at,
         )
+
+    async def _embedded(self, news: list[NewMemory]) -> None:
+        """Embed in one batch per owner (stored embeddings of the same text reused within that owner's
+        memories only, and each owner's batch in its own lane)."""
+        by_owner: dict[str, list[NewMemory]] = {}
+        for new in news:
+            by_owner.setdefault(new.user_id, []).append(new)
+        for owner, group in by_owner.items():
+            vectors = await self.store.embed_passages([n.content for n in group], self.embedder, tenant=owner)
+            for new, vector in zip(group, vectors, strict=True):
+                new.embedding = vector
+
+    async def _stored(self, p: Principal, news: list[NewMemory]) -> list[MemoryRecord]:
+        """One transaction for all of them, then the index."""
+        records = []
         async with self.pool.acquire() as conn, conn.transaction():
-            record = await self.store.insert(conn, new, actor=p.user_id)
-            await audit.record(conn, p, "memory_upsert", target_type="memory", target_id=record.id, namespace=derived)
-        await self.store.sync_index(upserted=[record.id])
+            for new in news:
+                record = await self.store.insert(conn, new, actor=p.user_id)
+                await audit.record(
+                    conn, p, "memory_upsert", target_type="memory", target_id=record.id, namespace=new.namespace
+                )
+                records.append(record)
+        await self.store.sync_index(upserted=[r.id for r in records])
+        return records
+
+    async def create(self, p: Principal, body: MemoryCreate) -> MemoryRecord:
+        new = await self._prepared(p, body)
+        await self._embedded([new])
+        [record] = await self._stored(p, [new])
         return record
+
+    async def create_many(self, p: Principal, bodies: list[MemoryCreate]) -> list[BatchItemResult]:
+        """Each record checked on its own (a refused one is answered with its status and reason, the
+        others still go), the accepted embedded in one batch and written in one transaction."""
+        results: list[BatchItemResult | None] = [None] * len(bodies)
+        accepted: list[tuple[int, NewMemory]] = []
+        for n, body in enumerate(bodies):
+            try:
+                accepted.append((n, await self._prepared(p, body)))
+            except ApiError as exc:
+                results[n] = BatchItemResult(index=n, status=exc.status_code, error=exc.detail)
+        news = [new for _, new in accepted]
+        if news:
+            await self._embedded(news)
+            for (n, _), record in zip(accepted, await self._stored(p, news), strict=True):
+                results[n] = BatchItemResult(
+                    index=n,
+                    status=201,
+                    id=record.id,
+                    namespace=record.namespace,
+                    version=record.version,
+                    uri=record.uri,
+                )
+        return [r for r in results if r is not None]
 
     async def get(self, p: Principal, memory_id: str) -> MemoryRecord:
         row = await self._load_visible(p, memory_id, "memory_get")

@@ -143,6 +143,44 @@ class MemoryCreated(BaseModel):
     uri: str = Field(description="Its viking:// URI, taken wherever its id is.")
 
 
+MAX_BATCH = 100
+
+
+class MemoryBatch(RequestBody):
+    """Up to 100 memories in one request: one embedding batch, one transaction, an answer per record."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "memories": [
+                        {"content": "用户偏好中文输出。"},
+                        {"content": "We decided to use Postgres.", "tags": ["db"]},
+                    ]
+                }
+            ]
+        },
+    )
+    memories: list[MemoryCreate] = Field(min_length=1, max_length=MAX_BATCH)
+
+
+class BatchItemResult(BaseModel):
+    index: int = Field(description="The record's place in the request.")
+    status: int = Field(description="201 when stored, else the status a single write would have answered.")
+    id: str | None = None
+    namespace: str | None = None
+    version: int | None = None
+    uri: str | None = None
+    error: str | None = None
+
+
+class MemoryBatchResult(BaseModel):
+    created: int
+    failed: int
+    results: list[BatchItemResult]
+
+
 class MemoryPatch(RequestBody):
     """Fields to change; an absent field stays. ``version`` (or an If-Match header) makes the write
     conditional: a stale one gets 409."""

@@ -11,6 +11,8 @@ from memgw.gateway.schemas import (
     MAX_PAGE,
     FeedbackAccepted,
     FeedbackRequest,
+    MemoryBatch,
+    MemoryBatchResult,
     MemoryCreate,
     MemoryCreated,
     MemoryListQuery,
@@ -30,6 +32,15 @@ async def create_memory(body: MemoryCreate, memories: MemoriesDep, principal: Pr
     """Store a memory; the namespace is derived from type and visibility when not given."""
     record = await memories.create(principal, body)
     return MemoryCreated(id=record.id, namespace=record.namespace, version=record.version, uri=record.uri)
+
+
+@router.post("/batch", response_model=MemoryBatchResult)
+async def create_memories(body: MemoryBatch, memories: MemoriesDep, principal: PrincipalDep) -> MemoryBatchResult:
+    """Store up to 100 memories: each is checked as a single write would be, the accepted are embedded
+    in one batch and written in one transaction; the answer has one result per record, in order."""
+    results = await memories.create_many(principal, body.memories)
+    created = sum(1 for r in results if r.status == 201)
+    return MemoryBatchResult(created=created, failed=len(results) - created, results=results)
 
 
 @router.get("", response_model=Page[MemoryRecord])

@@ -1,0 +1,62 @@
+"""POST /v1/memory/batch: up to 100 records, each checked as a single write would be, the accepted
+embedded in one batch and stored in one transaction, one answer per record in order."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import pytest
+
+from tests.conftest import System
+
+
+@pytest.fixture
+async def key(system: System) -> tuple[str, str]:
+    uid = f"batch_{uuid.uuid4().hex[:8]}"
+    return uid, await system.user(uid)
+
+
+async def test_a_batch_stores_what_may_be_stored_and_answers_each_record(
+    system: System, key: tuple[str, str], passages_embedded: list[str]
+) -> None:
+    uid, k = key
+    tag = uuid.uuid4().hex[:6]
+    records: list[dict[str, Any]] = [
+        {"content": f"用户偏好中文输出 {tag}。"},
+        {"content": f"refused {tag}", "namespace": "user/someone_else/long_term"},
+        {"content": f"We decided to use Postgres {tag}.", "tags": ["db"]},
+        {"content": f"for another user {tag}", "user_id": "someone_else"},
+    ]
+    answer = await system.client.post("/v1/memory/batch", json={"memories": records}, headers=system.auth(k))
+    assert answer.status_code == 200, answer.text
+    body = answer.json()
+    assert (body["created"], body["failed"]) == (2, 2)
+    assert [r["index"] for r in body["results"]] == [0, 1, 2, 3]
+    assert [r["status"] for r in body["results"]] == [201, 403, 201, 403]
+    assert body["results"][1]["error"]
+    first = body["results"][0]
+    assert first["uri"] == f"viking://memory/{first['namespace']}/{first['id']}"
+    mine = [t for t in passages_embedded if tag in t]
+    assert sorted(mine) == sorted([records[0]["content"], records[2]["content"]])  # refused ones never embedded
+    stored = await system.client.get(f"/v1/memory/{body['results'][2]['id']}", headers=system.auth(k))
+    assert (stored.json()["memory_type"], stored.json()["tags"]) == ("decision", ["db"])
+    hits = await system.client.post("/v1/memory/search", json={"query": f"Postgres {tag}"}, headers=system.auth(k))
+    assert body["results"][2]["id"] in {h["memory"]["id"] for h in hits.json()["results"]}
+    audit = (await system.admin("GET", "/v1/audit", params={"actor": uid, "limit": 100}))["items"]
+    assert {a["target_id"] for a in audit if a["action"] == "memory_upsert" and a["decision"] == "allow"} >= {
+        body["results"][0]["id"],
+        body["results"][2]["id"],
+    }
+
+
+@pytest.mark.parametrize(("count", "status"), [(0, 422), (100, 200), (101, 422)])
+async def test_a_batch_holds_one_to_a_hundred_records(
+    system: System, key: tuple[str, str], count: int, status: int
+) -> None:
+    _, k = key
+    records = [{"content": f"note {n} {uuid.uuid4().hex[:4]}"} for n in range(count)]
+    answer = await system.client.post("/v1/memory/batch", json={"memories": records}, headers=system.auth(k))
+    assert answer.status_code == status, answer.text
+    if status == 200:
+        assert answer.json()["created"] == count
