@@ -1,9 +1,10 @@
 """The consolidator's schedule: decay, archive, prune, purge, profile evolution.
 
 Every function takes ``now`` (so tests drive the clock) and ``dry_run`` (so a person can see what
-would change: ``memgw consolidate --user ID --dry-run``). Decay is computed from the last retrieval
-(or creation) with a half-life, never compounded: importance = base × 0.5^(age / half-life), where
-base is remembered in the metadata the first time a memory decays.
+would change: ``memgw consolidate --user ID --dry-run``). Decay is the ``prune_memory`` skill's
+decision, from the last retrieval (or creation) with a half-life, never compounded: importance =
+base × 0.5^(age / half-life), base remembered in the metadata the first time a memory decays, the
+half-life stretched by evidence and useful feedback and shortened by outdated feedback.
 """
 
 from __future__ import annotations
@@ -71,8 +72,11 @@ class Maintenance:
         """What ``prune_memory`` decides for every memory that may decay, applied."""
         rows = await self.pool.fetch(
             f"SELECT {RECORD_COLUMNS}, last_retrieved_at,"
-            " (SELECT count(*) FROM memory_feedback f WHERE f.memory_id = m.id AND f.feedback = 'useful') AS useful,"
-            " (SELECT count(*) FROM memory_feedback f WHERE f.memory_id = m.id AND f.feedback = 'outdated') AS outdated"
+            # Judgements of the shared record only: a reader's personal feedback weighs in their own results.
+            " (SELECT count(*) FROM memory_feedback f WHERE f.memory_id = m.id AND NOT f.personal"
+            "  AND f.feedback = 'useful') AS useful,"
+            " (SELECT count(*) FROM memory_feedback f WHERE f.memory_id = m.id AND NOT f.personal"
+            "  AND f.feedback = 'outdated') AS outdated"
             " FROM memories m WHERE status = 'active'"
             " AND NOT ('pinned' = ANY(tags)) AND memory_type <> ALL($1::text[]) AND namespace NOT LIKE 'user/%/profile'"
             " AND ($2::text IS NULL OR user_id = $2)",
