@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from memgw.common.settings import ConsolidationSettings, RankingSettings, Settings
-from memgw.common.skills.retrieval import Hit, RankFacts, RetrieveContext, RetrieveInput
+from memgw.common.skills.retrieval import Hit, RankFacts, RetrieveContext, RetrieveInput, expansion_terms
 
 pytestmark = pytest.mark.unit
 NOW = datetime(2026, 6, 1, tzinfo=UTC)
@@ -119,3 +119,18 @@ async def test_near_duplicates_fold_into_the_best_and_the_limit_counts_kept_hits
     kept = await _rank(SKILL, order, order, facts, limit=2)
     assert [k.id for k in kept] == ["a", "b"]
     assert kept[0].duplicates == ["a-copy", "a-same-text"]
+
+
+def test_expansion_terms_are_what_several_of_the_best_hits_share_and_the_query_does_not_say() -> None:
+    seeds = [
+        "Caroline went to the pottery class on Sunday",
+        "The pottery class made Caroline happy",
+        "Melanie painted a sunrise",
+        "我们决定使用 数据库 迁移",
+        "数据库 迁移 失败了",
+    ]
+    terms = expansion_terms("What did Caroline do on Sunday?", seeds, 5)
+    assert terms[:2] == ["class", "pottery"]  # two hits each; the query's own words never come back
+    assert {"数据库", "迁移"} <= set(terms)
+    assert "painted" not in terms  # one hit only
+    assert expansion_terms("anything", ["one text"], 5) == []

@@ -208,6 +208,14 @@ class RankingSettings(BaseSettings):
     rank_weight_openviking: float = Field(
         default=1.0, ge=0, description="RRF weight of OpenViking's list, when it is asked (MEMGW_OPENVIKING_URL)."
     )
+    rank_feedback_terms: int = Field(
+        default=0,
+        ge=0,
+        le=32,
+        description="Words of the first round's best hits added for a second keyword round (0 = off).",
+    )
+    rank_feedback_seeds: int = Field(default=5, ge=2, le=20, description="First-round hits those words come from.")
+    rank_weight_feedback: float = Field(default=1.0, ge=0, description="RRF weight of the second round's list.")
     rank_evidence: float = Field(
         default=0.1, ge=0, description="Boost of a memory said often (all of it at 8 pieces of evidence)."
     )

@@ -36,7 +36,14 @@ from memgw.common.openviking import OpenViking, OpenVikingError
 from memgw.common.settings import RankingSettings
 from memgw.common.skills import Skills
 from memgw.common.skills.memory import ClassifyInput, ClassifyMemory
-from memgw.common.skills.retrieval import Hit, RankFacts, RetrieveContext, RetrieveInput
+from memgw.common.skills.retrieval import (
+    Hit,
+    RankFacts,
+    RetrieveContext,
+    RetrieveInput,
+    RetrieveOutput,
+    expansion_terms,
+)
 from memgw.common.viking import namespace_uri
 from memgw.gateway import access, audit
 from memgw.gateway.errors import ApiError, BadRequest, Conflict, NotFound
@@ -386,6 +393,28 @@ class Memories:
                 return found, True
         return found, False
 
+    async def _readable(self, p: Principal, ids: list[str], statuses: tuple[MemoryStatus, ...]) -> dict[str, Any]:
+        """The rows of those of ``ids`` the asker may read (the index applied the ACL already; Postgres,
+        the truth, re-checks every hit), each with the asker's own judgements of it."""
+        if not ids:
+            return {}
+        params = SqlParams()
+        wanted = params.add(list(dict.fromkeys(ids)))
+        asker = params.add(p.user_id)
+        rows = await self.pool.fetch(
+            f"SELECT {RECORD_COLUMNS}, content_hash, embedding, last_retrieved_at,"
+            f" ARRAY(SELECT DISTINCT f.feedback FROM memory_feedback f WHERE f.memory_id = m.id"
+            f"  AND f.user_id = {asker} AND f.personal) AS personal_feedback"
+            f" FROM memories m WHERE m.id = ANY({wanted}) AND {_listing_sql(p, params, statuses)}",
+            *params.values,
+        )
+        return {r["id"]: r for r in rows}
+
+    async def _rank(self, lists: RetrieveInput, rows: dict[str, Any]) -> RetrieveOutput:
+        # What the asker judged incorrect stays out of the asker's results (and only theirs).
+        facts = [_rank_facts(r) for r in rows.values() if "incorrect" not in r["personal_feedback"]]
+        return await self.skills.run(RetrieveContext, lists.model_copy(update={"facts": facts}))
+
     async def search(self, p: Principal, body: SearchRequest) -> list[SearchHit]:
         await access.require_acting(self.pool, p, "memory_search", body.user_id, body.agent_id, body.workspace_id)
         statuses = tuple(body.statuses) or (MemoryStatus.ACTIVE,)
@@ -421,48 +450,37 @@ class Memories:
             return [Hit(id=memory_id, score=score) for memory_id, score in found]
 
         dense_hits, bm25_hits, viking_hits = await asyncio.gather(dense(), bm25(), viking())
-        results: list[SearchHit] = []
-        # OpenViking's hits name ids only: they pass the same ACL in Postgres as the index's do.
-        candidates = list(
-            dict.fromkeys([*(h.memory_id for h in (*dense_hits, *bm25_hits)), *(h.id for h in viking_hits)])
+        first = RetrieveInput(
+            query=body.query,
+            dense=[Hit(id=h.memory_id, score=h.score) for h in dense_hits],
+            bm25=[Hit(id=h.memory_id, score=h.score) for h in bm25_hits],
+            openviking=viking_hits,  # ids only: they pass the same ACL in Postgres as the index's do
+            facts=[],
+            now=datetime.now(UTC),
+            limit=body.limit,
         )
-        if candidates:
-            # The index already applied the ACL; Postgres, the truth, re-checks every hit.
-            params = SqlParams()
-            ids = params.add(candidates)
-            asker = params.add(p.user_id)
-            # With each hit, the asker's own judgements of it (given where it could not change the record).
-            rows = await self.pool.fetch(
-                f"SELECT {RECORD_COLUMNS}, content_hash, embedding, last_retrieved_at,"
-                f" ARRAY(SELECT DISTINCT f.feedback FROM memory_feedback f WHERE f.memory_id = m.id"
-                f"  AND f.user_id = {asker} AND f.personal) AS personal_feedback"
-                f" FROM memories m WHERE m.id = ANY({ids}) AND {_listing_sql(p, params, statuses)}",
-                *params.values,
+        by_id = await self._readable(p, [h.id for h in (*first.dense, *first.bm25, *first.openviking)], statuses)
+        ranked = await self._rank(first, by_id)
+        terms = self.ranking.rank_feedback_terms
+        if terms and body.mode == "hybrid" and ranked.ranked:
+            # A second keyword round, seeded by the first round's best (pseudo-relevance feedback).
+            seeds = [by_id[r.id]["content"] for r in ranked.ranked[: self.ranking.rank_feedback_seeds]]
+            extra = expansion_terms(body.query, seeds, terms)
+            if extra:
+                second = await self.index.search(text=f"{body.query} {' '.join(extra)}", where=where, limit=depth)
+                first.feedback = [Hit(id=h.memory_id, score=h.score) for h in second]
+                by_id |= await self._readable(p, [h.id for h in first.feedback if h.id not in by_id], statuses)
+                ranked = await self._rank(first, by_id)
+        results = [
+            SearchHit(
+                memory=to_record(by_id[r.id]),
+                score=r.score,
+                duplicates=r.duplicates,
+                explain=r.components if body.explain else None,
             )
-            by_id = {r["id"]: r for r in rows}
-            # What the asker judged incorrect stays out of the asker's results (and only theirs).
-            facts = [_rank_facts(r) for r in rows if "incorrect" not in r["personal_feedback"]]
-            ranked = await self.skills.run(
-                RetrieveContext,
-                RetrieveInput(
-                    query=body.query,
-                    dense=[Hit(id=h.memory_id, score=h.score) for h in dense_hits],
-                    bm25=[Hit(id=h.memory_id, score=h.score) for h in bm25_hits],
-                    openviking=viking_hits,
-                    facts=facts,
-                    now=datetime.now(UTC),
-                    limit=body.limit,
-                ),
-            )
-            results = [
-                SearchHit(
-                    memory=to_record(by_id[r.id]),
-                    score=r.score,
-                    duplicates=r.duplicates,
-                    explain=r.components if body.explain else None,
-                )
-                for r in ranked.ranked
-            ]
+            for r in ranked.ranked
+        ]
+        if results:
             await self.store.mark_retrieved([r.memory.id for r in results])
         await audit.record(
             self.pool,

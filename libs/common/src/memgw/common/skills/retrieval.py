@@ -17,6 +17,7 @@ The caller hands over only what the asker may read (the ACL is applied before ra
 from __future__ import annotations
 
 import math
+import re
 from datetime import datetime
 from typing import Any
 
@@ -50,6 +51,9 @@ class RetrieveInput(BaseModel):
     dense: list[Hit] = Field(description="The meaning retriever's hits, best first.")
     bm25: list[Hit] = Field(description="The keyword retriever's hits, best first.")
     openviking: list[Hit] = Field(default_factory=list, description="OpenViking's hits, best first, when it is asked.")
+    feedback: list[Hit] = Field(
+        default_factory=list, description="A second keyword round's hits (query + expansion_terms of the first's best)."
+    )
     facts: list[RankFacts] = Field(description="The candidates the asker may read; other hits are dropped.")
     now: datetime
     limit: int = Field(ge=1)
@@ -86,6 +90,7 @@ class RetrieveContext(Skill[RetrieveInput, RetrieveOutput]):
             ("dense", data.dense, s.rank_weight_dense),
             ("bm25", data.bm25, s.rank_weight_bm25),
             ("openviking", data.openviking, s.rank_weight_openviking),
+            ("feedback", data.feedback, s.rank_weight_feedback),
         )
         for name, hits, weight in lists:
             for rank, hit in enumerate(hits, start=1):
@@ -147,3 +152,28 @@ class RetrieveContext(Skill[RetrieveInput, RetrieveOutput]):
             kept_vectors.append(vector)
             kept_hashes[f.content_hash] = entry
         return kept
+
+
+# -- a second round seeded by the first (pseudo-relevance feedback) ---------------------------------------
+
+_TERM = re.compile(r"[A-Za-z][A-Za-z'’-]{3,}|[\u3400-\u4dbf\u4e00-\u9fff]{2,}")
+_STOP = frozenset(
+    "about after again also been before being could does doing done from have having here into just like more "
+    "most much only other over same some such than that their them then there these they this those through very "
+    "what when where which while will with would your yours really think thing things going know want yeah okay "
+    "thanks great good nice sure".split()
+)
+
+
+def expansion_terms(query: str, seeds: list[str], limit: int) -> list[str]:
+    """Words the best first-round hits share that the query does not say: the bridge a multi-hop
+    question needs (its answer names what the question only implies). A word counts once per hit;
+    the words most hits share come first, and a word only one hit has never counts."""
+    asked = {t.lower() for t in _TERM.findall(query)}
+    shared: dict[str, int] = {}
+    for text in seeds:
+        for term in {t.lower() for t in _TERM.findall(text)}:
+            if term not in asked and term not in _STOP:
+                shared[term] = shared.get(term, 0) + 1
+    ranked = sorted((t for t, n in shared.items() if n >= 2), key=lambda t: (-shared[t], t))
+    return ranked[:limit]
