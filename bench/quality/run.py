@@ -26,7 +26,8 @@ KS = (5, 10, 20)
 _EVIDENCE = re.compile(r"D\d+:\d+")
 
 
-def turns(sample: dict[str, Any]) -> list[tuple[str, str]]:
+def turns(sample: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """(dia_id, text, session id) of every turn, in order."""
     conversation = sample["conversation"]
     out = []
     n = 1
@@ -36,15 +37,17 @@ def turns(sample: dict[str, Any]) -> list[tuple[str, str]]:
             text = f"[{when}] {turn['speaker']}: {turn['text']}"
             if turn.get("blip_caption"):
                 text += f" [shares a photo: {turn['blip_caption']}]"
-            out.append((turn["dia_id"], text))
+            out.append((turn["dia_id"], text, f"{sample['sample_id']}-s{n}"))
         n += 1
     return out
 
 
-async def ingest(system: Running, key: str, items: list[tuple[str, str]]) -> None:
-    """In order, 100 turns a request (POST /v1/memory/batch)."""
+async def ingest(system: Running, key: str, items: list[tuple[str, str, str]]) -> None:
+    """In order, 100 turns a request (POST /v1/memory/batch), each with the session it was said in."""
     for i in range(0, len(items), 100):
-        body = {"memories": [{"content": t, "metadata": {"dia_id": d}} for d, t in items[i : i + 100]]}
+        body = {
+            "memories": [{"content": t, "session_id": s, "metadata": {"dia_id": d}} for d, t, s in items[i : i + 100]]
+        }
         r = await system.client.post("/v1/memory/batch", json=body, headers=system.auth(key))
         r.raise_for_status()
         assert r.json()["failed"] == 0, r.text
@@ -140,7 +143,7 @@ Recall@10 by question category:
 
 
 if __name__ == "__main__":
-    path = Path(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT_DATA
+    path = Path(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1] else DEFAULT_DATA
     chosen = tuple(sys.argv[2].split(",")) if len(sys.argv) > 2 else MODES
     result = asyncio.run(main(path, chosen))
     text = report(result)

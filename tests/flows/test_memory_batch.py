@@ -6,6 +6,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+import numpy as np
 import pytest
 
 from tests.conftest import System
@@ -60,3 +61,39 @@ async def test_a_batch_holds_one_to_a_hundred_records(
     assert answer.status_code == status, answer.text
     if status == 200:
         assert answer.json()["created"] == count
+
+
+async def test_a_memory_of_a_session_is_embedded_with_the_turn_before_it(system: System, key: tuple[str, str]) -> None:
+    """ "Yes, in May!" means nothing alone: it is embedded with the end of what was said before it in
+    its session (within the batch, and across requests); its content stays as written."""
+    _, k = key
+    session = f"s_{uuid.uuid4().hex[:8]}"
+    said = ["When is your sister's wedding? Is it in spring?", "Yes, in May!", "We booked the hall already."]
+    first = await system.client.post(
+        "/v1/memory/batch",
+        json={"memories": [{"content": t, "session_id": session} for t in said[:2]]},
+        headers=system.auth(k),
+    )
+    third = await system.client.post(
+        "/v1/memory", json={"content": said[2], "session_id": session}, headers=system.auth(k)
+    )
+    ids = [r["id"] for r in first.json()["results"]] + [third.json()["id"]]
+    rows = {
+        r["id"]: r
+        for r in await system.infra.pool.fetch("SELECT id, content, embedding FROM memories WHERE id = ANY($1)", ids)
+    }
+    embed = system.infra.embedder.embed_passages
+    limit = system.infra.settings.ranking.rank_context_chars
+    for n in (1, 2):
+        stored = np.asarray(rows[ids[n]]["embedding"])
+        assert rows[ids[n]]["content"] == said[n]
+        [in_context, alone] = await embed([f"{said[n - 1][-limit:]}\n{said[n]}", said[n]])
+        assert _cos(stored, in_context) > 0.99
+        assert _cos(stored, in_context) > _cos(stored, alone)
+    [plain] = await embed([said[0]])  # the first of a session has nothing before it
+    assert _cos(np.asarray(rows[ids[0]]["embedding"]), plain) > 0.99
+
+
+def _cos(a: Any, b: Any) -> float:
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    return float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)))

@@ -208,6 +208,14 @@ class RankingSettings(BaseSettings):
     rank_weight_openviking: float = Field(
         default=1.0, ge=0, description="RRF weight of OpenViking's list, when it is asked (MEMGW_OPENVIKING_URL)."
     )
+    rank_context_chars: int = Field(
+        # About the sentence before: the question a short answer answers. 150, 300 and 600 were tried on
+        # the LoCoMo development slice (bench/reports/quality.md); all helped, the shortest most.
+        default=150,
+        ge=0,
+        le=2000,
+        description="A memory written in a session is embedded with this much of the one before it (0 = alone).",
+    )
     rank_feedback_terms: int = Field(
         default=0,
         ge=0,

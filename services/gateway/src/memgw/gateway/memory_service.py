@@ -231,15 +231,41 @@ class Memories:
             expires_at=body.expires_at,
         )
 
+    async def _in_context(self, news: list[NewMemory]) -> list[str]:
+        """What each is embedded as: a memory of a session is read with the end of the one before it
+        in that session (the turn it answers: "Yes, in May!" means nothing alone), up to
+        ``rank_context_chars``; its content stays as written."""
+        limit = self.ranking.rank_context_chars
+        before: dict[tuple[str, str], str] = {}
+        texts = []
+        for new in news:
+            if not (limit and new.session_id):
+                texts.append(new.content)
+                continue
+            key = (new.user_id, new.session_id)
+            if key not in before:
+                before[key] = (
+                    await self.pool.fetchval(
+                        "SELECT content FROM memories WHERE user_id = $1 AND session_id = $2"
+                        " ORDER BY created_at DESC, id DESC LIMIT 1",
+                        *key,
+                    )
+                    or ""
+                )
+            previous = before[key][-limit:]
+            texts.append(f"{previous}\n{new.content}" if previous else new.content)
+            before[key] = new.content
+        return texts
+
     async def _embedded(self, news: list[NewMemory]) -> None:
         """Embed in one batch per owner (stored embeddings of the same text reused within that owner's
         memories only, and each owner's batch in its own lane)."""
-        by_owner: dict[str, list[NewMemory]] = {}
-        for new in news:
-            by_owner.setdefault(new.user_id, []).append(new)
+        by_owner: dict[str, list[tuple[NewMemory, str]]] = {}
+        for new, text in zip(news, await self._in_context(news), strict=True):
+            by_owner.setdefault(new.user_id, []).append((new, text))
         for owner, group in by_owner.items():
-            vectors = await self.store.embed_passages([n.content for n in group], self.embedder, tenant=owner)
-            for new, vector in zip(group, vectors, strict=True):
+            vectors = await self.store.embed_passages([t for _, t in group], self.embedder, tenant=owner)
+            for (new, _), vector in zip(group, vectors, strict=True):
                 new.embedding = vector
 
     async def _stored(self, p: Principal, news: list[NewMemory]) -> list[MemoryRecord]:
