@@ -107,6 +107,34 @@ async def main(data_path: Path, modes: tuple[str, ...] = MODES) -> dict[str, Any
     }
 
 
+# Every knob tried on this slice, hybrid mode, each a whole run (2026-11-30, x86_64, 2 cores). Kept: what
+# helped at every value tried and has a reason; left off: what helped only the top ranks at a cost.
+TRIALS = """
+## Knobs tried (hybrid, this slice)
+
+| setting | recall@5 | recall@10 | recall@20 | MRR | multi-hop | temporal | open-domain | single-hop | kept |
+|---|---|---|---|---|---|---|---|---|---|
+| baseline (no session context, no second round) | 0.570 | 0.664 | 0.734 | 0.485 | 0.438 | 0.862 | 0.242 | 0.703 | |
+| `RANK_CONTEXT_CHARS` 150 | 0.589 | 0.684 | 0.735 | 0.512 | 0.416 | 0.869 | 0.300 | 0.740 | **yes (default)** |
+| `RANK_CONTEXT_CHARS` 300 | 0.583 | 0.677 | 0.721 | 0.496 | 0.423 | 0.862 | 0.308 | 0.727 | |
+| `RANK_CONTEXT_CHARS` 600 | 0.581 | 0.675 | 0.718 | 0.491 | 0.416 | 0.854 | 0.308 | 0.728 | |
+| `RANK_FEEDBACK_TERMS` 4 (no context) | 0.590 | 0.667 | 0.733 | 0.501 | 0.436 | 0.873 | 0.300 | 0.699 | |
+| `RANK_FEEDBACK_TERMS` 8 | 0.593 | 0.666 | 0.736 | 0.499 | 0.439 | 0.858 | 0.300 | 0.703 | |
+| `RANK_FEEDBACK_TERMS` 4, seeds 3 | 0.591 | 0.664 | 0.734 | 0.498 | 0.433 | 0.862 | 0.300 | 0.699 | |
+| `RANK_FEEDBACK_TERMS` 4, weight 2 | 0.597 | 0.669 | 0.734 | 0.510 | 0.431 | 0.877 | 0.308 | 0.703 | |
+| `RANK_FEEDBACK_TERMS` 6, seeds 10 | 0.593 | 0.668 | 0.734 | 0.502 | 0.433 | 0.869 | 0.308 | 0.703 | |
+| context 300 + feedback 4 | 0.592 | 0.677 | 0.729 | 0.499 | 0.434 | 0.865 | 0.308 | 0.720 | |
+| context 150 + feedback 4 | 0.604 | 0.684 | 0.736 | 0.522 | 0.422 | 0.869 | 0.308 | 0.736 | off (1) |
+
+(1) It helps the top ranks only and costs a second keyword round per search; off by default.
+
+The session context embeds a turn with the end of the turn before it in its session (a short answer
+is read with the question it answers); the feedback round adds words that several of the first
+round's best hits share and the question does not say (pseudo-relevance feedback). No held-out
+conversations were run in this session: the issue's held-out check is still to do.
+"""
+
+
 def report(result: dict[str, Any]) -> str:
     modes = list(result["scores"])
     rows = "\n".join(
@@ -139,7 +167,7 @@ Recall@10 by question category:
 | mode | {" | ".join(names)} |
 |---|{"---|" * len(names)}
 {per_category}
-"""
+{TRIALS}"""
 
 
 if __name__ == "__main__":
