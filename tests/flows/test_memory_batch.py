@@ -97,3 +97,22 @@ async def test_a_memory_of_a_session_is_embedded_with_the_turn_before_it(system:
 def _cos(a: Any, b: Any) -> float:
     a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
     return float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)))
+
+
+async def test_what_an_agent_only_memory_says_never_shapes_a_private_ones_embedding(
+    system: System, key: tuple[str, str]
+) -> None:
+    uid, k = key
+    agent_key = await system.agent(uid, f"a_{uuid.uuid4().hex[:6]}")
+    session = f"s_{uuid.uuid4().hex[:8]}"
+    secret = "The launch code for project Heron is kept in the blue binder."
+    await system.client.post(
+        "/v1/memory",
+        json={"content": secret, "session_id": session, "visibility": "agent-only"},
+        headers=system.auth(agent_key),
+    )
+    said = "Yes, that one."
+    made = await system.client.post("/v1/memory", json={"content": said, "session_id": session}, headers=system.auth(k))
+    stored = await system.infra.pool.fetchval("SELECT embedding FROM memories WHERE id = $1", made.json()["id"])
+    [alone] = await system.infra.embedder.embed_passages([said])
+    assert _cos(stored, alone) > 0.99

@@ -234,19 +234,20 @@ class Memories:
     async def _in_context(self, news: list[NewMemory]) -> list[str]:
         """What each is embedded as: a memory of a session is read with the end of the one before it
         in that session (the turn it answers: "Yes, in May!" means nothing alone), up to
-        ``rank_context_chars``; its content stays as written."""
+        ``rank_context_chars``; its content stays as written. Only one of the same namespace counts:
+        what an agent-only memory says never shapes how a memory others may read is found."""
         limit = self.ranking.rank_context_chars
-        before: dict[tuple[str, str], str] = {}
+        before: dict[tuple[str, str, str], str] = {}
         texts = []
         for new in news:
             if not (limit and new.session_id):
                 texts.append(new.content)
                 continue
-            key = (new.user_id, new.session_id)
+            key = (new.user_id, new.session_id, new.namespace)
             if key not in before:
                 before[key] = (
                     await self.pool.fetchval(
-                        "SELECT content FROM memories WHERE user_id = $1 AND session_id = $2"
+                        "SELECT content FROM memories WHERE user_id = $1 AND session_id = $2 AND namespace = $3"
                         " ORDER BY created_at DESC, id DESC LIMIT 1",
                         *key,
                     )
