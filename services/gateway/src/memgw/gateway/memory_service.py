@@ -66,7 +66,9 @@ MAX_SCAN = 5_000  # memories read to answer one filtered listing (the facades' s
 
 
 def _rank_facts(row: Any) -> RankFacts:
-    return RankFacts(
+    # Built from our own rows, whose columns already have these types: not validated again (a search
+    # hands over ~100 of them, each with a 384-float embedding).
+    return RankFacts.model_construct(
         id=row["id"],
         importance=row["importance"],
         confidence=row["confidence"],
