@@ -279,9 +279,11 @@ class MemoryStore:
         tenant at a time goes to the embedder, so one tenant's bulk write cannot occupy it: others
         get their batches in between."""
         hashes = [content_hash(t) for t in texts]
+        # A memory written in a session may be embedded with the turn before it (the gateway's
+        # session context): its vector is not its text's alone, so it is never reused for that text.
         rows = await self.pool.fetch(
             "SELECT DISTINCT ON (content_hash) content_hash, embedding FROM memories"
-            " WHERE content_hash = ANY($1) AND embedding_model = $2 AND user_id = $3",
+            " WHERE content_hash = ANY($1) AND embedding_model = $2 AND user_id = $3 AND session_id IS NULL",
             list(set(hashes)),
             embedder.name,
             tenant,
