@@ -125,8 +125,14 @@ TRIALS = """
 | `RANK_FEEDBACK_TERMS` 6, seeds 10 | 0.593 | 0.668 | 0.734 | 0.502 | 0.433 | 0.869 | 0.308 | 0.703 | |
 | context 300 + feedback 4 | 0.592 | 0.677 | 0.729 | 0.499 | 0.434 | 0.865 | 0.308 | 0.720 | |
 | context 150 + feedback 4 | 0.604 | 0.684 | 0.736 | 0.522 | 0.422 | 0.869 | 0.308 | 0.736 | off (1) |
+| context 150 + `RANK_NEIGHBOUR_ANCHORS` 3 (weight 0.5) | 0.603 | 0.688 | 0.750 | 0.505 | 0.407 | 0.869 | 0.300 | 0.749 | |
+| context 150 + neighbours 5 (weight 0.5) | 0.601 | 0.689 | 0.754 | 0.509 | 0.413 | 0.869 | 0.300 | 0.749 | |
+| context 150 + neighbours 5 (weight 1.0) | 0.582 | 0.704 | 0.780 | 0.451 | 0.411 | 0.865 | 0.308 | 0.780 | off (2) |
 
 (1) It helps the top ranks only and costs a second keyword round per search; off by default.
+(2) Neighbours of the best hits (the memory before and after each in its session) trade the top ranks for depth:
+recall@20 +0.045 and recall@10 +0.018 at weight 1.0, but MRR −0.06; off by default, for callers that fill a
+prompt with the top 10–20 and care less for the order.
 
 The session context embeds a turn with the end of the turn before it in its session (a short answer
 is read with the question it answers); the feedback round adds words that several of the first

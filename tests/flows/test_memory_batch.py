@@ -116,3 +116,27 @@ async def test_what_an_agent_only_memory_says_never_shapes_a_private_ones_embedd
     stored = await system.infra.pool.fetchval("SELECT embedding FROM memories WHERE id = $1", made.json()["id"])
     [alone] = await system.infra.embedder.embed_passages([said])
     assert _cos(stored, alone) > 0.99
+
+
+async def test_the_turns_around_a_strong_hit_join_the_candidates(
+    system: System, key: tuple[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, k = key
+    monkeypatch.setattr(system.infra.settings.ranking, "rank_neighbour_anchors", 3)
+    tag = uuid.uuid4().hex[:6]
+    session = f"s_{uuid.uuid4().hex[:8]}"
+    said = [f"What is the name of your dog{tag}?", "Bailey.", "He loves running on the beach.", "Unrelated."]
+    made = await system.client.post(
+        "/v1/memory/batch",
+        json={"memories": [{"content": t, "session_id": session} for t in said]},
+        headers=system.auth(k),
+    )
+    ids = [r["id"] for r in made.json()["results"]]
+    found = await system.client.post(
+        "/v1/memory/search",
+        json={"query": f"name of the dog{tag}", "limit": 10, "mode": "sparse", "explain": True},
+        headers=system.auth(k),
+    )
+    hits = {h["memory"]["id"]: h for h in found.json()["results"]}
+    assert ids[0] in hits
+    assert "neighbour_rank" in hits[ids[1]]["explain"]  # the answer, found through its question

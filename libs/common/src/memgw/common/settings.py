@@ -216,6 +216,10 @@ class RankingSettings(BaseSettings):
         le=2000,
         description="A memory written in a session is embedded with this much of the one before it (0 = alone).",
     )
+    rank_neighbour_anchors: int = Field(
+        default=0, ge=0, le=20, description="Best hits whose session neighbours join the candidates (0 = off)."
+    )
+    rank_weight_neighbours: float = Field(default=0.5, ge=0, description="RRF weight of the neighbours' list.")
     rank_feedback_terms: int = Field(
         default=0,
         ge=0,

@@ -439,6 +439,23 @@ class Memories:
         )
         return {r["id"]: r for r in rows}
 
+    async def _neighbours(self, anchors: list[str]) -> list[str]:
+        """The memories just before and just after each anchor in its session and namespace, in the
+        anchors' order (what the asker may read of them is decided after, as for every candidate)."""
+        rows = await self.pool.fetch(
+            "SELECT a.ord, x.id FROM unnest($1::text[]) WITH ORDINALITY AS a(id, ord)"
+            " JOIN memories m ON m.id = a.id AND m.session_id IS NOT NULL"
+            " CROSS JOIN LATERAL ("
+            "  (SELECT b.id FROM memories b WHERE b.user_id = m.user_id AND b.session_id = m.session_id"
+            "   AND b.namespace = m.namespace AND b.created_at < m.created_at ORDER BY b.created_at DESC LIMIT 1)"
+            "  UNION ALL"
+            "  (SELECT b.id FROM memories b WHERE b.user_id = m.user_id AND b.session_id = m.session_id"
+            "   AND b.namespace = m.namespace AND b.created_at > m.created_at ORDER BY b.created_at LIMIT 1)"
+            " ) x ORDER BY a.ord",
+            anchors,
+        )
+        return list(dict.fromkeys(r["id"] for r in rows if r["id"] not in anchors))
+
     async def _rank(self, lists: RetrieveInput, rows: dict[str, Any]) -> RetrieveOutput:
         # What the asker judged incorrect stays out of the asker's results (and only theirs).
         facts = [_rank_facts(r) for r in rows.values() if "incorrect" not in r["personal_feedback"]]
@@ -499,6 +516,14 @@ class Memories:
                 second = await self.index.search(text=f"{body.query} {' '.join(extra)}", where=where, limit=depth)
                 first.feedback = [Hit(id=h.memory_id, score=h.score) for h in second]
                 by_id |= await self._readable(p, [h.id for h in first.feedback if h.id not in by_id], statuses)
+                ranked = await self._rank(first, by_id)
+        anchors = self.ranking.rank_neighbour_anchors
+        if anchors and ranked.ranked:
+            # The turns around a strong hit, in its session: the question it answers, what came of it.
+            around = await self._neighbours([r.id for r in ranked.ranked[:anchors]])
+            if around:
+                first.neighbours = [Hit(id=memory_id, score=0.0) for memory_id in around]
+                by_id |= await self._readable(p, [i for i in around if i not in by_id], statuses)
                 ranked = await self._rank(first, by_id)
         results = [
             SearchHit(

@@ -51,6 +51,9 @@ class RetrieveInput(BaseModel):
     dense: list[Hit] = Field(description="The meaning retriever's hits, best first.")
     bm25: list[Hit] = Field(description="The keyword retriever's hits, best first.")
     openviking: list[Hit] = Field(default_factory=list, description="OpenViking's hits, best first, when it is asked.")
+    neighbours: list[Hit] = Field(
+        default_factory=list, description="The memories around the best hits in their sessions, best anchor first."
+    )
     feedback: list[Hit] = Field(
         default_factory=list, description="A second keyword round's hits (query + expansion_terms of the first's best)."
     )
@@ -91,6 +94,7 @@ class RetrieveContext(Skill[RetrieveInput, RetrieveOutput]):
             ("bm25", data.bm25, s.rank_weight_bm25),
             ("openviking", data.openviking, s.rank_weight_openviking),
             ("feedback", data.feedback, s.rank_weight_feedback),
+            ("neighbour", data.neighbours, s.rank_weight_neighbours),
         )
         for name, hits, weight in lists:
             for rank, hit in enumerate(hits, start=1):
