@@ -27,6 +27,7 @@ from memgw.common.policy import (
     PlacementRef,
     Resource,
     SessionRef,
+    SkillRef,
     SourceRef,
     WorkspaceRef,
     decide,
@@ -169,6 +170,8 @@ TABLE: list[tuple[str, Principal, Action, Resource, bool, str]] = [
     ("own audit", ALICE, Action.AUDIT_READ, AuditRef("alice"), True, "own"),
     ("other's audit", ALICE, Action.AUDIT_READ, AuditRef("bob"), False, "only an admin"),
     ("admin audit", ADMIN, Action.AUDIT_READ, AuditRef(None), True, "admin"),
+    ("any key reads the skills", ALICE, Action.SKILL_READ, SkillRef(), True, "every key"),
+    ("any key reads one skill", ALICE, Action.SKILL_READ, SkillRef("classify_memory"), True, "every key"),
 ]
 
 

@@ -79,6 +79,7 @@ class Action(StrEnum):
     AGENT_UPDATE = "agent_update"
     PROFILE_READ = "profile_read"
     AUDIT_READ = "audit_read"
+    SKILL_READ = "skill_read"
 
 
 # -- resources ---------------------------------------------------------------------------------------------
@@ -207,8 +208,16 @@ class AuditRef:
     actor_user_id: str | None
 
 
+@dataclass(frozen=True)
+class SkillRef:
+    """A skill of this install: what it does and its models, never anyone's data."""
+
+    name: str | None = None  # None = the list
+
+
 Resource = (
-    ActingRef
+    SkillRef
+    | ActingRef
     | MemoryRef
     | SourceRef
     | PlacementRef
@@ -430,7 +439,12 @@ def _audit(p: Principal, action: Action, a: AuditRef) -> Decision:
     return deny("only an admin key may read other users' audit rows")
 
 
+def _skill(p: Principal, action: Action, s: SkillRef) -> Decision:
+    return allow("skills describe the install, not anyone's data: every key may read them")
+
+
 _RULES: dict[type, Callable[[Principal, Action, Any], Decision]] = {
+    SkillRef: _skill,
     ActingRef: _acting,
     MemoryRef: _memory,
     SourceRef: _source,

@@ -14,6 +14,7 @@ something the contract's output model accepts.
 from __future__ import annotations
 
 import importlib
+from abc import ABC, abstractmethod
 from collections import defaultdict
 from dataclasses import dataclass
 from importlib.metadata import entry_points
@@ -33,7 +34,7 @@ class SkillError(RuntimeError):
     """A skill binding cannot be honoured (named at start, never at the first call)."""
 
 
-class Skill(Generic[In, Out]):
+class Skill(ABC, Generic[In, Out]):
     """One unit of work. Subclasses set the class attributes and ``run``; ``close`` frees what
     ``__init__`` opened (an HTTP client)."""
 
@@ -46,8 +47,8 @@ class Skill(Generic[In, Out]):
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
 
-    async def run(self, data: In) -> Out:
-        raise NotImplementedError
+    @abstractmethod
+    async def run(self, data: In) -> Out: ...
 
     async def close(self) -> None:
         return None
@@ -109,6 +110,7 @@ class Skills:
                 raise SkillError(f"{ref!r} implements {cls.name!r}, not {name!r}")
             alternatives = tuple(sorted(r for r in refs if r != ref))
             self._bound[name] = _Binding(cls(settings), ref, available[name], alternatives)
+        self._described: list[dict[str, Any]] | None = None  # the bindings never change after start
 
     def _binding(self, name: str) -> _Binding:
         binding = self._bound.get(name)
@@ -129,7 +131,12 @@ class Skills:
         return self._binding(name).ref
 
     def describe(self) -> list[dict[str, Any]]:
-        """Every skill with its bound implementation and the models it takes and answers."""
+        """Every skill with its bound implementation and the models it takes and answers (made once)."""
+        if self._described is None:
+            self._described = self._description()
+        return self._described
+
+    def _description(self) -> list[dict[str, Any]]:
         out = []
         for name, b in self._bound.items():
             cls = type(b.skill)
