@@ -66,7 +66,7 @@ class RankedContext(BaseModel):
     id: str
     score: float
     components: dict[str, Any]
-    duplicates: list[str] = []
+    duplicates: list[str] = Field(default_factory=list)  # a factory, not a default deep-copied per hit
 
 
 class RetrieveOutput(BaseModel):
