@@ -22,7 +22,9 @@ from memgw.common.db.outbox import OutboxRelay
 from memgw.common.db.pool import close_pool, create_pool
 from memgw.common.embedding.factory import create_embedder
 from memgw.common.index.base import VectorIndex
+from memgw.common.index.edge import EdgeIndex
 from memgw.common.index.factory import create_index
+from memgw.common.index.graph import keep_graph_forever
 from memgw.common.index.shared import IndexOwnership, RemoteIndex, serve_index
 from memgw.common.logging import get_logger
 from memgw.common.memories import MemoryStore
@@ -157,6 +159,12 @@ async def run_services(infra: Infra, parts: list[ServiceParts]) -> AsyncIterator
     if not isinstance(infra.index, RemoteIndex):  # the index's owner keeps it in line, for everyone
         every_s = infra.settings.index.index_reconcile_s
         tasks.append(asyncio.create_task(reconcile_forever(infra.store, every_s=every_s), name="index-reconciler"))
+    if isinstance(infra.index, EdgeIndex):  # a Qdrant server builds its own graphs
+        s = infra.settings.index
+        keeper = keep_graph_forever(
+            infra.index, every_s=s.index_graph_check_s, min_new=s.index_graph_min_new, share=s.index_graph_share
+        )
+        tasks.append(asyncio.create_task(keeper, name="index-graph"))
     log.info("services.started", services=[p.name for p in parts])
     try:
         yield

@@ -67,6 +67,21 @@ class IndexSettings(BaseSettings):
         gt=0,
         description="Seconds between passes that index changes a crash kept from the index (one runs at start).",
     )
+    index_graph_min_new: int = Field(
+        default=50_000,
+        ge=1,
+        description="Embedded index: build the HNSW graph (on a copy, searches go on) once this many points are"
+        " outside it and they are also MEMGW_INDEX_GRAPH_SHARE of the shard.",
+    )
+    index_graph_share: float = Field(
+        default=0.1,
+        ge=0,
+        le=1,
+        description="Embedded index: the share of the shard outside the graph that is due a build.",
+    )
+    index_graph_check_s: float = Field(
+        default=300.0, gt=0, description="Embedded index: seconds between checks of whether the graph is due a build."
+    )
 
 
 class EmbedderSettings(BaseSettings):

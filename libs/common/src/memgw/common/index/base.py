@@ -30,6 +30,11 @@ KEYWORD_FIELDS = (
     "flags",
 )
 FLOAT_FIELDS = ("expires_ts", "created_ts")
+# The fields whose values narrow a search to a small part of the index (a user's, an agent's, a
+# workspace's memories). An HNSW graph gets extra links per value of these, so a filtered search by
+# them still finds its way through the graph; the other fields (status, visibility, type, time ...)
+# match most points and would each cost the build another graph of their own for nothing.
+GRAPH_FIELDS = ("user_id", "agent_id", "workspace_id")
 
 _POINT_NS = uuid.UUID("5b1c8f0e-7d53-4a55-9d0c-6d656d67770a")
 
@@ -76,6 +81,44 @@ class Where:
 
 Condition = Match | MatchAny | Range | IsEmpty | Where
 
+TENANT_FIELD = "user_id"
+
+
+def _flat(where: Where) -> Where:
+    """Nested conditions without a should of their own folded into their parent (same meaning)."""
+    must: list[Condition] = []
+    must_not = list(where.must_not)
+    for c in where.must:
+        if isinstance(c, Where) and not c.should:
+            inner = _flat(c)
+            must += inner.must
+            must_not += inner.must_not
+        else:
+            must.append(c)
+    return Where(must=tuple(must), should=where.should, must_not=tuple(must_not))
+
+
+def _names_tenant(c: Condition) -> bool:
+    if isinstance(c, Match):
+        return c.key == TENANT_FIELD
+    return isinstance(c, Where) and any(isinstance(m, Match) and m.key == TENANT_FIELD for m in c.must)
+
+
+def split_by_tenant(where: Where | None) -> list[Where | None]:
+    """One filter per way of reading, where a filter ORs a tenant's own points with others (a user's
+    private memories or global ones or a workspace's): the union of the parts is the same set of
+    points. An OR hides the tenant from the engine's planner, which then walks a large part of the
+    index checking each point; each part alone is a conjunction it answers from the tenant's own
+    points (or from a small shared set) through the payload index."""
+    if where is None:
+        return [where]
+    flat = _flat(where)
+    for i, c in enumerate(flat.must):
+        if isinstance(c, Where) and c.should and not c.must and not c.must_not and any(map(_names_tenant, c.should)):
+            rest = flat.must[:i] + flat.must[i + 1 :]
+            return [Where(must=(way, *rest), should=flat.should, must_not=flat.must_not) for way in c.should]
+    return [where]
+
 
 @dataclass(frozen=True)
 class IndexPoint:
@@ -91,9 +134,10 @@ class IndexPoint:
 
 @dataclass(frozen=True)
 class IndexHit:
+    """A hit is told by its memory id alone: the payload is for filtering, not worth copying out."""
+
     memory_id: str
     score: float
-    payload: dict[str, Any]
 
 
 def one_of(dense: Sequence[float] | None, text: str | None) -> None:

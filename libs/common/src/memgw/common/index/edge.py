@@ -1,18 +1,29 @@
 """Qdrant Edge: the real Qdrant engine in-process, one shard on disk in the data dir.
 
-Every shard call is blocking Rust code, so it runs in a small thread pool, never on the event loop;
-the HNSW build (``optimize``) gets a thread of its own and is skipped while one is already running.
-Measured (bench/index_build.py): queries wait while ``optimize`` runs (45 s at 100k points), so it is
-only called by ``memgw reindex``; without the graph, tenant-filtered hybrid queries over 100k points
-already answer in ~1.5 ms (payload index on user_id), far below the query-embedding time.
+Every shard call is blocking Rust code, so it runs in a small thread pool, never on the event loop.
+
+Building the HNSW graph (``optimize``) holds the GIL: the whole process, its event loop included,
+waits for the build (47 s at 100k points, bench/reports/index_build.md). So the graph is built on a
+copy, in another process: writes pause while the live shard is flushed and its directory copied, a
+child process (``build_graph``) optimises the copy while searches and writes go on against the live
+shard (writes are also kept in a journal), then the built copy is loaded, the journal replayed onto
+it, and it becomes the live shard. Which copy
+is live is written in a pointer file next to it (``<name>.live``), replaced atomically, so a crash at
+any step leaves the old shard in charge and the half-built copy is removed at the next start.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import fcntl
+import heapq
 import os
+import shutil
+import subprocess
+import sys
 import threading
+from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -23,6 +34,7 @@ import qdrant_edge as qe
 from memgw.common.index import sparse
 from memgw.common.index.base import (
     FLOAT_FIELDS,
+    GRAPH_FIELDS,
     KEYWORD_FIELDS,
     Condition,
     IndexHit,
@@ -34,9 +46,12 @@ from memgw.common.index.base import (
     Where,
     one_of,
     point_id,
+    split_by_tenant,
 )
 
 T = TypeVar("T")
+_ID_ONLY = qe.PayloadSelector.Include(["memory_id"])
+_ID_ONLY = qe.PayloadSelector.Include(["memory_id"])
 
 
 def _condition(c: Condition) -> Any:
@@ -61,6 +76,14 @@ def to_edge_filter(where: Where | None) -> qe.Filter | None:
     )
 
 
+def _field_indexes() -> list[tuple[str, qe.KeywordIndexParams | qe.FloatIndexParams]]:
+    keyword = [
+        (name, qe.KeywordIndexParams(is_tenant=name == "user_id" or None, enable_hnsw=name in GRAPH_FIELDS))
+        for name in KEYWORD_FIELDS
+    ]
+    return [*keyword, *((name, qe.FloatIndexParams(enable_hnsw=False)) for name in FLOAT_FIELDS)]
+
+
 class IndexInUse(RuntimeError):
     """The embedded index belongs to another process."""
 
@@ -71,11 +94,20 @@ class EdgeIndex:
 
     def __init__(self, path: Path, *, dim: int, threads: int = 4):
         self._path = path
+        self._pointer = path.with_name(path.name + ".live")
         self._owner: IO[str] | None = None
         self._dim = dim
         self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="qdrant-edge")
-        self._optimizing = threading.Lock()
+        self._build: asyncio.Future[None] | None = None
+        self._builder: subprocess.Popen[str] | None = None
         self._shard: qe.EdgeShard | None = None
+        self._live_dir = path
+        # Writes are applied one at a time, and while a copy is being built also kept for it.
+        self._writing = threading.Lock()
+        self._journal: list[qe.UpdateOperation] | None = None
+        # How many calls are using each shard, so a replaced one is closed only once they are done.
+        self._in_use: Counter[int] = Counter()
+        self._released = threading.Condition()
 
     def _config(self) -> qe.EdgeConfig:
         return qe.EdgeConfig(
@@ -83,8 +115,28 @@ class EdgeIndex:
             sparse_vectors={"bm25": qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
         )
 
-    async def _call(self, fn: Callable[[], T]) -> T:
-        return await asyncio.get_running_loop().run_in_executor(self._pool, fn)
+    def _with_shard(self, fn: Callable[[qe.EdgeShard], T]) -> T:
+        with self._released:
+            shard = self.shard
+            self._in_use[id(shard)] += 1
+        try:
+            return fn(shard)
+        finally:
+            with self._released:
+                self._in_use[id(shard)] -= 1
+                self._released.notify_all()
+
+    async def _call(self, fn: Callable[[qe.EdgeShard], T]) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._pool, self._with_shard, fn)
+
+    def _apply(self, operation: qe.UpdateOperation) -> None:
+        with self._writing:
+            self._with_shard(lambda shard: shard.update(operation))
+            if self._journal is not None:
+                self._journal.append(operation)
+
+    async def _update(self, operation: qe.UpdateOperation) -> None:
+        await asyncio.get_running_loop().run_in_executor(self._pool, self._apply, operation)
 
     @property
     def shard(self) -> qe.EdgeShard:
@@ -92,28 +144,43 @@ class EdgeIndex:
             raise RuntimeError("EdgeIndex.ensure() was not awaited")
         return self._shard
 
+    def _generation(self, n: int) -> Path:
+        return self._path if n == 0 else self._path.with_name(f"{self._path.name}.{n}")
+
+    def _live_generation(self) -> int:
+        with contextlib.suppress(FileNotFoundError, ValueError):
+            return int(self._pointer.read_text().strip())
+        return 0
+
+    def _remove_other_generations(self, live: int) -> None:
+        """A copy whose build did not finish, or a shard a finished build replaced."""
+        for candidate in self._path.parent.glob(f"{self._path.name}*"):
+            suffix = candidate.name[len(self._path.name) :]
+            if candidate.is_dir() and candidate != self._generation(live) and (suffix == "" or suffix[1:].isdigit()):
+                shutil.rmtree(candidate, ignore_errors=True)
+
     async def ensure(self) -> None:
         def open_shard() -> qe.EdgeShard:
-            has_data = self._path.exists() and any(self._path.iterdir())
-            shard = (
-                qe.EdgeShard.load(str(self._path)) if has_data else qe.EdgeShard.create(str(self._path), self._config())
-            )
-            existing = set(shard.info().payload_schema)
-            for name in KEYWORD_FIELDS:
-                if name not in existing:
-                    params = (
-                        qe.KeywordIndexParams(is_tenant=True) if name == "user_id" else qe.PayloadSchemaType.Keyword
-                    )
+            live = self._live_generation()
+            self._remove_other_generations(live)
+            self._live_dir = path = self._generation(live)
+            path.mkdir(parents=True, exist_ok=True)
+            has_data = any(path.iterdir())
+            shard = qe.EdgeShard.load(str(path)) if has_data else qe.EdgeShard.create(str(path), self._config())
+            existing = shard.info().payload_schema
+            for name, params in _field_indexes():
+                have = existing.get(name)
+                if have is None or have.params is None or bool(have.params.enable_hnsw) != params.enable_hnsw:
+                    # A shard made before GRAPH_FIELDS: its indexes are made again (seconds; before a build).
+                    if have is not None:
+                        shard.update(qe.UpdateOperation.delete_field_index(name))
                     shard.update(qe.UpdateOperation.create_field_index(name, params))
-            for name in FLOAT_FIELDS:
-                if name not in existing:
-                    shard.update(qe.UpdateOperation.create_field_index(name, qe.PayloadSchemaType.Float))
             return shard
 
         if self._shard is None:
-            self._path.mkdir(parents=True, exist_ok=True)
+            self._path.parent.mkdir(parents=True, exist_ok=True)
             self._own()
-            self._shard = await self._call(open_shard)
+            self._shard = await asyncio.get_running_loop().run_in_executor(self._pool, open_shard)
 
     def _own(self) -> None:
         if self._owner is not None:
@@ -147,17 +214,17 @@ class EdgeIndex:
             )
             for p in points
         ]
-        await self._call(lambda: self.shard.update(qe.UpdateOperation.upsert_points(edge_points)))
+        await self._update(qe.UpdateOperation.upsert_points(edge_points))
 
     async def delete(self, memory_ids: Sequence[str]) -> None:
         if memory_ids:
             ids: list[Any] = [point_id(m) for m in memory_ids]
-            await self._call(lambda: self.shard.update(qe.UpdateOperation.delete_points(ids)))
+            await self._update(qe.UpdateOperation.delete_points(ids))
 
     async def set_payload(self, memory_ids: Sequence[str], payload: dict[str, Any]) -> None:
         if memory_ids:
             ids: list[Any] = [point_id(m) for m in memory_ids]
-            await self._call(lambda: self.shard.update(qe.UpdateOperation.set_payload(ids, payload)))
+            await self._update(qe.UpdateOperation.set_payload(ids, payload))
 
     async def search(
         self,
@@ -174,32 +241,126 @@ class EdgeIndex:
             query = qe.Query.Nearest(sparse.as_edge(sparse.encode_query(text)), using="bm25")
         else:
             return []
-        request = qe.QueryRequest(limit=limit, query=query, filter=to_edge_filter(where), with_payload=True)
-        points = await self._call(lambda: self.shard.query(request))
-        return [IndexHit(str((p.payload or {})["memory_id"]), float(p.score), dict(p.payload or {})) for p in points]
+        batch = qe.QueryBatchRequest(
+            [
+                qe.QueryRequest(limit=limit, query=query, filter=to_edge_filter(part), with_payload=_ID_ONLY)
+                for part in split_by_tenant(where)
+            ]
+        )
+        answers = await self._call(lambda shard: shard.query_batch(batch))
+        best: dict[str, float] = {}  # best first; a point in two parts (overlapping ORs) is kept once
+        for point in heapq.merge(*answers, key=lambda p: -p.score):
+            best.setdefault(str((point.payload or {})["memory_id"]), float(point.score))
+            if len(best) == limit:
+                break
+        return [IndexHit(memory_id, score) for memory_id, score in best.items()]
 
     async def count(self, where: Where | None = None) -> int:
-        return await self._call(lambda: self.shard.count(qe.CountRequest(filter=to_edge_filter(where), exact=True)))
+        return await self._call(lambda shard: shard.count(qe.CountRequest(filter=to_edge_filter(where), exact=True)))
 
     async def clear(self) -> None:
-        await self._call(lambda: self.shard.update(qe.UpdateOperation.delete_points_by_filter(qe.Filter())))
+        await self._update(qe.UpdateOperation.delete_points_by_filter(qe.Filter()))
+
+    async def graph_gap(self) -> tuple[int, int]:
+        """(points, points the HNSW graph does not cover yet). Qdrant counts every indexed vector: each
+        point's BM25 vector always is (an inverted index), its dense one once a graph holds it."""
+        info = await self._call(lambda shard: shard.info())
+        in_graph = max(0, info.indexed_vectors_count - info.points_count)
+        return info.points_count, max(0, info.points_count - in_graph)
 
     async def optimize(self) -> None:
-        def run() -> None:
-            if not self._optimizing.acquire(blocking=False):
-                return  # one build at a time; the running one covers what is there
-            try:
-                self.shard.optimize()
-            finally:
-                self._optimizing.release()
+        """Build the graph on a copy and swap it in; searches and writes go on meanwhile. One build at a
+        time: a call while one runs waits for that one (it covers what was there when it began)."""
+        if self._build is not None:
+            await asyncio.shield(self._build)
+            return
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        self._build = done
 
-        await asyncio.get_running_loop().run_in_executor(None, run)
+        def settle(error: BaseException | None) -> None:
+            self._build = None
+            if error is None:
+                done.set_result(None)
+            else:
+                done.set_exception(error)
+
+        def build() -> None:
+            error: BaseException | None = None
+            try:
+                self._build_on_copy()
+            except BaseException as exc:  # told to the awaiting callers, on their loop
+                error = exc
+            with contextlib.suppress(RuntimeError):  # the loop is gone: nobody is waiting
+                loop.call_soon_threadsafe(settle, error)
+
+        # A daemon thread, not an executor's: a build of many minutes must not hold up the process's exit
+        # (the half-built copy is removed at the next start).
+        threading.Thread(target=build, name="qdrant-edge-graph", daemon=True).start()
+        await asyncio.shield(done)
+
+    def _build_graph(self, path: Path) -> None:
+        """The build runs in a child process (``build_graph``): Qdrant Edge holds the GIL meanwhile."""
+        self._builder = subprocess.Popen(
+            [sys.executable, "-m", "memgw.common.index.build_graph", str(path)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        _, errors = self._builder.communicate()
+        if self._builder.returncode != 0:
+            raise RuntimeError(f"the graph build failed ({self._builder.returncode}): {errors.strip()[-500:]}")
+
+    def _build_on_copy(self) -> None:
+        live = self._live_generation()
+        target = self._generation(live + 1)
+        shutil.rmtree(target, ignore_errors=True)
+        with self._writing:  # writes pause while the copy is taken, so it is one consistent state
+            self._with_shard(lambda shard: shard.flush())
+            shutil.copytree(self._live_dir, target)
+            held = self._with_shard(lambda shard: shard.info().points_count)
+            self._journal = []
+        copy: qe.EdgeShard | None = None
+        try:
+            self._build_graph(target)
+            copy = qe.EdgeShard.load(str(target))
+            built = copy.info().points_count
+            if built != held:  # never swap in a copy that lost points on its way
+                raise RuntimeError(f"the graph build left {built} points of the {held} copied")
+            with self._writing:
+                if self._shard is None:
+                    raise RuntimeError("the index was closed during the build")
+                for operation in self._journal or []:
+                    copy.update(operation)
+                copy.flush()
+                pointer = self._pointer.with_name(self._pointer.name + ".new")
+                pointer.write_text(str(live + 1))
+                os.replace(pointer, self._pointer)  # from here a restart opens the copy
+                with self._released:
+                    old, self._shard = self._shard, copy
+                    old_dir, self._live_dir = self._live_dir, target
+                self._journal = None
+        except BaseException:
+            self._journal = None
+            if copy is not None:
+                with contextlib.suppress(Exception):
+                    copy.close()
+            shutil.rmtree(target, ignore_errors=True)
+            raise
+        with self._released:  # calls that took the old shard before the swap finish on it
+            self._released.wait_for(lambda: self._in_use[id(old)] == 0)
+            del self._in_use[id(old)]
+        old.close()
+        shutil.rmtree(old_dir, ignore_errors=True)
 
     async def close(self) -> None:
+        if self._builder is not None and self._builder.poll() is None:
+            self._builder.kill()  # its half-built copy is dropped by the build, or at the next start
         if self._shard is not None:
-            shard, self._shard = self._shard, None
-            await self._call(shard.flush)
-            await self._call(shard.close)
+            await self._call(lambda shard: shard.flush())
+            with self._writing:  # a build finishing now finds the index closed and drops its copy
+                shard, self._shard = self._shard, None
+            await asyncio.get_running_loop().run_in_executor(self._pool, shard.close)
         self._pool.shutdown(wait=True)
         if self._owner is not None:
             fcntl.flock(self._owner, fcntl.LOCK_UN)

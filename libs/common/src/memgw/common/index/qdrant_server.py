@@ -152,11 +152,9 @@ class QdrantServerIndex:
             using=using,
             query_filter=to_qdrant_filter(where),
             limit=limit,
-            with_payload=True,
+            with_payload=["memory_id"],
         )
-        return [
-            IndexHit(str((p.payload or {})["memory_id"]), float(p.score), dict(p.payload or {})) for p in result.points
-        ]
+        return [IndexHit(str((p.payload or {})["memory_id"]), float(p.score)) for p in result.points]
 
     async def count(self, where: Where | None = None) -> int:
         result = await self._client.count(self._collection, count_filter=to_qdrant_filter(where), exact=True)

@@ -178,7 +178,7 @@ async def _answer(index: VectorIndex, call: dict[str, Any]) -> Any:
         hits = await index.search(
             dense=dense, text=call.get("text"), where=where_from_wire(call.get("where")), limit=int(call["limit"])
         )
-        return [{"id": h.memory_id, "score": h.score, "payload": h.payload} for h in hits]
+        return [{"id": h.memory_id, "score": h.score} for h in hits]
     elif op == "count":
         return await index.count(where_from_wire(call.get("where")))
     elif op == "clear":
@@ -285,7 +285,7 @@ class RemoteIndex:
             "limit": limit,
         }
         hits = await self._call(call, _SEARCH_TIMEOUT_S)
-        return [IndexHit(memory_id=h["id"], score=float(h["score"]), payload=h["payload"]) for h in hits]
+        return [IndexHit(memory_id=h["id"], score=float(h["score"])) for h in hits]
 
     async def count(self, where: Where | None = None) -> int:
         return int(await self._call({"op": "count", "where": where_to_wire(where)}, _SEARCH_TIMEOUT_S))
