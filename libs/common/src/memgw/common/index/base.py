@@ -8,6 +8,7 @@ translated by each backend, so ACL filters are built in one place (``memgw.commo
 
 from __future__ import annotations
 
+import heapq
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -138,6 +139,17 @@ class IndexHit:
 
     memory_id: str
     score: float
+
+
+def best_of(answers: Sequence[Sequence[tuple[str, float]]], limit: int) -> list[IndexHit]:
+    """The answers of a query asked in parts (``split_by_tenant``), each best first, as one list: best
+    first, at most ``limit``, a point that two overlapping parts found kept once."""
+    best: dict[str, float] = {}
+    for memory_id, score in heapq.merge(*answers, key=lambda hit: -hit[1]):
+        best.setdefault(memory_id, score)
+        if len(best) == limit:
+            break
+    return [IndexHit(memory_id, score) for memory_id, score in best.items()]
 
 
 def one_of(dense: Sequence[float] | None, text: str | None) -> None:

@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
-import heapq
 import os
 import shutil
 import subprocess
@@ -44,6 +43,7 @@ from memgw.common.index.base import (
     MatchAny,
     Range,
     Where,
+    best_of,
     one_of,
     point_id,
     split_by_tenant,
@@ -248,12 +248,7 @@ class EdgeIndex:
             ]
         )
         answers = await self._call(lambda shard: shard.query_batch(batch))
-        best: dict[str, float] = {}  # best first; a point in two parts (overlapping ORs) is kept once
-        for point in heapq.merge(*answers, key=lambda p: -p.score):
-            best.setdefault(str((point.payload or {})["memory_id"]), float(point.score))
-            if len(best) == limit:
-                break
-        return [IndexHit(memory_id, score) for memory_id, score in best.items()]
+        return best_of([[(str((p.payload or {})["memory_id"]), float(p.score)) for p in a] for a in answers], limit)
 
     async def count(self, where: Where | None = None) -> int:
         return await self._call(lambda shard: shard.count(qe.CountRequest(filter=to_edge_filter(where), exact=True)))

@@ -21,8 +21,10 @@ from memgw.common.index.base import (
     MatchAny,
     Range,
     Where,
+    best_of,
     one_of,
     point_id,
+    split_by_tenant,
 )
 
 
@@ -146,15 +148,16 @@ class QdrantServerIndex:
             query, using = _sparse(sparse.encode_query(text)), "bm25"
         else:
             return []
-        result = await self._client.query_points(
-            self._collection,
-            query=query,
-            using=using,
-            query_filter=to_qdrant_filter(where),
-            limit=limit,
-            with_payload=["memory_id"],
+        requests = [
+            qm.QueryRequest(
+                query=query, using=using, filter=to_qdrant_filter(part), limit=limit, with_payload=["memory_id"]
+            )
+            for part in split_by_tenant(where)
+        ]
+        answers = await self._client.query_batch_points(self._collection, requests=requests)
+        return best_of(
+            [[(str((p.payload or {})["memory_id"]), float(p.score)) for p in a.points] for a in answers], limit
         )
-        return [IndexHit(str((p.payload or {})["memory_id"]), float(p.score)) for p in result.points]
 
     async def count(self, where: Where | None = None) -> int:
         result = await self._client.count(self._collection, count_filter=to_qdrant_filter(where), exact=True)
