@@ -244,23 +244,23 @@ class Memories:
         ``rank_context_chars``; its content stays as written. Only one of the same namespace counts:
         what an agent-only memory says never shapes how a memory others may read is found."""
         limit = self.ranking.rank_context_chars
-        before: dict[tuple[str, str, str], str] = {}
+        keys = list({(n.user_id, n.session_id, n.namespace) for n in news if limit and n.session_id})
+        before: dict[tuple[str, str | None, str], str] = {}
+        if keys:  # the last memory of every session the batch writes to, in one round trip
+            rows = await self.pool.fetch(
+                "SELECT k.u, k.s, k.n, last.content FROM unnest($1::text[], $2::text[], $3::text[]) AS k(u, s, n)"
+                " CROSS JOIN LATERAL (SELECT m.content FROM memories m WHERE m.user_id = k.u AND m.session_id = k.s"
+                "  AND m.namespace = k.n ORDER BY m.created_at DESC, m.id DESC LIMIT 1) last",
+                *(list(column) for column in zip(*keys, strict=True)),
+            )
+            before = {(r["u"], r["s"], r["n"]): r["content"] for r in rows}
         texts = []
         for new in news:
             if not (limit and new.session_id):
                 texts.append(new.content)
                 continue
             key = (new.user_id, new.session_id, new.namespace)
-            if key not in before:
-                before[key] = (
-                    await self.pool.fetchval(
-                        "SELECT content FROM memories WHERE user_id = $1 AND session_id = $2 AND namespace = $3"
-                        " ORDER BY created_at DESC, id DESC LIMIT 1",
-                        *key,
-                    )
-                    or ""
-                )
-            previous = before[key][-limit:]
+            previous = before.get(key, "")[-limit:]
             texts.append(f"{previous}\n{new.content}" if previous else new.content)
             before[key] = new.content
         return texts
@@ -527,7 +527,7 @@ class Memories:
             # The turns around a strong hit, in its session: the question it answers, what came of it.
             around = await self._neighbours([r.id for r in ranked.ranked[:anchors]])
             if around:
-                first.neighbours = [Hit(id=memory_id, score=0.0) for memory_id in around]
+                first.neighbours = [Hit.model_construct(id=memory_id, score=0.0) for memory_id in around]
                 by_id |= await self._readable(p, [i for i in around if i not in by_id], statuses)
                 ranked = await self._rank(first, by_id)
         results = [

@@ -101,7 +101,7 @@ class EdgeIndex:
         self._build: asyncio.Future[None] | None = None
         self._builder: subprocess.Popen[str] | None = None
         self._shard: qe.EdgeShard | None = None
-        self._live_dir = path
+        self._live = 0  # the generation in use: 0 is ``path`` itself, n the copy ``path.n`` (see ``_pointer``)
         # Writes are applied one at a time, and while a copy is being built also kept for it.
         self._writing = threading.Lock()
         self._journal: list[qe.UpdateOperation] | None = None
@@ -147,7 +147,7 @@ class EdgeIndex:
     def _generation(self, n: int) -> Path:
         return self._path if n == 0 else self._path.with_name(f"{self._path.name}.{n}")
 
-    def _live_generation(self) -> int:
+    def _pointed_generation(self) -> int:
         with contextlib.suppress(FileNotFoundError, ValueError):
             return int(self._pointer.read_text().strip())
         return 0
@@ -161,9 +161,9 @@ class EdgeIndex:
 
     async def ensure(self) -> None:
         def open_shard() -> qe.EdgeShard:
-            live = self._live_generation()
-            self._remove_other_generations(live)
-            self._live_dir = path = self._generation(live)
+            self._live = self._pointed_generation()
+            self._remove_other_generations(self._live)
+            path = self._generation(self._live)
             path.mkdir(parents=True, exist_ok=True)
             has_data = any(path.iterdir())
             shard = qe.EdgeShard.load(str(path)) if has_data else qe.EdgeShard.create(str(path), self._config())
@@ -307,12 +307,12 @@ class EdgeIndex:
             raise RuntimeError(f"the graph build failed ({self._builder.returncode}): {errors.strip()[-500:]}")
 
     def _build_on_copy(self) -> None:
-        live = self._live_generation()
+        live = self._live
         target = self._generation(live + 1)
         shutil.rmtree(target, ignore_errors=True)
         with self._writing:  # writes pause while the copy is taken, so it is one consistent state
             self._with_shard(lambda shard: shard.flush())
-            shutil.copytree(self._live_dir, target)
+            shutil.copytree(self._generation(live), target)
             held = self._with_shard(lambda shard: shard.info().points_count)
             self._journal = []
         copy: qe.EdgeShard | None = None
@@ -333,7 +333,7 @@ class EdgeIndex:
                 os.replace(pointer, self._pointer)  # from here a restart opens the copy
                 with self._released:
                     old, self._shard = self._shard, copy
-                    old_dir, self._live_dir = self._live_dir, target
+                    self._live = live + 1
                 self._journal = None
         except BaseException:
             self._journal = None
@@ -346,7 +346,7 @@ class EdgeIndex:
             self._released.wait_for(lambda: self._in_use[id(old)] == 0)
             del self._in_use[id(old)]
         old.close()
-        shutil.rmtree(old_dir, ignore_errors=True)
+        shutil.rmtree(self._generation(live), ignore_errors=True)
 
     async def close(self) -> None:
         if self._builder is not None and self._builder.poll() is None:
