@@ -10,7 +10,7 @@ import asyncio
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 import asyncpg
 
@@ -23,7 +23,7 @@ from memgw.common.embedding.base import Embedder
 from memgw.common.events import MemoryFeedbackGiven
 from memgw.common.index.base import IndexHit, Match, MatchAny, VectorIndex, Where
 from memgw.common.logging import get_logger
-from memgw.common.memories import RECORD_COLUMNS, MemoryStore, NewMemory, to_record
+from memgw.common.memories import RECORD_COLUMNS, MemoryStore, NewMemory, to_record, vector_of
 from memgw.common.namespaces import (
     GLOBAL_NAMESPACE,
     USER_KINDS,
@@ -48,6 +48,7 @@ from memgw.common.viking import namespace_uri
 from memgw.gateway import access, audit
 from memgw.gateway.errors import ApiError, BadRequest, Conflict, NotFound
 from memgw.gateway.pagination import Page, keyset_page, window_clauses
+from memgw.gateway.retrieval_marks import RetrievalMarks
 from memgw.gateway.schemas import (
     MAX_PAGE,
     BatchItemResult,
@@ -67,7 +68,7 @@ MAX_SCAN = 5_000  # memories read to answer one filtered listing (the facades' s
 
 def _rank_facts(row: Any) -> RankFacts:
     # Built from our own rows, whose columns already have these types: not validated again (a search
-    # hands over ~100 of them, each with a 384-float embedding).
+    # hands over ~100 of them, each with a 384-float embedding: the array storage reads, not a list of it).
     return RankFacts.model_construct(
         id=row["id"],
         importance=row["importance"],
@@ -77,7 +78,7 @@ def _rank_facts(row: Any) -> RankFacts:
         flags=[*row["flags"], *row["personal_feedback"]],
         touched_at=row["last_retrieved_at"] or row["updated_at"],
         content_hash=row["content_hash"],
-        embedding=row["embedding"],
+        embedding=cast(list[float], vector_of(row["embedding"])),
     )
 
 
@@ -145,6 +146,7 @@ class Memories:
         self.pool, self.store, self.embedder, self.index = pool, store, embedder, index
         self.layout, self.ranking, self.skills = layout, ranking, skills
         self.openviking = openviking  # one more retriever, when configured
+        self.marks = RetrievalMarks(store)
 
     async def deny(self, p: Principal, action: str, reason: str, target: str | None = None) -> ApiError:
         return await audit.refused(self.pool, p, action, reason, target_type="memory", target_id=target)
@@ -485,10 +487,12 @@ class Memories:
             vector = await self.embedder.embed_query(body.query, scope=p.user_id)
             return await self.index.search(dense=vector, where=where, limit=depth)
 
-        async def bm25() -> list[IndexHit]:
+        async def bm25() -> tuple[list[IndexHit], dict[str, Any]]:
             if body.mode == "dense":
-                return []
-            return await self.index.search(text=body.query, where=where, limit=depth)
+                return [], {}
+            found = await self.index.search(text=body.query, where=where, limit=depth)
+            # Read in Postgres at once, while the query is still being embedded: off the critical path.
+            return found, await self._readable(p, [h.memory_id for h in found], statuses)
 
         async def viking() -> list[Hit]:
             if self.openviking is None or body.mode != "hybrid":
@@ -500,7 +504,7 @@ class Memories:
                 return []
             return [Hit(id=memory_id, score=score) for memory_id, score in found]
 
-        dense_hits, bm25_hits, viking_hits = await asyncio.gather(dense(), bm25(), viking())
+        dense_hits, (bm25_hits, by_id), viking_hits = await asyncio.gather(dense(), bm25(), viking())
         first = RetrieveInput(
             query=body.query,
             dense=_hits(dense_hits),
@@ -510,7 +514,9 @@ class Memories:
             now=datetime.now(UTC),
             limit=body.limit,
         )
-        by_id = await self._readable(p, [h.id for h in (*first.dense, *first.bm25, *first.openviking)], statuses)
+        asked = {h.id for h in first.bm25}  # read already, readable or not
+        unread = [h.id for h in (*first.dense, *first.openviking) if h.id not in asked]
+        by_id |= await self._readable(p, unread, statuses)
         ranked = await self._rank(first, by_id)
         terms = self.ranking.rank_feedback_terms
         if terms and body.mode == "hybrid" and ranked.ranked:
@@ -540,17 +546,14 @@ class Memories:
             for r in ranked.ranked
         ]
         found = [r.memory.id for r in results]
-        # Two statements on two connections at once: one round trip of waiting, not two.
-        await asyncio.gather(
-            self.store.mark_retrieved(found),
-            audit.record(
-                self.pool,
-                p,
-                "memory_search",
-                target_type="memory",
-                target_id=",".join(found)[:2000] or None,
-                reason=f"{len(results)} hits",
-            ),
+        self.marks.note(found)
+        await audit.record(
+            self.pool,
+            p,
+            "memory_search",
+            target_type="memory",
+            target_id=",".join(found)[:2000] or None,
+            reason=f"{len(results)} hits",
         )
         return results
 
