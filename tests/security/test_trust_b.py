@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from memgw.common.logging import current_correlation_id
 from memgw.common.net import is_public
 from memgw.gateway import memory_service
 from tests.conftest import System
@@ -148,6 +149,26 @@ async def test_a_body_under_the_limit_still_arrives_whole_when_chunked(system: S
     assert answer.status_code == 201, answer.text
     stored = await system.client.get(f"/v1/memory/{answer.json()['id']}", headers=system.auth(key))
     assert stored.json()["content"] == text
+
+
+async def test_every_answer_carries_its_correlation_id_and_the_requests_log_lines_carry_it_too(
+    system: System, key: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: list[str | None] = []
+
+    async def listing(*_: Any, **__: Any) -> dict[str, Any]:
+        seen.append(current_correlation_id())  # what the request's log lines are bound to
+        return {"items": [], "next_cursor": None}
+
+    monkeypatch.setattr(memory_service.Memories, "list_memories", listing)
+    given = await system.client.get("/v1/memory", headers={**system.auth(key), "X-Correlation-ID": "cid-given"})
+    assert given.status_code == 200, given.text
+    assert given.headers["X-Correlation-ID"] == "cid-given"
+    fresh = await system.client.get("/v1/memory", headers=system.auth(key))
+    made = fresh.headers["X-Correlation-ID"]
+    assert made
+    assert made != "cid-given"
+    assert seen == ["cid-given", made]
 
 
 async def test_an_unforeseen_error_is_a_logged_500_with_a_correlation_id_and_no_stack(

@@ -3,11 +3,8 @@ event relay and the web console."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from fastapi import FastAPI
 
-from fastapi import FastAPI, Request, Response
-
-from memgw.common.logging import CORRELATION_HEADER, correlation_scope
 from memgw.common.runtime import Infra, ServiceParts
 from memgw.gateway.api import (
     audit,
@@ -24,6 +21,7 @@ from memgw.gateway.api import (
 )
 from memgw.gateway.body_limit import BodyLimit
 from memgw.gateway.console import install_console
+from memgw.gateway.correlation import Correlation
 from memgw.gateway.errors import install_error_handlers
 from memgw.gateway.events import relay_router
 from memgw.gateway.mcp import mcp_app
@@ -43,17 +41,11 @@ def create_app(services: Services) -> FastAPI:
     app.state.services = services
     install_error_handlers(app)
 
-    @app.middleware("http")
-    async def correlate(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        with correlation_scope(request.headers.get(CORRELATION_HEADER)) as cid:
-            response = await call_next(request)
-            response.headers[CORRELATION_HEADER] = cid
-            return response
-
     for module in (health, memory, sessions, directory, audit, overview, sources, mem0, evermemos, rpc, skills):
         app.include_router(module.router)
     install_console(app)
     app.mount("/", mcp)  # last: FastAPI's own routes match first
+    app.add_middleware(Correlation)
     app.add_middleware(BodyLimit, max_bytes=MAX_BODY_BYTES)  # outermost: before anything reads a body
     return app
 
