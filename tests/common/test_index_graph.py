@@ -5,13 +5,14 @@ never finished leaves nothing behind. And when the owner decides a build is due.
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 from pathlib import Path
 
 import pytest
 import qdrant_edge as qe
 
-from memgw.common.index.base import IndexPoint, Match, Where
+from memgw.common.index.base import SPARSE_FULL_SCAN, IndexPoint, Match, Where
 from memgw.common.index.edge import EdgeIndex
 from memgw.common.index.graph import graph_due
 
@@ -173,4 +174,36 @@ async def test_a_built_copy_that_lost_points_is_never_swapped_in(tmp_path: Path)
         await index.optimize()
     assert await _ids(index) == {f"m{n}" for n in range(5)}
     assert sorted(p.name for p in tmp_path.iterdir() if p.is_dir()) == ["shard"]
+    await index.close()
+
+
+async def test_a_shard_made_before_the_keyword_scan_threshold_gets_it_at_start_and_keeps_it_through_a_build(
+    tmp_path: Path,
+) -> None:
+    class MadeBefore(EdgeIndex):  # Qdrant's own default threshold, as shards were made before
+        def _config(self) -> qe.EdgeConfig:
+            return qe.EdgeConfig(
+                vectors={"dense": qe.EdgeVectorParams(size=DIM, distance=qe.Distance.Cosine)},
+                sparse_vectors={"bm25": qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
+            )
+
+    def threshold(shard_dir: Path) -> object:  # Qdrant Edge keeps a shard's config in this file
+        config = json.loads((shard_dir / "edge_config.json").read_text())
+        return config["sparse_vectors"]["bm25"].get("full_scan_threshold")
+
+    old = MadeBefore(tmp_path / "shard", dim=DIM)
+    await old.ensure()
+    await old.upsert([_point(n) for n in range(5)])
+    await old.close()
+    assert threshold(tmp_path / "shard") is None
+
+    index = EdgeIndex(tmp_path / "shard", dim=DIM)
+    await index.ensure()
+    assert threshold(tmp_path / "shard") == SPARSE_FULL_SCAN
+    assert await _ids(index) == {f"m{n}" for n in range(5)}
+    await index.optimize()
+    [built] = [p for p in tmp_path.iterdir() if p.is_dir()]
+    assert built.name != "shard"  # the built copy is live, and made with the threshold too
+    assert threshold(built) == SPARSE_FULL_SCAN
+    assert await _ids(index) == {f"m{n}" for n in range(5)}
     await index.close()

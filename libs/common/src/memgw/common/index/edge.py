@@ -35,6 +35,7 @@ from memgw.common.index.base import (
     FLOAT_FIELDS,
     GRAPH_FIELDS,
     KEYWORD_FIELDS,
+    SPARSE_FULL_SCAN,
     Condition,
     IndexHit,
     IndexPoint,
@@ -112,7 +113,9 @@ class EdgeIndex:
     def _config(self) -> qe.EdgeConfig:
         return qe.EdgeConfig(
             vectors={"dense": qe.EdgeVectorParams(size=self._dim, distance=qe.Distance.Cosine)},
-            sparse_vectors={"bm25": qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
+            sparse_vectors={
+                "bm25": qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf, full_scan_threshold=SPARSE_FULL_SCAN)
+            },
         )
 
     def _with_shard(self, fn: Callable[[qe.EdgeShard], T]) -> T:
@@ -166,7 +169,10 @@ class EdgeIndex:
             path = self._generation(self._live)
             path.mkdir(parents=True, exist_ok=True)
             has_data = any(path.iterdir())
-            shard = qe.EdgeShard.load(str(path)) if has_data else qe.EdgeShard.create(str(path), self._config())
+            # Loaded with the config of this version: a shard made before keeps its segments as they are
+            # until its next graph build (or reindex) makes them again with it (SPARSE_FULL_SCAN).
+            config = self._config()
+            shard = qe.EdgeShard.load(str(path), config) if has_data else qe.EdgeShard.create(str(path), config)
             existing = shard.info().payload_schema
             for name, params in _field_indexes():
                 have = existing.get(name)

@@ -13,6 +13,7 @@ from memgw.common.index import sparse
 from memgw.common.index.base import (
     FLOAT_FIELDS,
     KEYWORD_FIELDS,
+    SPARSE_FULL_SCAN,
     Condition,
     IndexHit,
     IndexPoint,
@@ -94,7 +95,11 @@ class QdrantServerIndex:
             await self._client.create_collection(
                 self._collection,
                 vectors_config={"dense": qm.VectorParams(size=self._dim, distance=qm.Distance.COSINE)},
-                sparse_vectors_config={"bm25": qm.SparseVectorParams(modifier=qm.Modifier.IDF)},
+                sparse_vectors_config={
+                    "bm25": qm.SparseVectorParams(
+                        modifier=qm.Modifier.IDF, index=qm.SparseIndexParams(full_scan_threshold=SPARSE_FULL_SCAN)
+                    )
+                },
                 shard_number=self._shards,
                 replication_factor=self._replicas,
             )
