@@ -30,14 +30,18 @@ USERS = 100
 NOT_YET = """
 ## Not yet
 
-The targets (p50 ≤ embed + 5 ms, p99 ≤ 1.3 × p50) are not met. What is known of where the time goes,
-from index-level runs at 200k points (2,000 per user): a user-filtered dense or BM25 query costs
-1.7 ms with the tenant condition alone and 3.2 ms with the whole read filter (status, expiry, the
-asker's feedback, each checked per point); at 1M every list walks five times as many points. After the
-index: the Postgres re-check of ~100 candidates with their embeddings, ranking, `mark_retrieved` and
-the audit row (~11 ms at 10k, more on a 2.8 GB table). Next to measure: one precomputed "readable now"
-payload flag instead of three conditions, embeddings read only for the candidates collapse compares,
-and Postgres's buffers sized to the table.
+The targets (p50 ≤ embed + 5 ms, p99 ≤ 1.3 × p50) are not met. Where the time goes at 1M without a graph,
+each step timed inside the gateway (p50, 300 searches, 2026-11-30): the BM25 list 20.9 ms (it runs while
+the query is embedded, but on 2 cores it slows the embedding: 23.5 ms there against 18.2 bare), the dense
+list 11.6 ms, the Postgres re-check 2.8 ms, ranking 2.0 ms, the audit row 0.8 ms; the request over HTTP
+adds ~3 ms. Index-level runs at 1M (100 users, 10k each) name the next step: a user's BM25 search takes
+~3 ms with the tenant condition alone and ~7 ms once any other condition of the read filter (status,
+expiry, the `incorrect` flag) is added, each checked point by point against its stored payload (~0.35 µs
+a point; keeping payloads in memory saves ~0.5 ms). One precomputed keyword per point, its user when it is
+active, not judged incorrect and never expires, would leave one condition for almost every point. Done
+since the last run: the keyword search scores a tenant's points one by one below 20,000 points a segment
+(`SPARSE_FULL_SCAN`; 9-13 ms → ~3 ms at the index level), embeddings are read from Postgres as bytes, the
+keyword list's rows are re-checked while the query is embedded, and retrieval marks are written off the path.
 """
 DISTINCT = 2000
 QUERIES = 300
