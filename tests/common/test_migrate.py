@@ -4,8 +4,12 @@ import asyncio
 import uuid
 
 import asyncpg
+import numpy as np
+import pytest
 
-from memgw.common.db.migrate import _migrations, migrate_dsn
+from memgw.common.db import migrate as migrate_module
+from memgw.common.db.migrate import _migrations, migrate, migrate_dsn
+from memgw.common.memories import vector_bytes, vector_of
 from tests.infrastructure import create_database, drop_database
 
 
@@ -24,5 +28,36 @@ async def test_replicas_migrating_at_once_apply_each_migration_exactly_once(pg_a
         finally:
             await conn.close()
         assert await migrate_dsn(url) == []
+    finally:
+        await drop_database(pg_admin_url, name)
+
+
+async def test_embeddings_stored_before_migration_12_come_back_the_same_as_bytes_and_stay_watched(
+    pg_admin_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    name = f"memgw_mig_{uuid.uuid4().hex[:8]}"
+    url = await create_database(pg_admin_url, name)
+    every = _migrations()
+    try:
+        monkeypatch.setattr(migrate_module, "_migrations", lambda: [m for m in every if m[0] < 12])
+        await migrate_dsn(url)
+        vector = np.random.default_rng(5).standard_normal(384).astype(np.float32)
+        conn = await asyncpg.connect(url)
+        try:
+            await conn.execute(
+                "INSERT INTO memories (id, user_id, namespace, memory_type, content, visibility, content_hash,"
+                " embedding, embedding_model) VALUES ('m1', 'u', 'user/u/long_term', 'fact', 'x', 'private', 'h',"
+                " $1, 'm')",
+                vector.tolist(),
+            )
+            await conn.execute("DELETE FROM index_pending")
+            monkeypatch.setattr(migrate_module, "_migrations", lambda: every)
+            assert await migrate(conn) == [12]
+            stored = await conn.fetchval("SELECT embedding FROM memories WHERE id = 'm1'")
+            assert np.array_equal(vector_of(stored), vector)  # bit for bit
+            await conn.execute("UPDATE memories SET embedding = $1 WHERE id = 'm1'", vector_bytes(-vector))
+            assert await conn.fetchval("SELECT count(*) FROM index_pending WHERE memory_id = 'm1'") == 1
+        finally:
+            await conn.close()
     finally:
         await drop_database(pg_admin_url, name)
