@@ -13,11 +13,11 @@ import contextlib
 from collections.abc import Iterable
 
 import asyncpg
-import structlog
 
+from memgw.common.logging import get_logger
 from memgw.common.memories import MemoryStore
 
-log = structlog.get_logger(__name__)
+log = get_logger("memgw.gateway.retrieval_marks")
 
 
 class RetrievalMarks:
@@ -26,7 +26,7 @@ class RetrievalMarks:
         self.delay_s = delay_s
         self._noted: set[str] = set()
         self._pending: asyncio.Task[None] | None = None  # at most one: waiting out the window, then writing
-        self._waiting = False
+        self._closing = asyncio.Event()  # set by close(): the window is not waited out any more
 
     def note(self, memory_ids: Iterable[str]) -> None:
         self._noted.update(memory_ids)
@@ -34,10 +34,8 @@ class RetrievalMarks:
             self._pending = asyncio.create_task(self._write_later(), name="retrieval-marks")
 
     async def _write_later(self) -> None:
-        self._waiting = True
-        with contextlib.suppress(asyncio.CancelledError):  # close() cuts the wait short, not the write
-            await asyncio.sleep(self.delay_s)
-        self._waiting = False
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._closing.wait(), self.delay_s)
         await self._write()
         self._pending = None
         if self._noted:  # noted while that was being written
@@ -52,7 +50,6 @@ class RetrievalMarks:
 
     async def close(self) -> None:
         """Write what is noted now (the gateway stops: nothing noted is left behind)."""
+        self._closing.set()
         while (pending := self._pending) is not None:
-            if self._waiting:
-                pending.cancel()
             await pending
