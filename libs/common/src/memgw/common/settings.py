@@ -69,7 +69,7 @@ class IndexSettings(BaseSettings):
     )
     index_graph_min_new: int = Field(
         # Measured: below ~200k points a graph made tenant-filtered searches slower (index_build.md, 100k:
-        # p95 2.1 -> 9.2 ms), at 1M faster (scale.md: p50 -27 ms); an unfiltered scan stays cheap below it.
+        # p95 2.1 -> 9.2 ms), at 1M faster (scale.md: p50 -5 ms); an unfiltered scan stays cheap below it.
         default=200_000,
         ge=1,
         description="Embedded index: build the HNSW graph (on a copy, searches go on) once this many points are"

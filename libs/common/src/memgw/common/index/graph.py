@@ -2,14 +2,14 @@
 
 Without a graph a query scores every point its filter lets through: a user's own search the points
 the tenant payload index finds for that user (fast up to a few hundred thousand points in all; at a
-million a graph took 27 ms off the p50, bench/reports/scale.md), a search across users (an admin's,
-a wide workspace's) every point outside the graph. A build costs a copy of the whole shard
-(``edge.py``), so building after every few thousand new points would copy a large shard over and
-over. Hence two conditions, both needed: the points outside the graph reach
-``MEMGW_INDEX_GRAPH_MIN_NEW`` (below it a scan is cheap, and a graph made tenant-filtered searches
-slower in bench/reports/index_build.md), and they are at least ``MEMGW_INDEX_GRAPH_SHARE`` of the
-shard (so the copying costs at most 1/share points per new point, and an unfiltered scan never covers
-more than that share of the shard between builds).
+million a graph took 5 ms off the p50, 27 ms before BM25 scored a tenant's points alone, bench/
+reports/scale.md), a search across users (an admin's, a wide workspace's) every point outside the
+graph. A build costs a copy of the whole shard (``edge.py``), so building after every few thousand
+new points would copy a large shard over and over. Hence two conditions, both needed: the points
+outside the graph reach ``MEMGW_INDEX_GRAPH_MIN_NEW`` (below it a scan is cheap, and a graph made
+tenant-filtered searches slower in bench/reports/index_build.md), and they are at least
+``MEMGW_INDEX_GRAPH_SHARE`` of the shard (so the copying costs at most 1/share points per new point,
+and an unfiltered scan never covers more than that share of the shard between builds).
 """
 
 from __future__ import annotations
