@@ -197,6 +197,49 @@ def test_writes_are_atomic_recorded_and_told_from_a_persons(tmp_path: Path) -> N
     assert again.manifest["Memories/LongTerm/mem_1.md"].version == 1
 
 
+def test_a_write_appends_to_the_manifest_journal_instead_of_rewriting_the_manifest(tmp_path: Path) -> None:
+    uv = Vault(tmp_path).user("alice")
+    snapshot = (uv.root / ".memgw/manifest.json").read_text()
+    for n in range(30):
+        uv.write(f"Memories/LongTerm/mem_{n}.md", f"note {n}", memory_id=f"mem_{n}", version=1)
+    uv.write("Memories/LongTerm/mem_0.md", "note 0", memory_id="mem_0", version=1)  # the same again: no line
+    uv.remove("Memories/LongTerm/mem_1.md")
+    journal = (uv.root / ".memgw/manifest.log").read_text().splitlines()
+    assert (uv.root / ".memgw/manifest.json").read_text() == snapshot  # untouched by 31 changes
+    assert len(journal) == 31  # one line a change: 30 notes and a removal
+
+    again = UserVault(tmp_path, "alice")  # a restart replays the journal, then folds it in
+    assert again.where(memory_id="mem_29") == ["Memories/LongTerm/mem_29.md"]
+    assert again.where(memory_id="mem_1") == []
+    assert not (again.root / ".memgw/manifest.log").exists()
+    assert again.manifest == uv.manifest
+
+
+def test_a_journal_line_cut_short_by_a_crash_is_skipped_and_never_appended_to(tmp_path: Path) -> None:
+    uv = Vault(tmp_path).user("alice")
+    uv.write("Memories/LongTerm/mem_1.md", "one", memory_id="mem_1")
+    uv.close()
+    with (uv.root / ".memgw/manifest.log").open("a") as journal:
+        journal.write('{"rel": "Memories/LongTerm/mem_2.md", "entry": {"sha"')  # the crash
+    again = UserVault(tmp_path, "alice")
+    assert again.where(memory_id="mem_1") == ["Memories/LongTerm/mem_1.md"]
+    assert again.where(memory_id="mem_2") == []  # its note was never written: the line came first
+    again.write("Memories/LongTerm/mem_3.md", "three", memory_id="mem_3")
+    third = UserVault(tmp_path, "alice")
+    assert sorted(third.memory_ids()) == ["mem_1", "mem_3"]
+
+
+def test_a_journal_longer_than_the_manifest_is_folded_into_it(tmp_path: Path) -> None:
+    uv = Vault(tmp_path).user("alice")
+    for version in range(50):  # ten notes rewritten fifty times: 500 lines for a manifest of ~13
+        for n in range(10):
+            uv.write(f"Memories/LongTerm/mem_{n}.md", f"v{version}", memory_id=f"mem_{n}", version=version)
+    assert len((uv.root / ".memgw/manifest.log").read_text().splitlines()) < 200  # folded at the floor
+    again = UserVault(tmp_path, "alice")
+    assert again.is_own("Memories/LongTerm/mem_9.md", "v49")
+    assert again.manifest["Memories/LongTerm/mem_0.md"].version == 49
+
+
 @pytest.mark.parametrize("user_id", ["../bob", "a/b", ".."])
 def test_a_user_id_cannot_leave_the_vault(tmp_path: Path, user_id: str) -> None:
     with pytest.raises((ValueError, PathOutsideRoot)):

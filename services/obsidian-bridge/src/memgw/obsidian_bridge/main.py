@@ -46,6 +46,7 @@ def build(infra: Infra) -> ServiceParts:
         await watch(bridge.vault, bridge.importer, infra.settings.vault.vault_debounce_ms)
 
     async def release() -> None:
+        await bridge.exporter.close()
         bridge.vault.release()
 
     return ServiceParts(

@@ -4,6 +4,12 @@ atomically, with a manifest of every note the bridge wrote (by hash) and one bri
 Every path goes through the one path guard (``memgw.common.paths``): a user id or a note path that
 would leave the user's folder is refused. The manifest is how the bridge tells its own writes from a
 person's: a file whose hash is the one the bridge recorded is the bridge's, and is never imported.
+
+The manifest is a snapshot (``manifest.json``) and a journal of the changes since (``manifest.log``,
+one JSON line each, synced before the note it records is written). Rewriting the whole manifest for
+every note made each write cost in proportion to the vault: at 1,000 notes an exported memory took
+56 ms of the event loop (8.8 ms at 100), a bulk import grew quadratic. A line costs the same at any
+size; the snapshot is rewritten once the journal is as long as it.
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ import tempfile
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from memgw.common.domain import ID_PATTERN
 from memgw.common.paths import resolve_within
@@ -75,11 +81,21 @@ class UserVault:
         self.user_id = user_id
         self.root = resolve_within(root, user_id)
         self._manifest_path = self.root / STATE_DIR / "manifest.json"
+        self._journal_path = self.root / STATE_DIR / "manifest.log"
         self.manifest: dict[str, Written] = {}
         self._by_memory: dict[str, set[str]] = {}  # memory id → the notes of it (what events look up)
+        self._journal: IO[str] | None = None
+        self._journal_lines = 0
         if self._manifest_path.exists():
             raw = json.loads(self._manifest_path.read_text())
             self.manifest = {rel: Written(**entry) for rel, entry in raw.items()}
+        if self._journal_path.exists():  # folded at once: a line a crash cut short is not appended to
+            for change in _journal_lines(self._journal_path):
+                if change.get("entry") is None:
+                    self.manifest.pop(change["rel"], None)
+                else:
+                    self.manifest[change["rel"]] = Written(**change["entry"])
+            self._save()
         for rel, entry in self.manifest.items():
             if entry.memory_id:
                 self._by_memory.setdefault(entry.memory_id, set()).add(rel)
@@ -124,17 +140,17 @@ class UserVault:
         self._drop(str(Path(rel)))
         with contextlib.suppress(FileNotFoundError):
             self.path(rel).unlink()
-        self._save()
 
     def forget(self, rel: str | Path) -> None:
-        if self._drop(str(Path(rel))):
-            self._save()
+        self._drop(str(Path(rel)))
 
-    def _drop(self, key: str) -> bool:
+    def _drop(self, key: str) -> None:
         entry = self.manifest.pop(key, None)
-        if entry is not None and entry.memory_id:
+        if entry is None:
+            return
+        if entry.memory_id:
             self._by_memory.get(entry.memory_id, set()).discard(key)
-        return entry is not None
+        self._log(key, None)
 
     def applied(self, rel: str | Path, text: str, **ids: str | int | None) -> None:
         """A person's text at ``rel`` was applied: it is in sync now, not to be applied again."""
@@ -186,13 +202,54 @@ class UserVault:
             self._by_memory.get(previous.memory_id, set()).discard(key)
         if entry.memory_id:
             self._by_memory.setdefault(entry.memory_id, set()).add(key)
-        self.manifest[key] = entry
-        self._save()
+        if entry != previous:  # a page rewritten with the text it holds changes nothing
+            self.manifest[key] = entry
+            self._log(key, entry)
+
+    def _log(self, key: str, entry: Written | None) -> None:
+        """One change, durable before the caller touches the note it records."""
+        if self._journal_lines >= max(_JOURNAL_MIN, len(self.manifest)):
+            self._save()
+        if self._journal is None:
+            self._journal_path.parent.mkdir(parents=True, exist_ok=True)
+            self._journal = self._journal_path.open("a", encoding="utf-8")
+        self._journal.write(json.dumps({"rel": key, "entry": asdict(entry) if entry else None}) + "\n")
+        self._journal.flush()
+        os.fsync(self._journal.fileno())
+        self._journal_lines += 1
 
     def _save(self) -> None:
+        """The whole manifest as a new snapshot, then an empty journal. A crash between the two
+        replays the journal onto a snapshot that holds it already: the same manifest again."""
         self._manifest_path.parent.mkdir(parents=True, exist_ok=True)
         with _temp_beside(self._manifest_path) as tmp:
             json.dump({rel: asdict(e) for rel, e in sorted(self.manifest.items())}, tmp, indent=1)
+        self.close()
+        with contextlib.suppress(FileNotFoundError):
+            self._journal_path.unlink()
+        self._journal_lines = 0
+
+    def close(self) -> None:
+        if self._journal is not None:
+            self._journal.close()
+            self._journal = None
+
+
+# The journal is folded into the snapshot once it is as long as the manifest, and never sooner than
+# this: a small vault's snapshot is cheap, but rewriting it every few writes buys nothing.
+_JOURNAL_MIN = 200
+
+
+def _journal_lines(path: Path) -> Iterator[dict[str, Any]]:
+    """The journal's changes in order; a line cut short by a crash was never acted on (its note is
+    written only after the line is synced), so it is skipped."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return
+    for line in text.splitlines():
+        with contextlib.suppress(ValueError):
+            yield json.loads(line)
 
 
 @contextlib.contextmanager
@@ -245,6 +302,8 @@ class Vault:
         self._lock = handle
 
     def release(self) -> None:
+        for uv in self._users.values():
+            uv.close()
         if self._lock is not None:
             fcntl.flock(self._lock, fcntl.LOCK_UN)
             self._lock.close()
