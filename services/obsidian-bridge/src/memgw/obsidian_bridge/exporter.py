@@ -101,16 +101,17 @@ class Exporter:
             async with self.vault.lock(user_id):
                 uv = self.vault.user(user_id)
                 current = uv.where(memory_id=memory_id)
-                placed = m is not None and user_id in readers
-                if m is not None and placed:
+                taken_out = False
+                if m is not None and user_id in readers:
                     await self._place(uv, m, current)
                 else:
                     for rel in current:
                         uv.remove(rel)
-            if placed:
-                self._pages_soon(user_id)
-            else:  # what a reader may no longer read leaves the pages now, with its note
+                        taken_out = True
+            if taken_out:  # what a reader may no longer read leaves the pages now, with its note
                 await self._pages_now(user_id)
+            else:
+                self._pages_soon(user_id)
 
     def _pages_soon(self, user_id: str) -> None:
         if user_id not in self._pages_due:
