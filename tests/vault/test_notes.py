@@ -218,7 +218,6 @@ def test_a_write_appends_to_the_manifest_journal_instead_of_rewriting_the_manife
 def test_a_journal_line_cut_short_by_a_crash_is_skipped_and_never_appended_to(tmp_path: Path) -> None:
     uv = Vault(tmp_path).user("alice")
     uv.write("Memories/LongTerm/mem_1.md", "one", memory_id="mem_1")
-    uv.close()
     with (uv.root / ".memgw/manifest.log").open("a") as journal:
         journal.write('{"rel": "Memories/LongTerm/mem_2.md", "entry": {"sha"')  # the crash
     again = UserVault(tmp_path, "alice")

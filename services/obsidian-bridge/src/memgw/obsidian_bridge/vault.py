@@ -84,7 +84,6 @@ class UserVault:
         self._journal_path = self.root / STATE_DIR / "manifest.log"
         self.manifest: dict[str, Written] = {}
         self._by_memory: dict[str, set[str]] = {}  # memory id → the notes of it (what events look up)
-        self._journal: IO[str] | None = None
         self._journal_lines = 0
         if self._manifest_path.exists():
             raw = json.loads(self._manifest_path.read_text())
@@ -210,12 +209,12 @@ class UserVault:
         """One change, durable before the caller touches the note it records."""
         if self._journal_lines >= max(_JOURNAL_MIN, len(self.manifest)):
             self._save()
-        if self._journal is None:
-            self._journal_path.parent.mkdir(parents=True, exist_ok=True)
-            self._journal = self._journal_path.open("a", encoding="utf-8")
-        self._journal.write(json.dumps({"rel": key, "entry": asdict(entry) if entry else None}) + "\n")
-        self._journal.flush()
-        os.fsync(self._journal.fileno())
+        self._journal_path.parent.mkdir(parents=True, exist_ok=True)
+        # Opened for each line: a bridge serving thousands of users must not hold a file open for each.
+        with self._journal_path.open("a", encoding="utf-8") as journal:
+            journal.write(json.dumps({"rel": key, "entry": asdict(entry) if entry else None}) + "\n")
+            journal.flush()
+            os.fsync(journal.fileno())
         self._journal_lines += 1
 
     def _save(self) -> None:
@@ -224,15 +223,9 @@ class UserVault:
         self._manifest_path.parent.mkdir(parents=True, exist_ok=True)
         with _temp_beside(self._manifest_path) as tmp:
             json.dump({rel: asdict(e) for rel, e in sorted(self.manifest.items())}, tmp, indent=1)
-        self.close()
         with contextlib.suppress(FileNotFoundError):
             self._journal_path.unlink()
         self._journal_lines = 0
-
-    def close(self) -> None:
-        if self._journal is not None:
-            self._journal.close()
-            self._journal = None
 
 
 # The journal is folded into the snapshot once it is as long as the manifest, and never sooner than
@@ -302,8 +295,6 @@ class Vault:
         self._lock = handle
 
     def release(self) -> None:
-        for uv in self._users.values():
-            uv.close()
         if self._lock is not None:
             fcntl.flock(self._lock, fcntl.LOCK_UN)
             self._lock.close()
