@@ -84,17 +84,17 @@ class UserVault:
         self._journal_path = self.root / STATE_DIR / "manifest.log"
         self.manifest: dict[str, Written] = {}
         self._by_memory: dict[str, set[str]] = {}  # memory id → the notes of it (what events look up)
-        self._journal_lines = 0
         if self._manifest_path.exists():
             raw = json.loads(self._manifest_path.read_text())
             self.manifest = {rel: Written(**entry) for rel, entry in raw.items()}
-        if self._journal_path.exists():  # folded at once: a line a crash cut short is not appended to
-            for change in _journal_lines(self._journal_path):
-                if change.get("entry") is None:
-                    self.manifest.pop(change["rel"], None)
-                else:
-                    self.manifest[change["rel"]] = Written(**change["entry"])
-            self._save()
+        # Reading writes nothing: `memgw vault status` reads a vault while the bridge that holds it writes.
+        changes, self._journal_cut = _read_journal(self._journal_path)
+        self._journal_lines = len(changes)
+        for change in changes:
+            if change.get("entry") is None:
+                self.manifest.pop(change["rel"], None)
+            else:
+                self.manifest[change["rel"]] = Written(**change["entry"])
         for rel, entry in self.manifest.items():
             if entry.memory_id:
                 self._by_memory.setdefault(entry.memory_id, set()).add(rel)
@@ -209,10 +209,13 @@ class UserVault:
         """One change, durable before the caller touches the note it records."""
         if self._journal_lines >= max(_JOURNAL_MIN, len(self.manifest)):
             self._save()
+        line = json.dumps({"rel": key, "entry": asdict(entry) if entry else None}) + "\n"
+        if self._journal_cut:  # a crash cut the last line short: this one starts on a line of its own
+            line, self._journal_cut = "\n" + line, False
         self._journal_path.parent.mkdir(parents=True, exist_ok=True)
         # Opened for each line: a bridge serving thousands of users must not hold a file open for each.
         with self._journal_path.open("a", encoding="utf-8") as journal:
-            journal.write(json.dumps({"rel": key, "entry": asdict(entry) if entry else None}) + "\n")
+            journal.write(line)
             journal.flush()
             os.fsync(journal.fileno())
         self._journal_lines += 1
@@ -225,7 +228,7 @@ class UserVault:
             json.dump({rel: asdict(e) for rel, e in sorted(self.manifest.items())}, tmp, indent=1)
         with contextlib.suppress(FileNotFoundError):
             self._journal_path.unlink()
-        self._journal_lines = 0
+        self._journal_lines, self._journal_cut = 0, False
 
 
 # The journal is folded into the snapshot once it is as long as the manifest, and never sooner than
@@ -233,16 +236,18 @@ class UserVault:
 _JOURNAL_MIN = 200
 
 
-def _journal_lines(path: Path) -> Iterator[dict[str, Any]]:
-    """The journal's changes in order; a line cut short by a crash was never acted on (its note is
-    written only after the line is synced), so it is skipped."""
+def _read_journal(path: Path) -> tuple[list[dict[str, Any]], bool]:
+    """The journal's changes in order, and whether its last line was cut short. Such a line was never
+    acted on (a note is written only after its line is synced), so it is skipped."""
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        return
+        return [], False
+    changes = []
     for line in text.splitlines():
         with contextlib.suppress(ValueError):
-            yield json.loads(line)
+            changes.append(json.loads(line))
+    return changes, bool(text) and not text.endswith("\n")
 
 
 @contextlib.contextmanager
