@@ -203,6 +203,25 @@ async def test_a_persons_new_note_becomes_a_memory(person: Person) -> None:
     assert not (person.vault / f"Memories/LongTerm/{memory_id}.md").exists()  # one note per memory
 
 
+async def test_a_burst_of_notes_is_listed_whole_once_it_settles(person: Person) -> None:
+    """The pages are rebuilt once a burst settles, not per note: every note of the burst is listed."""
+    body = {
+        "memories": [
+            {"content": f"I prefer tea number {n} in the afternoon.", "memory_type": "preference"} for n in range(12)
+        ]
+    }
+    made = await person.system.client.post("/v1/memory/batch", json=body, headers=person.h)
+    assert made.status_code == 200, made.text
+    ids = [r["id"] for r in made.json()["results"]]
+
+    async def listed() -> str | None:
+        path = person.vault / f"Users/{person.user_id}/Preferences.md"
+        text = path.read_text() if path.exists() else ""
+        return text if all(f"[[{i}|" in text for i in ids) else None
+
+    await eventually(listed)
+
+
 async def test_a_secret_never_reaches_the_vault(person: Person) -> None:
     secret = await person.remember("The deploy token is ghp_abcdefghijklmnopqrstuvwxyz0123")
     after = await person.remember("Deploys happen on Fridays.")
