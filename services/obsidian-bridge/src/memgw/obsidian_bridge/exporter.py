@@ -44,8 +44,8 @@ def flagged(m: MemoryRecord) -> bool:
 
 # The pages that list a user's notes are rebuilt once a burst of new and changed notes has settled
 # this long, not once per note: each rebuild reads every memory the vault holds, so a rebuild per note
-# made a bulk import quadratic (at 1,000 notes one cost 56 ms of the event loop, measured). A note
-# taken out (rights lost, deleted, flagged) takes its line out of the pages at once.
+# made a bulk import quadratic (bench/reports/vault_export.md). A note taken out (rights lost,
+# deleted, flagged) takes its line out of the pages at once.
 PAGES_AFTER_S = 0.5
 
 

@@ -7,9 +7,10 @@ person's: a file whose hash is the one the bridge recorded is the bridge's, and 
 
 The manifest is a snapshot (``manifest.json``) and a journal of the changes since (``manifest.log``,
 one JSON line each, synced before the note it records is written). Rewriting the whole manifest for
-every note made each write cost in proportion to the vault: at 1,000 notes an exported memory took
-56 ms of the event loop (8.8 ms at 100), a bulk import grew quadratic. A line costs the same at any
-size; the snapshot is rewritten once the journal is as long as it.
+every note (with the pages' rebuild, see ``exporter``) made each export cost in proportion to the vault:
+55 ms of the event loop a memory at 1,000 notes, 10 ms at 100 (``bench/reports/vault_export.md``), so a
+bulk import grew quadratic. A line costs the same at any size; the snapshot is rewritten once the
+journal is as long as it.
 """
 
 from __future__ import annotations
