@@ -23,12 +23,22 @@ STATEMENT_TIMEOUT_S = 30.0
 CONNECT_TIMEOUT_S = 10.0
 
 
+async def _session_left_clean(conn: asyncpg.Connection) -> None:
+    """What a connection going back to the pool needs beyond asyncpg's own release (which rolls back
+    an open transaction and drops its listeners): nothing. asyncpg's default is a round trip of
+    ``RESET ALL; UNLISTEN *; CLOSE ALL; pg_advisory_unlock_all()`` that every pooled statement waited
+    for, for session state this code never leaves behind: settings are ``SET LOCAL``, cursors live in
+    transactions, the outbox relay unlistens before it lets its connection go, and the session-level
+    advisory locks (migrations, the index owner's) are on connections of their own."""
+
+
 async def create_pool(dsn: str, *, max_size: int = 10) -> asyncpg.Pool:
     pool = await asyncpg.create_pool(
         dsn,
         min_size=1,
         max_size=max_size,
         init=_init_connection,
+        reset=_session_left_clean,
         command_timeout=STATEMENT_TIMEOUT_S,
         timeout=CONNECT_TIMEOUT_S,
     )
