@@ -3,6 +3,7 @@ here, written the same way (with the correlation id that ties it to the logs). I
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal
 
 from memgw.common.db.pool import Executor
@@ -21,15 +22,41 @@ async def write(
     target_id: str | None = None,
     namespace: str | None = None,
 ) -> None:
+    await write_each(
+        db,
+        actor_user_id=actor_user_id,
+        actor_agent_id=actor_agent_id,
+        action=action,
+        decision=decision,
+        reason=reason,
+        target_type=target_type,
+        targets=[(target_id, namespace)],
+    )
+
+
+async def write_each(
+    db: Executor,
+    *,
+    actor_user_id: str | None,
+    actor_agent_id: str | None,
+    action: str,
+    decision: Literal["allow", "deny"] = "allow",
+    reason: str = "",
+    target_type: str = "",
+    targets: Sequence[tuple[str | None, str | None]],
+) -> None:
+    """One row per (target id, namespace) of one decision, in one statement (a batch write is one
+    decision about each of its records)."""
     await db.execute(
         "INSERT INTO audit_log (actor_user_id, actor_agent_id, action, target_type, target_id, namespace,"
-        " decision, reason, correlation_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        " decision, reason, correlation_id) SELECT $1, $2, $3, $4, t.id, t.namespace, $7, $8, $9"
+        " FROM unnest($5::text[], $6::text[]) WITH ORDINALITY AS t(id, namespace, ord) ORDER BY t.ord",
         actor_user_id,
         actor_agent_id,
         action,
         target_type,
-        target_id,
-        namespace,
+        [target_id for target_id, _ in targets],
+        [namespace for _, namespace in targets],
         decision,
         reason,
         current_correlation_id(),

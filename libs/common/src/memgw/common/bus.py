@@ -51,6 +51,7 @@ _STREAMS: dict[str, tuple[tuple[Subject, ...], RetentionPolicy, float, float]] =
     ),
     "DEAD": ((Subject.DEAD_LETTER,), RetentionPolicy.LIMITS, 30 * 86400, 120),
 }
+_STREAM_OF = {subject: key for key, (subjects, *_) in _STREAMS.items() for subject in subjects}
 
 
 @dataclass(frozen=True)
@@ -78,18 +79,21 @@ class BusLayout:
     def stream_names(self) -> list[str]:
         return [self.stream_name(key) for key in _STREAMS]
 
+    def stream_name_of(self, subject: Subject) -> str:
+        """The name of the stream that holds ``subject`` (what the outbox writes per event)."""
+        return self.stream_name(_STREAM_OF[subject])
+
     def stream_of(self, subject: Subject) -> JStream:
-        for key, (subjects, retention, max_age, dup) in _STREAMS.items():
-            if subject in subjects:
-                return JStream(
-                    self.stream_name(key),
-                    subjects=[self.subject(s) for s in subjects],
-                    retention=retention,
-                    max_age=max_age,
-                    duplicate_window=dup,
-                    declare=False,  # declared once by ensure_streams, with the full config
-                )
-        raise KeyError(subject)
+        key = _STREAM_OF[subject]
+        subjects, retention, max_age, dup = _STREAMS[key]
+        return JStream(
+            self.stream_name(key),
+            subjects=[self.subject(s) for s in subjects],
+            retention=retention,
+            max_age=max_age,
+            duplicate_window=dup,
+            declare=False,  # declared once by ensure_streams, with the full config
+        )
 
     def durable_name(self, service: str, subject: Subject) -> str:
         return f"{self.prefix}-{service}-{subject.value.replace('.', '-')}"

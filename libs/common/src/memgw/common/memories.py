@@ -20,7 +20,7 @@ import asyncpg
 import numpy as np
 
 from memgw.common.bus import BusLayout
-from memgw.common.db.outbox import enqueue
+from memgw.common.db.outbox import enqueue, enqueue_many
 from memgw.common.db.pool import Conn, Executor
 from memgw.common.domain import MemoryRecord, content_hash
 from memgw.common.embedding.base import Embedder
@@ -129,13 +129,30 @@ def index_point(row: asyncpg.Record | dict[str, Any]) -> IndexPoint:
 
 
 async def _snapshot(conn: Conn, memory_id: str, change: str, actor: str | None) -> None:
+    await _snapshots(conn, [memory_id], [change], actor)
+
+
+async def _snapshots(conn: Conn, memory_ids: Sequence[str], changes: Sequence[str], actor: str | None) -> None:
+    """Each memory as it is now, kept as its version, with what changed it: one statement for all."""
     await conn.execute(
         "INSERT INTO memory_versions (memory_id, version, snapshot, changed_by, change)"
-        f" SELECT id, version, to_jsonb(m), $2, $3 FROM (SELECT {RECORD_COLUMNS} FROM memories WHERE id = $1) m"
+        " SELECT m.id, m.version, to_jsonb(m), $3, c.change FROM unnest($1::text[], $2::text[]) AS c(id, change)"
+        f" CROSS JOIN LATERAL (SELECT {RECORD_COLUMNS} FROM memories WHERE id = c.id) m"
         " ON CONFLICT DO NOTHING",
-        memory_id,
+        list(memory_ids),
+        list(changes),
         actor,
-        change,
+    )
+
+
+def _changed(row: asyncpg.Record, change: str) -> MemoryChanged:
+    return MemoryChanged(
+        memory_id=row["id"],
+        user_id=row["user_id"],
+        namespace=row["namespace"],
+        change=change if change in CHANGE_KINDS else "updated",
+        version=row["version"],
+        status=row["status"],
     )
 
 
@@ -153,48 +170,72 @@ class MemoryStore:
         return lane
 
     async def insert(self, conn: Conn, new: NewMemory, *, actor: str | None, announce: bool = True) -> MemoryRecord:
-        """Insert, or overwrite a record with the same id (deterministic chunk ids make re-ingest
-        idempotent). Runs in the caller's transaction."""
-        row = await conn.fetchrow(
+        [record] = await self.insert_many(conn, [new], actor=actor, announce=announce)
+        return record
+
+    async def insert_many(
+        self, conn: Conn, news: Sequence[NewMemory], *, actor: str | None, announce: bool = True
+    ) -> list[MemoryRecord]:
+        """Insert, or overwrite records with the same ids (deterministic chunk ids make re-ingest
+        idempotent); the records in the order given. Runs in the caller's transaction, in a few
+        statements however many there are: a bulk write of 100 paid ~500 round trips, one by one."""
+        if not news:
+            return []
+        ids = [new.id for new in news]
+        if len(set(ids)) != len(ids):
+            raise ValueError("one statement cannot write the same memory twice: ids must differ")
+        rows = await conn.fetch(
             "INSERT INTO memories (id, user_id, agent_id, workspace_id, session_id, namespace, memory_type,"
             " content, summary, tags, importance, confidence, visibility, source, source_ref, source_id, status,"
             " content_hash, metadata, embedding, embedding_model, expires_at, source_scope)"
-            " VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23)"
+            " SELECT r.id, r.user_id, r.agent_id, r.workspace_id, r.session_id, r.namespace, r.memory_type,"
+            " r.content, r.summary, ARRAY(SELECT jsonb_array_elements_text($10::jsonb -> (r.ord::int - 1))),"
+            " r.importance, r.confidence,"
+            " r.visibility, r.source, r.source_ref, r.source_id, r.status, r.content_hash, r.metadata, r.embedding,"
+            " r.embedding_model, r.expires_at, r.source_scope"
+            " FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],"
+            " $8::text[], $9::text[], $11::float8[], $12::float8[], $13::text[], $14::text[],"
+            " $15::text[], $16::text[], $17::text[], $18::text[], $19::jsonb[], $20::bytea[], $21::text[],"
+            " $22::timestamptz[], $23::text[]) WITH ORDINALITY AS r(id, user_id, agent_id, workspace_id,"
+            " session_id, namespace, memory_type, content, summary, importance, confidence, visibility,"
+            " source, source_ref, source_id, status, content_hash, metadata, embedding, embedding_model,"
+            " expires_at, source_scope, ord) ORDER BY r.ord"  # created_at (clock_timestamp) in the order given
             " ON CONFLICT (id) DO UPDATE SET content = EXCLUDED.content, summary = EXCLUDED.summary,"
             " tags = EXCLUDED.tags, content_hash = EXCLUDED.content_hash, metadata = EXCLUDED.metadata,"
             " embedding = EXCLUDED.embedding, embedding_model = EXCLUDED.embedding_model,"
             " version = memories.version + 1, updated_at = now()"
             f" RETURNING {RECORD_COLUMNS}, (xmax = 0) AS inserted",
-            new.id,
-            new.user_id,
-            new.agent_id,
-            new.workspace_id,
-            new.session_id,
-            new.namespace,
-            new.memory_type,
-            new.content,
-            new.summary,
-            list(new.tags),
-            new.importance,
-            new.confidence,
-            new.visibility,
-            new.source,
-            new.source_ref,
-            new.source_id,
-            new.status,
-            content_hash(new.content),
-            new.metadata or {},
-            vector_bytes(new.embedding),
-            new.embedding_model,
-            new.expires_at,
-            new.source_scope,
+            ids,
+            [n.user_id for n in news],
+            [n.agent_id for n in news],
+            [n.workspace_id for n in news],
+            [n.session_id for n in news],
+            [n.namespace for n in news],
+            [n.memory_type for n in news],
+            [n.content for n in news],
+            [n.summary for n in news],
+            [list(n.tags) for n in news],  # one JSON value: a list of lists would be a 2-D array
+            [n.importance for n in news],
+            [n.confidence for n in news],
+            [n.visibility for n in news],
+            [n.source for n in news],
+            [n.source_ref for n in news],
+            [n.source_id for n in news],
+            [n.status for n in news],
+            [content_hash(n.content) for n in news],
+            [n.metadata or {} for n in news],
+            [vector_bytes(n.embedding) for n in news],
+            [n.embedding_model for n in news],
+            [n.expires_at for n in news],
+            [n.source_scope for n in news],
         )
-        assert row is not None
-        change = "created" if row["inserted"] else "updated"
-        await _snapshot(conn, new.id, change, actor)
+        by_id = {row["id"]: row for row in rows}
+        ordered = [by_id[memory_id] for memory_id in ids]
+        changes = ["created" if row["inserted"] else "updated" for row in ordered]
+        await _snapshots(conn, ids, changes, actor)
         if announce:
-            await self._announce(conn, row, change)
-        return to_record(row)
+            await enqueue_many(conn, self.layout, [_changed(r, c) for r, c in zip(ordered, changes, strict=True)])
+        return [to_record(row) for row in ordered]
 
     async def update(
         self,
@@ -243,18 +284,7 @@ class MemoryStore:
 
     async def _announce(self, conn: Conn, row: asyncpg.Record, change: str) -> None:
         """MemoryChanged for this row, in the caller's transaction."""
-        await enqueue(
-            conn,
-            self.layout,
-            MemoryChanged(
-                memory_id=row["id"],
-                user_id=row["user_id"],
-                namespace=row["namespace"],
-                change=change if change in CHANGE_KINDS else "updated",
-                version=row["version"],
-                status=row["status"],
-            ),
-        )
+        await enqueue(conn, self.layout, _changed(row, change))
 
     async def delete_source_chunks(self, conn: Conn, source_id: str) -> list[str]:
         """Delete every chunk a source brought in (the source is going); return their ids. Source

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Literal
 
@@ -45,6 +46,20 @@ async def record(
     )
     if decision == "deny":
         log.warning("access.denied", action=action, target=target_id, reason=reason)
+
+
+async def record_each(
+    db: Executor, principal: Principal, action: str, *, target_type: str, targets: Sequence[tuple[str, str | None]]
+) -> None:
+    """One allowed ``action`` on each (target id, namespace), in one statement."""
+    await audit_log.write_each(
+        db,
+        actor_user_id=principal.user_id,
+        actor_agent_id=principal.agent_id,
+        action=action,
+        target_type=target_type,
+        targets=targets,
+    )
 
 
 async def refused(

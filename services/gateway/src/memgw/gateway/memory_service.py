@@ -280,14 +280,10 @@ class Memories:
 
     async def _stored(self, p: Principal, news: list[NewMemory]) -> list[MemoryRecord]:
         """One transaction for all of them, then the index."""
-        records = []
         async with self.pool.acquire() as conn, conn.transaction():
-            for new in news:
-                record = await self.store.insert(conn, new, actor=p.user_id)
-                await audit.record(
-                    conn, p, "memory_upsert", target_type="memory", target_id=record.id, namespace=new.namespace
-                )
-                records.append(record)
+            records = await self.store.insert_many(conn, news, actor=p.user_id)
+            targets = [(record.id, new.namespace) for record, new in zip(records, news, strict=True)]
+            await audit.record_each(conn, p, "memory_upsert", target_type="memory", targets=targets)
         await self.store.sync_index(upserted=[r.id for r in records])
         return records
 

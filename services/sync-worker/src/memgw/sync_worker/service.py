@@ -288,38 +288,36 @@ class SyncService:
             workspace_id=workspace_id,
         )
         ids = [source_chunk_id(source.id, content.item_id, c.index) for c in chunks]
+        news = [
+            NewMemory(
+                id=chunk_id,
+                user_id=source.owner_user_id,
+                agent_id=content.agent_id,
+                workspace_id=workspace_id,
+                namespace=namespace,
+                memory_type=MemoryType.RESOURCE.value,
+                content=chunk.text,
+                visibility=visibility.value,
+                embedding=vector,
+                embedding_model=self.embedder.name,
+                summary=content.title,
+                tags=["memory_sources", source.kind.value],
+                source="memory_source",
+                source_ref=key,
+                source_id=source.id,
+                source_scope=content.scope,
+                metadata={
+                    "item_id": content.item_id,
+                    "title": content.title,
+                    "chunk_index": chunk.index,
+                    "heading": chunk.heading,
+                    "tokens": chunk.tokens,
+                },
+            )
+            for chunk, vector, chunk_id in zip(chunks, vectors, ids, strict=True)
+        ]
         async with self.pool.acquire() as conn, conn.transaction():
-            for chunk, vector, chunk_id in zip(chunks, vectors, ids, strict=True):
-                await self.store.insert(
-                    conn,
-                    NewMemory(
-                        id=chunk_id,
-                        user_id=source.owner_user_id,
-                        agent_id=content.agent_id,
-                        workspace_id=workspace_id,
-                        namespace=namespace,
-                        memory_type=MemoryType.RESOURCE.value,
-                        content=chunk.text,
-                        visibility=visibility.value,
-                        embedding=vector,
-                        embedding_model=self.embedder.name,
-                        summary=content.title,
-                        tags=["memory_sources", source.kind.value],
-                        source="memory_source",
-                        source_ref=key,
-                        source_id=source.id,
-                        source_scope=content.scope,
-                        metadata={
-                            "item_id": content.item_id,
-                            "title": content.title,
-                            "chunk_index": chunk.index,
-                            "heading": chunk.heading,
-                            "tokens": chunk.tokens,
-                        },
-                    ),
-                    actor=f"source:{source.id}",
-                    announce=False,
-                )
+            await self.store.insert_many(conn, news, actor=f"source:{source.id}", announce=False)
             stale = await self.store.delete_where_source_item(conn, source.id, key, keep_ids=ids)
             await _record_item(conn, source.id, content.item_id, digest, len(chunks))
         await self.store.sync_index(upserted=ids, deleted=stale)

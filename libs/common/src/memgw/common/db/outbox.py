@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Sequence
 
 import asyncpg
 from faststream.nats import NatsBroker
@@ -26,16 +27,26 @@ MAX_ATTEMPTS = 50
 
 async def enqueue(conn: Conn, layout: BusLayout, event: Event) -> None:
     """Record ``event`` for publication; call inside the transaction of the change it announces."""
-    if event.correlation_id is None and (cid := current_correlation_id()):
-        event = event.model_copy(update={"correlation_id": cid})
-    subject = SUBJECT_OF[type(event)]
+    await enqueue_many(conn, layout, [event])
+
+
+async def enqueue_many(conn: Conn, layout: BusLayout, events: Sequence[Event]) -> None:
+    """Record ``events`` for publication, in this order, in two statements however many there are."""
+    if not events:
+        return
+    cid = current_correlation_id()
+    if cid:
+        events = [e if e.correlation_id else e.model_copy(update={"correlation_id": cid}) for e in events]
+    subjects = [SUBJECT_OF[type(e)] for e in events]
     await conn.execute(
-        "INSERT INTO outbox (subject, stream, msg_id, payload, headers) VALUES ($1, $2, $3, $4, $5)",
-        layout.subject(subject),
-        layout.stream_of(subject).name,
-        event.id,
-        event.model_dump(mode="json"),
-        event_headers(event),
+        "INSERT INTO outbox (subject, stream, msg_id, payload, headers)"
+        " SELECT s, t, m, p, h FROM unnest($1::text[], $2::text[], $3::text[], $4::jsonb[], $5::jsonb[])"
+        " WITH ORDINALITY AS e(s, t, m, p, h, ord) ORDER BY e.ord",  # published in the order given
+        [layout.subject(s) for s in subjects],
+        [layout.stream_name_of(s) for s in subjects],
+        [e.id for e in events],
+        [e.model_dump(mode="json") for e in events],
+        [event_headers(e) for e in events],
     )
     await conn.execute(f"NOTIFY {NOTIFY_CHANNEL}")  # delivered only when the transaction commits
 
