@@ -5,31 +5,15 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from typing import Any, cast
 
 import asyncpg
 import numpy as np
 import pytest
-import pytest_asyncio
 
 from memgw.common.bus import BusLayout
-from memgw.common.db.migrate import migrate_dsn
-from memgw.common.db.pool import create_pool
 from memgw.common.memories import MemoryStore, NewMemory, vector_of
-from tests.infrastructure import create_database, drop_database
-
-
-@pytest_asyncio.fixture
-async def own_pool(pg_admin_url: str) -> AsyncIterator[asyncpg.Pool]:
-    name = f"memgw_insert_{uuid.uuid4().hex[:8]}"
-    url = await create_database(pg_admin_url, name)
-    await migrate_dsn(url)
-    pool = await create_pool(url)
-    yield pool
-    await pool.close()
-    await drop_database(pg_admin_url, name)
 
 
 def _new(n: int, **changes: Any) -> NewMemory:

@@ -4,33 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import asyncpg
-import pytest_asyncio
 from faststream.nats import NatsBroker
 
 from memgw.common.bus import MSG_ID_HEADER, BusLayout, ensure_streams
-from memgw.common.db.migrate import migrate_dsn
 from memgw.common.db.outbox import OutboxRelay, enqueue
-from memgw.common.db.pool import create_pool
 from memgw.common.events import MemoryChanged, Subject
 from memgw.launcher.embedded.nats import EmbeddedNats
 from memgw.launcher.embedded.process import free_port
-from tests.infrastructure import create_database, drop_database
-
-
-@pytest_asyncio.fixture
-async def own_pool(pg_admin_url: str) -> AsyncIterator[asyncpg.Pool]:
-    """A database of its own: no other relay of the test run may pick these rows."""
-    name = f"memgw_outbox_{uuid.uuid4().hex[:8]}"
-    url = await create_database(pg_admin_url, name)
-    await migrate_dsn(url)
-    pool = await create_pool(url)
-    yield pool
-    await pool.close()
-    await drop_database(pg_admin_url, name)
 
 
 def _event(n: int) -> MemoryChanged:

@@ -19,31 +19,7 @@ async def write(
     decision: Literal["allow", "deny"] = "allow",
     reason: str = "",
     target_type: str = "",
-    target_id: str | None = None,
-    namespace: str | None = None,
-) -> None:
-    await write_each(
-        db,
-        actor_user_id=actor_user_id,
-        actor_agent_id=actor_agent_id,
-        action=action,
-        decision=decision,
-        reason=reason,
-        target_type=target_type,
-        targets=[(target_id, namespace)],
-    )
-
-
-async def write_each(
-    db: Executor,
-    *,
-    actor_user_id: str | None,
-    actor_agent_id: str | None,
-    action: str,
-    decision: Literal["allow", "deny"] = "allow",
-    reason: str = "",
-    target_type: str = "",
-    targets: Sequence[tuple[str | None, str | None]],
+    targets: Sequence[tuple[str | None, str | None]] = ((None, None),),
 ) -> None:
     """One row per (target id, namespace) of one decision, in one statement (a batch write is one
     decision about each of its records)."""

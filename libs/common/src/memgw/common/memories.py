@@ -10,10 +10,12 @@ Who may write what is decided by the callers (gateway, sync-worker, consolidator
 from __future__ import annotations
 
 import asyncio
+import json
 import weakref
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from operator import attrgetter
 from typing import Any
 
 import asyncpg
@@ -145,6 +147,54 @@ async def _snapshots(conn: Conn, memory_ids: Sequence[str], changes: Sequence[st
     )
 
 
+# The columns a new memory is written with, the SQL type each travels as (one array per column), and
+# how it is read off a ``NewMemory``: one table, so the INSERT, its unnest and its arguments cannot
+# drift apart. Tags travel as JSON text, since asyncpg would take a list of lists for a 2-D array.
+_TEXT_AS_GIVEN = (
+    "id",
+    "user_id",
+    "agent_id",
+    "workspace_id",
+    "session_id",
+    "namespace",
+    "memory_type",
+    "content",
+    "summary",
+    "visibility",
+    "source",
+    "source_ref",
+    "source_id",
+    "source_scope",
+    "status",
+    "embedding_model",
+)
+_WRITTEN: tuple[tuple[str, str, Callable[[NewMemory], Any]], ...] = (
+    *((column, "text", attrgetter(column)) for column in _TEXT_AS_GIVEN),
+    ("importance", "float8", attrgetter("importance")),
+    ("confidence", "float8", attrgetter("confidence")),
+    ("expires_at", "timestamptz", attrgetter("expires_at")),
+    ("tags", "text", lambda n: json.dumps(list(n.tags), ensure_ascii=False)),
+    ("content_hash", "text", lambda n: content_hash(n.content)),
+    ("metadata", "jsonb", lambda n: n.metadata or {}),
+    ("embedding", "bytea", lambda n: vector_bytes(n.embedding)),
+)
+_COLUMNS = ", ".join(column for column, _, _ in _WRITTEN)
+_SELECTED = ", ".join(
+    "ARRAY(SELECT jsonb_array_elements_text(r.tags::jsonb))" if column == "tags" else f"r.{column}"
+    for column, _, _ in _WRITTEN
+)
+_ARRAYS = ", ".join(f"${n}::{kind}[]" for n, (_, kind, _) in enumerate(_WRITTEN, start=1))
+_INSERT_MANY = (
+    f"INSERT INTO memories ({_COLUMNS}) SELECT {_SELECTED} FROM unnest({_ARRAYS})"
+    f" WITH ORDINALITY AS r({_COLUMNS}, ord) ORDER BY r.ord"  # created_at (clock_timestamp) in the order given
+    " ON CONFLICT (id) DO UPDATE SET content = EXCLUDED.content, summary = EXCLUDED.summary,"
+    " tags = EXCLUDED.tags, content_hash = EXCLUDED.content_hash, metadata = EXCLUDED.metadata,"
+    " embedding = EXCLUDED.embedding, embedding_model = EXCLUDED.embedding_model,"
+    " version = memories.version + 1, updated_at = now()"
+    f" RETURNING {RECORD_COLUMNS}, (xmax = 0) AS inserted"
+)
+
+
 def _changed(row: asyncpg.Record, change: str) -> MemoryChanged:
     return MemoryChanged(
         memory_id=row["id"],
@@ -184,51 +234,7 @@ class MemoryStore:
         ids = [new.id for new in news]
         if len(set(ids)) != len(ids):
             raise ValueError("one statement cannot write the same memory twice: ids must differ")
-        rows = await conn.fetch(
-            "INSERT INTO memories (id, user_id, agent_id, workspace_id, session_id, namespace, memory_type,"
-            " content, summary, tags, importance, confidence, visibility, source, source_ref, source_id, status,"
-            " content_hash, metadata, embedding, embedding_model, expires_at, source_scope)"
-            " SELECT r.id, r.user_id, r.agent_id, r.workspace_id, r.session_id, r.namespace, r.memory_type,"
-            " r.content, r.summary, ARRAY(SELECT jsonb_array_elements_text($10::jsonb -> (r.ord::int - 1))),"
-            " r.importance, r.confidence,"
-            " r.visibility, r.source, r.source_ref, r.source_id, r.status, r.content_hash, r.metadata, r.embedding,"
-            " r.embedding_model, r.expires_at, r.source_scope"
-            " FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],"
-            " $8::text[], $9::text[], $11::float8[], $12::float8[], $13::text[], $14::text[],"
-            " $15::text[], $16::text[], $17::text[], $18::text[], $19::jsonb[], $20::bytea[], $21::text[],"
-            " $22::timestamptz[], $23::text[]) WITH ORDINALITY AS r(id, user_id, agent_id, workspace_id,"
-            " session_id, namespace, memory_type, content, summary, importance, confidence, visibility,"
-            " source, source_ref, source_id, status, content_hash, metadata, embedding, embedding_model,"
-            " expires_at, source_scope, ord) ORDER BY r.ord"  # created_at (clock_timestamp) in the order given
-            " ON CONFLICT (id) DO UPDATE SET content = EXCLUDED.content, summary = EXCLUDED.summary,"
-            " tags = EXCLUDED.tags, content_hash = EXCLUDED.content_hash, metadata = EXCLUDED.metadata,"
-            " embedding = EXCLUDED.embedding, embedding_model = EXCLUDED.embedding_model,"
-            " version = memories.version + 1, updated_at = now()"
-            f" RETURNING {RECORD_COLUMNS}, (xmax = 0) AS inserted",
-            ids,
-            [n.user_id for n in news],
-            [n.agent_id for n in news],
-            [n.workspace_id for n in news],
-            [n.session_id for n in news],
-            [n.namespace for n in news],
-            [n.memory_type for n in news],
-            [n.content for n in news],
-            [n.summary for n in news],
-            [list(n.tags) for n in news],  # one JSON value: a list of lists would be a 2-D array
-            [n.importance for n in news],
-            [n.confidence for n in news],
-            [n.visibility for n in news],
-            [n.source for n in news],
-            [n.source_ref for n in news],
-            [n.source_id for n in news],
-            [n.status for n in news],
-            [content_hash(n.content) for n in news],
-            [n.metadata or {} for n in news],
-            [vector_bytes(n.embedding) for n in news],
-            [n.embedding_model for n in news],
-            [n.expires_at for n in news],
-            [n.source_scope for n in news],
-        )
+        rows = await conn.fetch(_INSERT_MANY, *([read(n) for n in news] for _, _, read in _WRITTEN))
         by_id = {row["id"]: row for row in rows}
         ordered = [by_id[memory_id] for memory_id in ids]
         changes = ["created" if row["inserted"] else "updated" for row in ordered]

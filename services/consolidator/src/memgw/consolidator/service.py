@@ -91,8 +91,7 @@ async def audit(
         decision=decision,
         reason=reason,
         target_type="memory",
-        target_id=target,
-        namespace=namespace,
+        targets=[(target, namespace)],
     )
 
 

@@ -41,8 +41,7 @@ async def record(
         decision=decision,
         reason=reason,
         target_type=target_type,
-        target_id=target_id,
-        namespace=namespace,
+        targets=[(target_id, namespace)],
     )
     if decision == "deny":
         log.warning("access.denied", action=action, target=target_id, reason=reason)
@@ -52,7 +51,7 @@ async def record_each(
     db: Executor, principal: Principal, action: str, *, target_type: str, targets: Sequence[tuple[str, str | None]]
 ) -> None:
     """One allowed ``action`` on each (target id, namespace), in one statement."""
-    await audit_log.write_each(
+    await audit_log.write(
         db,
         actor_user_id=principal.user_id,
         actor_agent_id=principal.agent_id,

@@ -170,8 +170,7 @@ class Importer:
             decision=decision,
             reason=reason,
             target_type=kind,
-            target_id=target,
-            namespace=namespace,
+            targets=[(target, namespace)],
         )
 
     # -- decisions -----------------------------------------------------------------------------------
