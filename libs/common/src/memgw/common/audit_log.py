@@ -19,7 +19,7 @@ async def write(
     decision: Literal["allow", "deny"] = "allow",
     reason: str = "",
     target_type: str = "",
-    targets: Sequence[tuple[str | None, str | None]] = ((None, None),),
+    targets: Sequence[tuple[str | None, str | None]],
 ) -> None:
     """One row per (target id, namespace) of one decision, in one statement (a batch write is one
     decision about each of its records)."""

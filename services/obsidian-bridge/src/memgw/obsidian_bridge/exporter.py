@@ -101,14 +101,13 @@ class Exporter:
             async with self.vault.lock(user_id):
                 uv = self.vault.user(user_id)
                 current = uv.where(memory_id=memory_id)
-                taken_out = False
-                if m is not None and user_id in readers:
-                    await self._place(uv, m, current)
+                kept = m if m is not None and user_id in readers else None
+                if kept is not None:
+                    await self._place(uv, kept, current)
                 else:
                     for rel in current:
                         uv.remove(rel)
-                        taken_out = True
-            if taken_out:  # what a reader may no longer read leaves the pages now, with its note
+            if kept is None and current:  # what a reader may no longer read leaves the pages now, with its note
                 await self._pages_now(user_id)
             else:
                 self._pages_soon(user_id)
