@@ -157,7 +157,7 @@ async def test_search_explains_and_an_agent_key_sees_only_its_own(page: Any, sys
     await page.get_by_role("button", name="Find").click()
     explain = page.get_by_test_id("explain").first
     await explain.wait_for()
-    assert "rrf=" in await explain.inner_text()
+    assert "fused=" in await explain.inner_text()
     assert not any("stranger" in text for text in await page.locator(".hit").all_inner_texts())
     await shoot(page, "memories")
 

@@ -1,4 +1,4 @@
-"""Ranking: RRF of dense and BM25, blended with importance, confidence, recency and feedback;
+"""Ranking: a convex combination of dense and BM25 scores, blended with importance, confidence, recency and feedback;
 near-duplicates collapse; explain shows the parts."""
 
 from __future__ import annotations
@@ -42,7 +42,8 @@ async def test_explain_returns_each_component_and_the_blend_follows_importance(s
     order = [h["memory"]["id"] for h in hits]
     assert order.index(high) < order.index(low)
     parts = hits[0]["explain"]
-    assert {"rrf", "dense_rank", "bm25_rank", "importance", "confidence", "recency", "feedback", "final"} <= set(parts)
+    wanted = {"fused", "dense_rank", "bm25_rank", "importance", "confidence", "recency", "feedback", "final"}
+    assert wanted <= set(parts)
     assert parts["final"] == pytest.approx(hits[0]["score"], rel=1e-6)
     plain = await _search(system, key, "项目代号 Aurora")
     assert plain[0]["explain"] is None

@@ -214,16 +214,17 @@ class RankingSettings(BaseSettings):
     """How search results are ordered (see memgw.common.skills.retrieval)."""
 
     model_config = _ENV
-    rank_weight_dense: float = Field(default=1.0, ge=0, description="RRF weight of the dense (meaning) list.")
-    rank_weight_bm25: float = Field(default=2.0, ge=0, description="RRF weight of the BM25 (keyword) list.")
-    rank_rrf_k: int = Field(default=30, ge=1)
+    # Meaning and words weigh the same: every split from 0.4 : 0.6 to 0.6 : 0.4 did about as well on the LoCoMo
+    # development slice, in each of its four conversations (bench/reports/quality.md).
+    rank_weight_dense: float = Field(default=1.0, ge=0, description="Weight of the dense (meaning) list in the fusion.")
+    rank_weight_bm25: float = Field(default=1.0, ge=0, description="Weight of the BM25 (keyword) list in the fusion.")
     rank_depth: int = Field(default=60, ge=1, le=1000, description="Candidates each retriever contributes.")
     rank_importance: float = Field(default=0.2, ge=0, description="Boost per unit of importance above 0.5.")
     rank_confidence: float = Field(default=0.1, ge=0, description="Boost per unit of confidence above 0.5.")
     rank_recency: float = Field(default=0.1, ge=0, description="Boost of a memory touched just now.")
     rank_recency_half_life_days: float = Field(default=30, gt=0)
     rank_weight_openviking: float = Field(
-        default=1.0, ge=0, description="RRF weight of OpenViking's list, when it is asked (MEMGW_OPENVIKING_URL)."
+        default=1.0, ge=0, description="Weight of OpenViking's list, when it is asked (MEMGW_OPENVIKING_URL)."
     )
     rank_context_chars: int = Field(
         # About the sentence before: the question a short answer answers. 150, 300 and 600 were tried on
@@ -236,7 +237,7 @@ class RankingSettings(BaseSettings):
     rank_neighbour_anchors: int = Field(
         default=0, ge=0, le=20, description="Best hits whose session neighbours join the candidates (0 = off)."
     )
-    rank_weight_neighbours: float = Field(default=0.5, ge=0, description="RRF weight of the neighbours' list.")
+    rank_weight_neighbours: float = Field(default=0.5, ge=0, description="Weight of the neighbours' list.")
     rank_feedback_terms: int = Field(
         default=0,
         ge=0,
@@ -244,7 +245,7 @@ class RankingSettings(BaseSettings):
         description="Words of the first round's best hits added for a second keyword round (0 = off).",
     )
     rank_feedback_seeds: int = Field(default=5, ge=2, le=20, description="First-round hits those words come from.")
-    rank_weight_feedback: float = Field(default=1.0, ge=0, description="RRF weight of the second round's list.")
+    rank_weight_feedback: float = Field(default=1.0, ge=0, description="Weight of the second round's list.")
     rank_evidence: float = Field(
         default=0.1, ge=0, description="Boost of a memory said often (all of it at 8 pieces of evidence)."
     )

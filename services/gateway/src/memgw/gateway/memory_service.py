@@ -38,6 +38,7 @@ from memgw.common.skills import Skills
 from memgw.common.skills.memory import ClassifyInput, ClassifyMemory
 from memgw.common.skills.retrieval import (
     Hit,
+    RankedContext,
     RankFacts,
     RetrieveContext,
     RetrieveInput,
@@ -442,9 +443,10 @@ class Memories:
         )
         return {r["id"]: r for r in rows}
 
-    async def _neighbours(self, anchors: list[str]) -> list[str]:
-        """The memories just before and just after each anchor in its session and namespace, in the
-        anchors' order (what the asker may read of them is decided after, as for every candidate)."""
+    async def _neighbours(self, anchors: list[RankedContext]) -> list[Hit]:
+        """The memories just before and just after each anchor in its session and namespace, each scored
+        as its anchor, in the anchors' order (what the asker may read of them is decided after, as for
+        every candidate)."""
         rows = await self.pool.fetch(
             "SELECT a.ord, x.id FROM unnest($1::text[]) WITH ORDINALITY AS a(id, ord)"
             " JOIN memories m ON m.id = a.id AND m.session_id IS NOT NULL"
@@ -455,9 +457,14 @@ class Memories:
             "  (SELECT b.id FROM memories b WHERE b.user_id = m.user_id AND b.session_id = m.session_id"
             "   AND b.namespace = m.namespace AND b.created_at > m.created_at ORDER BY b.created_at LIMIT 1)"
             " ) x ORDER BY a.ord",
-            anchors,
+            [a.id for a in anchors],
         )
-        return list(dict.fromkeys(r["id"] for r in rows if r["id"] not in anchors))
+        taken = {a.id for a in anchors}
+        around: dict[str, Hit] = {}
+        for r in rows:
+            if r["id"] not in taken and r["id"] not in around:
+                around[r["id"]] = Hit.model_construct(id=r["id"], score=anchors[r["ord"] - 1].score)
+        return list(around.values())
 
     async def _rank(self, lists: RetrieveInput, rows: dict[str, Any]) -> RetrieveOutput:
         # What the asker judged incorrect stays out of the asker's results (and only theirs).
@@ -527,10 +534,10 @@ class Memories:
         anchors = self.ranking.rank_neighbour_anchors
         if anchors and ranked.ranked:
             # The turns around a strong hit, in its session: the question it answers, what came of it.
-            around = await self._neighbours([r.id for r in ranked.ranked[:anchors]])
+            around = await self._neighbours(ranked.ranked[:anchors])
             if around:
-                first.neighbours = [Hit.model_construct(id=memory_id, score=0.0) for memory_id in around]
-                by_id |= await self._readable(p, [i for i in around if i not in by_id], statuses)
+                first.neighbours = around
+                by_id |= await self._readable(p, [h.id for h in around if h.id not in by_id], statuses)
                 ranked = await self._rank(first, by_id)
         results = [
             SearchHit(

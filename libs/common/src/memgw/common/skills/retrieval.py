@@ -1,9 +1,15 @@
 """``retrieve_context``: how search results are ordered, without an LLM in the loop.
 
-1. Reciprocal rank fusion of the dense (meaning) and BM25 (keyword) lists, and OpenViking's when it
-   is asked: ``rrf = Σ w_list / (k + rank_in_list)`` (a list a hit is missing from adds 0).
+1. A convex combination of the retrievers' scores, each list's scores spread over [0, 1] first (its best
+   hit 1, its last 0; a list whose hits all score alike gives each 1): ``fused = Σ w_list · spread_in_list
+   / Σ w_list`` over the lists that answered (a list a hit is missing from adds 0). The dense (meaning)
+   and BM25 (keyword) lists by default, OpenViking's when it is asked. Unlike reciprocal rank fusion it
+   keeps how far ahead a hit is: a turn that is by far the closest in meaning but shares no word with the
+   question stays near the top, where RRF put it behind every hit both lists found (Bruch, Gai & Ingber,
+   "An Analysis of Fusion Functions for Hybrid Retrieval", ACM TOIS 2023). Only what the asker may read
+   is spread: a memory they cannot see never shifts another's score.
 2. A blend with what we know of the memory:
-   ``score = rrf × (1 + a·(importance − 0.5) + c·(confidence − 0.5) + r·recency + e·evidence) × feedback
+   ``score = fused × (1 + a·(importance − 0.5) + c·(confidence − 0.5) + r·recency + e·evidence) × feedback
    × credibility``, where ``recency = 0.5 ^ (days since last retrieved or updated / half-life)``,
    ``evidence = min(1, log2(evidence count) / 3)`` (a fact said 8 times gets the whole of ``e``),
    ``feedback`` is 1.2 for a memory marked useful and 0.5 for one marked outdated (incorrect ones never
@@ -52,7 +58,8 @@ class RetrieveInput(BaseModel):
     bm25: list[Hit] = Field(description="The keyword retriever's hits, best first.")
     openviking: list[Hit] = Field(default_factory=list, description="OpenViking's hits, best first, when it is asked.")
     neighbours: list[Hit] = Field(
-        default_factory=list, description="The memories around the best hits in their sessions, best anchor first."
+        default_factory=list,
+        description="The memories around the best hits in their sessions, each scored as its anchor.",
     )
     feedback: list[Hit] = Field(
         default_factory=list, description="A second keyword round's hits (query + expansion_terms of the first's best)."
@@ -75,7 +82,10 @@ class RetrieveOutput(BaseModel):
 
 class RetrieveContext(Skill[RetrieveInput, RetrieveOutput]):
     name = "retrieve_context"
-    summary = "Fuse the meaning and keyword retrievers' hits (RRF), weigh what is known of each, fold duplicates."
+    summary = (
+        "Fuse the meaning and keyword retrievers' hits (convex combination), weigh what is known of each,"
+        " fold duplicates."
+    )
     Input, Output = RetrieveInput, RetrieveOutput
 
     async def run(self, data: RetrieveInput) -> RetrieveOutput:
@@ -96,14 +106,17 @@ class RetrieveContext(Skill[RetrieveInput, RetrieveOutput]):
             ("feedback", data.feedback, s.rank_weight_feedback),
             ("neighbour", data.neighbours, s.rank_weight_neighbours),
         )
-        for name, hits, weight in lists:
+        answered = [(name, [h for h in hits if h.id in facts], weight) for name, hits, weight in lists]
+        answered = [(name, hits, weight) for name, hits, weight in answered if hits and weight]
+        total = sum(weight for _, _, weight in answered)
+        for name, hits, weight in answered:
+            low, high = min(h.score for h in hits), max(h.score for h in hits)
             for rank, hit in enumerate(hits, start=1):
-                if hit.id not in facts:
-                    continue
-                entry = fused.setdefault(hit.id, RankedContext(id=hit.id, score=0.0, components={"rrf": 0.0}))
+                spread = (hit.score - low) / (high - low) if high > low else 1.0
+                entry = fused.setdefault(hit.id, RankedContext(id=hit.id, score=0.0, components={"fused": 0.0}))
                 entry.components[f"{name}_rank"] = rank
                 entry.components[f"{name}_score"] = round(hit.score, 6)
-                entry.components["rrf"] += weight / (s.rank_rrf_k + rank)
+                entry.components["fused"] += weight * spread / total
         return list(fused.values())
 
     def _blend(self, entry: RankedContext, f: RankFacts, now: datetime) -> None:
@@ -120,7 +133,7 @@ class RetrieveContext(Skill[RetrieveInput, RetrieveOutput]):
             + s.rank_recency * recency
             + s.rank_evidence * evidence
         )
-        entry.score = entry.components["rrf"] * boost * feedback * credibility
+        entry.score = entry.components["fused"] * boost * feedback * credibility
         entry.components.update(
             importance=f.importance,
             confidence=f.confidence,
