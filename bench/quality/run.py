@@ -23,7 +23,7 @@ DEFAULT_DATA = Path(__file__).resolve().parents[3] / "shared" / "eval" / "locomo
 MODES = ("dense", "sparse", "hybrid")
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 KS = (5, 10, 20)
-_EVIDENCE = re.compile(r"D\d+:\d+")
+EVIDENCE = re.compile(r"D\d+:\d+")
 
 
 def turns(sample: dict[str, Any]) -> list[tuple[str, str, str]]:
@@ -80,7 +80,7 @@ async def main(data_path: Path, modes: tuple[str, ...] = MODES) -> dict[str, Any
             for qa in sample["qa"]:
                 if qa.get("category") not in (1, 2, 3, 4):
                     continue
-                evidence = set(_EVIDENCE.findall(" ".join(qa.get("evidence", []))))
+                evidence = set(EVIDENCE.findall(" ".join(qa.get("evidence", []))))
                 if not evidence:
                     continue
                 questions += 1
