@@ -123,6 +123,9 @@ and little sensitive to its one weight).
 |---|---|---|---|---|---|---|---|---|---|
 | RRF, BM25 2 : dense 1, k 30 (the default before) | 0.589 | 0.688 | 0.734 | 0.513 | 0.427 | 0.869 | 0.308 | 0.743 | |
 | convex combination, 1 : 1 | 0.642 | 0.730 | 0.792 | 0.555 | 0.470 | 0.865 | 0.367 | 0.801 | **yes (default)** |
+| ... with `RANK_CONTEXT_CHARS` 0 (no context) | 0.608 | 0.694 | 0.761 | 0.516 | 0.468 | 0.869 | 0.325 | 0.736 | |
+| ... with `RANK_CONTEXT_CHARS` 300 | 0.637 | 0.718 | 0.778 | 0.534 | 0.455 | 0.869 | 0.328 | 0.786 | |
+| ... with `RANK_FEEDBACK_TERMS` 4 | 0.647 | 0.730 | 0.791 | 0.563 | 0.459 | 0.885 | 0.375 | 0.796 | off (5) |
 
 Its one weight, replayed offline on the lists each question got through the API (top 60 of each, dumped
 2026-12-01), recall@10 / MRR by conversation:
@@ -133,6 +136,8 @@ Its one weight, replayed offline on the lists each question got through the API 
 | dense 0.4 : BM25 0.6 | 0.748 / 0.565 | 0.749 / 0.607 | 0.753 / 0.597 | 0.679 / 0.544 |
 | 0.5 : 0.5 | 0.768 / 0.550 | 0.749 / 0.588 | 0.744 / 0.584 | 0.679 / 0.542 |
 | 0.6 : 0.4 | 0.767 / 0.530 | 0.733 / 0.565 | 0.720 / 0.549 | 0.669 / 0.520 |
+
+(5) MRR +0.008 and recall@10 the same, for a second keyword round per search.
 
 Every split is ahead of RRF in every conversation but one tie; the default is the even split, not the best
 of these. Also replayed, and not kept: z-scores instead of the spread (recall@10 0.730, MRR 0.569: the same),
