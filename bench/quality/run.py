@@ -67,40 +67,48 @@ async def ask(system: Running, key: str, question: str, mode: str) -> list[list[
     return ranked
 
 
+def questions(sample: dict[str, Any]) -> list[tuple[dict[str, Any], set[str]]]:
+    """The questions of categories 1-4 that name their evidence, each with its evidence turns."""
+    asked = []
+    for qa in sample["qa"]:
+        evidence = set(EVIDENCE.findall(" ".join(qa.get("evidence", []))))
+        if qa.get("category") in CATEGORIES and evidence:
+            asked.append((qa, evidence))
+    return asked
+
+
+def judged(ranked: list[list[str]], evidence: set[str]) -> dict[str, float]:
+    """Recall@k of the evidence for every k, and the reciprocal rank of the first slot holding any."""
+    scores = {f"recall@{k}": len(evidence & {d for slot in ranked[:k] for d in slot}) / len(evidence) for k in KS}
+    first = next((n for n, slot in enumerate(ranked, 1) if evidence & set(slot)), None)
+    return scores | {"mrr": 1 / first if first else 0.0}
+
+
 async def main(data_path: Path, modes: tuple[str, ...] = MODES) -> dict[str, Any]:
     samples = json.loads(data_path.read_text())
     scores: dict[str, dict[str, float]] = {m: {f"recall@{k}": 0.0 for k in KS} | {"mrr": 0.0} for m in modes}
     by_category: dict[str, dict[int, list[float]]] = {m: {c: [] for c in CATEGORIES} for m in modes}
-    questions = 0
+    asked = 0
     started = time.perf_counter()
     async with running_system() as system:
         for sample in samples:
             key = await system.user_key(f"locomo_{sample['sample_id']}".replace("-", "_"))
             await ingest(system, key, turns(sample))
-            for qa in sample["qa"]:
-                if qa.get("category") not in (1, 2, 3, 4):
-                    continue
-                evidence = set(EVIDENCE.findall(" ".join(qa.get("evidence", []))))
-                if not evidence:
-                    continue
-                questions += 1
+            for qa, evidence in questions(sample):
+                asked += 1
                 for mode in modes:
-                    ranked = await ask(system, key, qa["question"], mode)
-                    for k in KS:
-                        found = {d for slot in ranked[:k] for d in slot}
-                        scores[mode][f"recall@{k}"] += len(evidence & found) / len(evidence)
-                        if k == 10:
-                            by_category[mode][qa["category"]].append(len(evidence & found) / len(evidence))
-                    first = next((n for n, slot in enumerate(ranked, 1) if evidence & set(slot)), None)
-                    scores[mode]["mrr"] += 1 / first if first else 0.0
+                    got = judged(await ask(system, key, qa["question"], mode), evidence)
+                    for metric, value in got.items():
+                        scores[mode][metric] += value
+                    by_category[mode][qa["category"]].append(got["recall@10"])
     for mode in modes:
         for metric in scores[mode]:
-            scores[mode][metric] = round(scores[mode][metric] / questions, 4)
+            scores[mode][metric] = round(scores[mode][metric] / asked, 4)
     categories = {
         m: {CATEGORIES[c]: round(sum(v) / len(v), 4) if v else 0.0 for c, v in by_category[m].items()} for m in modes
     }
     return {
-        "questions": questions,
+        "questions": asked,
         "seconds": round(time.perf_counter() - started, 1),
         "scores": scores,
         "categories": categories,
@@ -127,25 +135,25 @@ and little sensitive to its one weight).
 | ... with `RANK_CONTEXT_CHARS` 300 | 0.637 | 0.718 | 0.778 | 0.534 | 0.455 | 0.869 | 0.328 | 0.786 | |
 | ... with `RANK_FEEDBACK_TERMS` 4 | 0.647 | 0.730 | 0.791 | 0.563 | 0.459 | 0.885 | 0.375 | 0.796 | off (5) |
 
-Its one weight, replayed offline on the lists each question got through the API (top 60 of each, dumped
-2026-12-01), recall@10 / MRR by conversation:
+Its one weight, replayed offline by `bench/quality/replay.py` (the two lists each question gets through the API,
+top 60 of each, fused again by the product's own skill; it gives 0.730 / 0.555 for the default, as the whole run),
+recall@10 / MRR by conversation:
 
-| fusion | conv-26 | conv-30 | conv-41 | conv-42 |
-|---|---|---|---|---|
-| RRF (before) | 0.675 / 0.492 | 0.733 / 0.572 | 0.711 / 0.545 | 0.647 / 0.487 |
-| dense 0.4 : BM25 0.6 | 0.748 / 0.565 | 0.749 / 0.607 | 0.753 / 0.597 | 0.679 / 0.544 |
-| 0.5 : 0.5 | 0.768 / 0.550 | 0.749 / 0.588 | 0.744 / 0.584 | 0.679 / 0.542 |
-| 0.6 : 0.4 | 0.767 / 0.530 | 0.733 / 0.565 | 0.720 / 0.549 | 0.669 / 0.520 |
+| fusion | conv-26 | conv-30 | conv-41 | conv-42 | all |
+|---|---|---|---|---|---|
+| RRF (before) | 0.675 / 0.489 | 0.733 / 0.572 | 0.703 / 0.544 | 0.646 / 0.488 | 0.680 / 0.515 |
+| dense 0.4 : BM25 0.6 | 0.748 / 0.563 | 0.755 / 0.604 | 0.753 / 0.595 | 0.679 / 0.540 | 0.727 / 0.569 |
+| 0.5 : 0.5 | 0.768 / 0.544 | 0.755 / 0.587 | 0.744 / 0.573 | 0.679 / 0.537 | 0.730 / 0.555 |
+| 0.6 : 0.4 | 0.767 / 0.529 | 0.739 / 0.561 | 0.720 / 0.547 | 0.669 / 0.517 | 0.718 / 0.534 |
 
-(5) MRR +0.008 and recall@10 the same, for a second keyword round per search.
-
-Every split is ahead of RRF in every conversation but one tie; the default is the even split, not the best
-of these. Also replayed, and not kept: z-scores instead of the spread (recall@10 0.730, MRR 0.569: the same),
-the spread's floor at the index's bound instead of the list's last hit (0.638 at 0.5 : 0.5), the true
-cosine for a keyword-only hit instead of the list's floor (0.724), at most 2 / 3 / 4 hits of one session in
-the top 10 (0.647 / 0.707 / 0.722: the evidence of one question is often in one session), and the session
-neighbours of the best 3 or 5 hits at weights 0.25-1.0 (recall@10 0.732-0.741, MRR 0.519-0.565, multi-hop
-down to 0.411: still off).
+Every split is ahead of RRF in every conversation; the default is the even split, not the best of these.
+Also replayed (on an earlier dump, with the fusion written out rather than the skill), and not kept: z-scores
+instead of the spread (recall@10 0.730, MRR 0.569: the same), the spread's floor at the index's bound instead of
+the list's last hit (0.638 at 0.5 : 0.5), the true cosine for a keyword-only hit instead of the list's floor
+(0.724), at most 2 / 3 / 4 hits of one session in the top 10 (0.647 / 0.707 / 0.722: the evidence of one question
+is often in one session), and the session neighbours of the best 3 or 5 hits at weights 0.25-1.0 (recall@10
+0.732-0.741, MRR 0.519-0.565, multi-hop down to 0.411: still off). The depth of the lists hardly matters:
+0.729-0.735 recall@10 at 20, 30, 60 and 100.
 
 A second dense round from the query moved toward the mean of the first round's best hits (Rocchio feedback on
 the query vector, no second embedding), each a whole run under RRF:
