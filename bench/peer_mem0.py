@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import REPORTS, machine, percentile, running_system
-from quality.run import questions
+from quality.run import judged, questions
 
 from memgw.common.embedding.openai import OpenAIEmbedder
 from memgw.launcher.embedded.process import free_port, stop_process, wait_for_port
@@ -82,9 +82,10 @@ def workload(n: int) -> tuple[dict[str, str], list[tuple[str, set[str]]]]:
 
 
 def recall(asked: list[tuple[str, set[str]]], found: list[list[str]], turns: dict[str, str]) -> tuple[float, int]:
-    """Mean evidence recall@10 over the questions whose evidence was added (at least one turn), and how many."""
+    """Mean evidence recall@10 over the questions whose evidence was added (at least one turn; only that
+    evidence counts), and how many."""
     shares = [
-        len(evidence & set(hits)) / len(evidence & turns.keys())
+        judged([[dia_id] for dia_id in hits], evidence & turns.keys())["recall@10"]
         for (_, evidence), hits in zip(asked, found, strict=True)
         if evidence & turns.keys()
     ]
