@@ -235,6 +235,50 @@ async def test_an_index_that_lost_its_points_is_filled_in_at_start(system: Syste
         await lost.close()
 
 
+async def test_an_index_written_before_read_keys_gets_them_at_start(system: System, tmp_path: Path) -> None:
+    """Points an older version wrote carry no read key, so searches (which ask by key) would miss
+    them: the reconciler's start finds such points and indexes those memories again."""
+    import asyncio
+
+    from memgw.common.acl import read_where
+    from memgw.common.domain import Principal
+    from memgw.common.index.base import READ_KEY_FIELD
+    from memgw.common.memories import MemoryStore, index_point
+    from memgw.common.reconciler import reconcile_forever
+
+    uid = f"keys_{uuid.uuid4().hex[:8]}"
+    key = await system.user(uid)
+    created = await system.client.post(
+        "/v1/memory", json={"content": "written before read keys"}, headers=system.auth(key)
+    )
+    assert created.status_code == 201, created.text
+    old = EdgeIndex(tmp_path / "old", dim=system.infra.embedder.dim)
+    await old.ensure()
+    store = MemoryStore(system.infra.pool, old, system.infra.layout)
+    try:
+        async for rows in store.iter_rows():  # as the version before wrote them
+            points = [index_point(r) for r in rows]
+            for p in points:
+                p.payload.pop(READ_KEY_FIELD, None)
+            await old.upsert(points)
+        assert await store.index_gap() == 0
+        assert await store.index_keyless() > 0
+        reader = read_where(Principal(user_id=uid))
+        assert not await old.search(text="written before read keys", where=reader, limit=10)
+
+        running = asyncio.create_task(reconcile_forever(store, every_s=3600))
+        try:
+            async with asyncio.timeout(120):
+                while await store.index_keyless():
+                    await asyncio.sleep(0.2)
+        finally:
+            running.cancel()
+        found = await old.search(text="written before read keys", where=reader, limit=10)
+        assert [h.memory_id for h in found] == [created.json()["id"]]
+    finally:
+        await old.close()
+
+
 async def test_listing_a_source_with_no_worker_running_says_so_at_once(bus_infra: Any, work_dir: Path) -> None:
     """No sync-worker on the bus: the listing answers 503 naming the missing worker (NATS says there
     are no responders), not a wait of a minute for a timeout."""

@@ -21,13 +21,14 @@ from typing import Any
 import asyncpg
 import numpy as np
 
+from memgw.common.acl import KEYLESS_STANDING, read_key
 from memgw.common.bus import BusLayout
 from memgw.common.db.outbox import enqueue, enqueue_many
 from memgw.common.db.pool import Conn, Executor
 from memgw.common.domain import MemoryRecord, content_hash
 from memgw.common.embedding.base import Embedder
 from memgw.common.events import CHANGE_KINDS, MemoryChanged
-from memgw.common.index.base import IndexPoint, VectorIndex
+from memgw.common.index.base import READ_KEY_FIELD, IndexPoint, VectorIndex
 
 _UPDATABLE = frozenset(
     {
@@ -126,6 +127,9 @@ def index_point(row: asyncpg.Record | dict[str, Any]) -> IndexPoint:
             payload[optional] = row[optional]
     if row["expires_at"] is not None:
         payload["expires_ts"] = _ts(row["expires_at"])
+    key = read_key(row)
+    if key is not None:
+        payload[READ_KEY_FIELD] = key
     dense = vector_of(row["embedding"]).tolist()
     return IndexPoint(memory_id=row["id"], dense=dense, text=row["content"], payload=payload)
 
@@ -405,6 +409,11 @@ class MemoryStore:
         """How many more memories Postgres holds than the index (an index lost or restored from an
         older copy); negative when the index holds points Postgres no longer has."""
         return int(await self.pool.fetchval("SELECT count(*) FROM memories")) - await self.index.count()
+
+    async def index_keyless(self) -> int:
+        """Standing memories the index holds without their read key (``acl.read_key``): points written
+        by a version before it, which searches would not find."""
+        return await self.index.count(KEYLESS_STANDING)
 
     async def iter_rows(self, batch: int = 500) -> AsyncIterator[list[asyncpg.Record]]:
         last = ""

@@ -1,5 +1,6 @@
 """Keeps the index in line with Postgres, the truth: at start, an index that lost points (deleted,
-restored from an older copy, a new Qdrant collection) is filled in again; then, periodically, every
+restored from an older copy, a new Qdrant collection) or holds them without their read key (written
+by an older version) is filled in again; then, periodically, every
 change whose writer crashed between its commit and its index write is indexed (``index_pending``).
 
 Every process with an index runs it; it is idempotent, so several at once only repeat work."""
@@ -20,8 +21,9 @@ GRACE_S = 10.0
 async def reconcile_forever(store: MemoryStore, *, every_s: float, grace_s: float = GRACE_S) -> None:
     try:
         gap = await store.index_gap()
-        if gap > 0:
-            log.warning("index.reconcile.filling_in", missing=gap)
+        keyless = await store.index_keyless()
+        if gap > 0 or keyless:
+            log.warning("index.reconcile.filling_in", missing=max(gap, 0), keyless=keyless)
             log.info("index.reconcile.filled_in", points=await store.reindex(fresh=False))
         elif gap < 0:  # extra points are filtered out of answers by Postgres; a rebuild drops them
             log.warning("index.reconcile.extra_points", extra=-gap, hint="memgw reindex")

@@ -29,13 +29,14 @@ KEYWORD_FIELDS = (
     "source_id",
     "source_scope",
     "flags",
+    "read_key",
 )
 FLOAT_FIELDS = ("expires_ts", "created_ts")
-# The fields whose values narrow a search to a small part of the index (a user's, an agent's, a
-# workspace's memories). An HNSW graph gets extra links per value of these, so a filtered search by
+# The fields whose values narrow a search to a small part of the index (a reader's way in, a user's,
+# an agent's, a workspace's memories). An HNSW graph gets extra links per value of these, so a filtered search by
 # them still finds its way through the graph; the other fields (status, visibility, type, time ...)
 # match most points and would each cost the build another graph of their own for nothing.
-GRAPH_FIELDS = ("user_id", "agent_id", "workspace_id")
+GRAPH_FIELDS = ("read_key", "user_id", "agent_id", "workspace_id")
 # A keyword (BM25) search whose filter leaves fewer points than this in a segment scores those points
 # one by one; past it, it walks the inverted index and checks the filter for each point found. Walking
 # costs in proportion to the whole index (a common word's list holds every user's memories), scoring
@@ -90,6 +91,10 @@ class Where:
 Condition = Match | MatchAny | Range | IsEmpty | Where
 
 TENANT_FIELD = "user_id"
+# One keyword per memory that stands (``memgw.common.acl.read_key``): the way a reader reaches it.
+READ_KEY_FIELD = "read_key"
+# Fields a filter names to narrow a search to a part of the index the payload index finds directly.
+_PARTITION_FIELDS = (TENANT_FIELD, READ_KEY_FIELD)
 
 
 def _flat(where: Where) -> Where:
@@ -106,23 +111,24 @@ def _flat(where: Where) -> Where:
     return Where(must=tuple(must), should=where.should, must_not=tuple(must_not))
 
 
-def _names_tenant(c: Condition) -> bool:
-    if isinstance(c, Match):
-        return c.key == TENANT_FIELD
-    return isinstance(c, Where) and any(isinstance(m, Match) and m.key == TENANT_FIELD for m in c.must)
+def _names_partition(c: Condition) -> bool:
+    if isinstance(c, Match | MatchAny):
+        return c.key in _PARTITION_FIELDS
+    return isinstance(c, Where) and any(isinstance(m, Match | MatchAny) and _names_partition(m) for m in c.must)
 
 
 def split_by_tenant(where: Where | None) -> list[Where | None]:
     """One filter per way of reading, where a filter ORs a tenant's own points with others (a user's
-    private memories or global ones or a workspace's): the union of the parts is the same set of
-    points. An OR hides the tenant from the engine's planner, which then walks a large part of the
-    index checking each point; each part alone is a conjunction it answers from the tenant's own
-    points (or from a small shared set) through the payload index."""
+    private memories or global ones or a workspace's; the standing memories of a reader's keys or
+    those that expire): the union of the parts is the same set of points. An OR hides the tenant
+    from the engine's planner, which then walks a large part of the index checking each point; each
+    part alone is a conjunction it answers from the tenant's own points (or from a small shared set)
+    through the payload index."""
     if where is None:
         return [where]
     flat = _flat(where)
     for i, c in enumerate(flat.must):
-        if isinstance(c, Where) and c.should and not c.must and not c.must_not and any(map(_names_tenant, c.should)):
+        if isinstance(c, Where) and c.should and not c.must and not c.must_not and any(map(_names_partition, c.should)):
             rest = flat.must[:i] + flat.must[i + 1 :]
             return [Where(must=(way, *rest), should=flat.should, must_not=flat.must_not) for way in c.should]
     return [where]

@@ -1,0 +1,127 @@
+"""The index answers a reader's search by one precomputed keyword per memory (``acl.read_key``). Every
+kind of memory against every kind of reader, in a real embedded shard: the keys find exactly what the
+seed's rule table (written out again below, apart from ``memgw.common.acl``) lets each reader read."""
+
+from __future__ import annotations
+
+import itertools
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memgw.common.acl import read_key, read_where
+from memgw.common.domain import Principal
+from memgw.common.index.edge import EdgeIndex
+from memgw.common.memories import index_point, vector_bytes
+
+pytestmark = pytest.mark.unit
+
+NOW = datetime(2026, 6, 1, tzinfo=UTC)
+USERS = ("u1", "u2", 'u1","a1')  # the last one spells like u1's agent a1 if keys were joined naïvely
+AGENTS = (None, "a1", "a2")
+WORKSPACES = (None, "w1", "w2")
+
+
+def _row(n: int, **fields: Any) -> dict[str, Any]:
+    return {
+        "id": f"m{n:04}",
+        "namespace": "ns",
+        "memory_type": "fact",
+        "content": f"tea note {n}",
+        "tags": [],
+        "importance": 0.5,
+        "confidence": 0.8,
+        "created_at": NOW,
+        "session_id": None,
+        "source_id": None,
+        "source_scope": None,
+        "embedding": vector_bytes([1.0, 0.0, 0.0, 0.0]),
+        **fields,
+    }
+
+
+def _memories() -> list[dict[str, Any]]:
+    rows = []
+    for user, agent, visibility, workspace, status, incorrect, expiry in itertools.product(
+        USERS,
+        AGENTS,
+        ("private", "agent-only", "workspace-shared", "global"),
+        WORKSPACES,
+        ("active", "archived"),
+        (False, True),
+        (None, NOW - timedelta(days=1), NOW + timedelta(days=1)),
+    ):
+        if (visibility == "agent-only") != (agent is not None) or (visibility == "workspace-shared") != bool(workspace):
+            continue
+        rows.append(
+            _row(
+                len(rows),
+                user_id=user,
+                agent_id=agent,
+                workspace_id=workspace,
+                visibility=visibility,
+                status=status,
+                flags=["incorrect"] if incorrect else [],
+                expires_at=expiry,
+            )
+        )
+    return rows
+
+
+def _may_read(p: Principal, m: dict[str, Any]) -> bool:
+    if m["status"] != "active" or "incorrect" in m["flags"]:
+        return False
+    if m["expires_at"] is not None and m["expires_at"] <= NOW:
+        return False
+    return {
+        "private": m["user_id"] == p.user_id,
+        "agent-only": m["user_id"] == p.user_id and p.agent_id is not None and m["agent_id"] == p.agent_id,
+        "workspace-shared": m["workspace_id"] in p.workspace_ids,
+        "global": True,
+    }[m["visibility"]]
+
+
+async def test_a_reader_finds_by_keys_exactly_what_the_rules_let_it_read(tmp_path: Path) -> None:
+    memories = _memories()
+    index = EdgeIndex(tmp_path / "shard", dim=4)
+    await index.ensure()
+    try:
+        await index.upsert([index_point(m) for m in memories])
+        readers = [
+            Principal(user_id=user, agent_id=agent, workspace_ids=frozenset(ws))
+            for user, agent, ws in itertools.product(USERS, AGENTS, ((), ("w1",), ("w1", "w2")))
+        ]
+        for p in readers:
+            expected = {m["id"] for m in memories if _may_read(p, m)}
+            where = read_where(p, now=NOW)
+            by_words = await index.search(text="tea note", where=where, limit=len(memories))
+            by_meaning = await index.search(dense=[1.0, 0.0, 0.0, 0.0], where=where, limit=len(memories))
+            assert {h.memory_id for h in by_words} == expected, p
+            assert {h.memory_id for h in by_meaning} == expected, p
+            assert expected  # every reader reads something (the global memories at least)
+    finally:
+        await index.close()
+
+
+def test_only_a_standing_memory_has_a_key_and_no_two_ways_share_one() -> None:
+    memories = _memories()
+    standing = [m for m in memories if m["status"] == "active" and not m["flags"]]
+    assert all(read_key(m) is None for m in memories if m not in standing)
+    ways = {
+        (m["visibility"], m["user_id"], m["agent_id"], m["workspace_id"], m["expires_at"] is not None): read_key(m)
+        for m in standing
+    }
+    by_key: dict[str | None, set[tuple[Any, ...]]] = {}
+    for (visibility, user, agent, workspace, expires), key in ways.items():
+        # What the key names: the owner only for private/agent-only, the agent only for agent-only.
+        named = (
+            visibility,
+            user if visibility in ("private", "agent-only") else None,
+            agent if visibility == "agent-only" else None,
+            workspace if visibility == "workspace-shared" else None,
+            expires,
+        )
+        by_key.setdefault(key, set()).add(named)
+    assert all(len(named) == 1 for named in by_key.values()), by_key
