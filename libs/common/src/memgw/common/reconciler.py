@@ -1,7 +1,7 @@
 """Keeps the index in line with Postgres, the truth: at start, an index that lost points (deleted,
 restored from an older copy, a new Qdrant collection) or holds them without their read key (written
-by an older version) is filled in again; then, periodically, every
-change whose writer crashed between its commit and its index write is indexed (``index_pending``).
+by an older version) is filled in again; then, periodically, every change whose writer crashed
+between its commit and its index write is indexed (``index_pending``).
 
 Every process with an index runs it; it is idempotent, so several at once only repeat work."""
 

@@ -33,9 +33,10 @@ KEYWORD_FIELDS = (
 )
 FLOAT_FIELDS = ("expires_ts", "created_ts")
 # The fields whose values narrow a search to a small part of the index (a reader's way in, a user's,
-# an agent's, a workspace's memories). An HNSW graph gets extra links per value of these, so a filtered search by
-# them still finds its way through the graph; the other fields (status, visibility, type, time ...)
-# match most points and would each cost the build another graph of their own for nothing.
+# an agent's, a workspace's memories). An HNSW graph gets extra links per value of these, so a
+# filtered search by them still finds its way through the graph; the other fields (status,
+# visibility, type, time ...) match most points and would each cost the build another graph of their
+# own for nothing.
 GRAPH_FIELDS = ("read_key", "user_id", "agent_id", "workspace_id")
 # A keyword (BM25) search whose filter leaves fewer points than this in a segment scores those points
 # one by one; past it, it walks the inverted index and checks the filter for each point found. Walking
