@@ -137,8 +137,8 @@ and little sensitive to its one weight).
 | ... with the context in the keyword list | 0.651 | 0.734 | 0.797 | 0.544 | 0.404 | 0.881 | 0.292 | 0.833 | no |
 
 The session context in the keyword list (a turn's BM25 text is the text it is embedded with, the end of the turn
-before it included) finds short answers by the words of the question they answer: single-hop +0.032, temporal
-+0.016; but a turn is then also found by what the turn before it said, and multi-hop (−0.067), open-domain
+before it included) finds short answers by the words of the question they answer (single-hop up 0.032, temporal
+up 0.016); but a turn is then also found by what the turn before it said, and multi-hop (−0.067), open-domain
 (−0.075) and MRR (−0.011) fall. Not kept.
 
 Its one weight, replayed offline by `bench/quality/replay.py` (the two lists each question gets through the API,
