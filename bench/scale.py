@@ -34,14 +34,27 @@ The targets (p50 ≤ embed + 5 ms, p99 ≤ 1.3 × p50) are not met. Where the ti
 each step timed inside the gateway (p50, 300 searches, 2026-11-30): the BM25 list 20.9 ms (it runs while
 the query is embedded, but on 2 cores it slows the embedding: 23.5 ms there against 18.2 bare), the dense
 list 11.6 ms, the Postgres re-check 2.8 ms, ranking 2.0 ms, the audit row 0.8 ms; the request over HTTP
-adds ~3 ms. Index-level runs at 1M (100 users, 10k each) name the next step: a user's BM25 search takes
-~3 ms with the tenant condition alone and ~7 ms once any other condition of the read filter (status,
-expiry, the `incorrect` flag) is added, each checked point by point against its stored payload (~0.35 µs
-a point; keeping payloads in memory saves ~0.5 ms). One precomputed keyword per point, its user when it is
-active, not judged incorrect and never expires, would leave one condition for almost every point. Done
-since the last run: the keyword search scores a tenant's points one by one below 20,000 points a segment
-(`SPARSE_FULL_SCAN`; 9-13 ms → ~3 ms at the index level), embeddings are read from Postgres as bytes, the
-keyword list's rows are re-checked while the query is embedded, and retrieval marks are written off the path.
+adds ~3 ms. The lists were slow for the read filter: its conditions (status, expiry, the `incorrect` flag,
+the ways of reading) were each checked point by point against the stored payload, ~0.35 µs a point and
+condition, over a user's 10k points. Since 2026-12-01 a memory that stands carries one precomputed keyword,
+its read key (`memgw.common.acl.read_key`), and a search asks for the reader's keys: one condition the
+payload index answers. Index level, one shard, the same 300 queries alternated between the two filters
+(p50 / p99 ms, 2026-12-01, `bench/read_keys.py`: `read_keys_200k.md`, `read_keys_1000k.md`):
+
+| | BM25 before | BM25 read keys | dense before | dense read keys |
+|---|---|---|---|---|
+| 200k (20 users of 10k), no graph | 12.7 / 30.2 | 3.9 / 7.7 | 14.9 / 22.8 | 6.6 / 10.9 |
+| 200k, with the graph | 3.6 / 11.5 | 2.6 / 6.7 | 3.5 / 9.3 | 2.0 / 3.1 |
+| 1M (100 users of 10k), no graph | 21.3 / 53.7 | 7.8 / 30.6 | 21.0 / 34.8 | 8.7 / 16.3 |
+
+Through the API at 1M, read keys have had one run so far, on a day this machine ran ~3× slower (bare query
+embedding 45.6 ms against 12.5 in the run above, the load twice as long): p50 − embed 45.9 ms before the graph,
+47.2 after, p99 / p50 1.7-1.8, the build 1,349 s. Beside the code before, at 10k and 100k through the API, the
+two were within that day's noise (a user's 100-1,000 memories cost the old filter under a millisecond).
+
+Even with both lists free, the re-check, ranking, audit row and HTTP leave ~9 ms above the embedding: the
+next steps are there (one round trip for the re-check and the audit row together), and in a BM25 list that
+does not compete with the query's embedding for the two cores.
 """
 DISTINCT = 2000
 QUERIES = 300
