@@ -14,9 +14,10 @@ Who may write is decided with every other access decision in ``memgw.common.poli
 
 The index gets the common case precomputed: a memory that stands (active, not marked incorrect)
 carries one keyword, its ``read_key``, naming the one way it is read (its owner's private memories,
-an agent's, a workspace's, everyone's), and a reader asks for the keys of its ways. Checked point
-by point, each further condition of the full filter cost a user's search at 10k memories ~3 ms
-(bench/reports/scale.md); the key leaves one condition the payload index answers by itself.
+an agent's, a workspace's, everyone's), and a reader asks for the keys of its ways: one condition
+the payload index answers by itself, where the full rules are checked point by point (a user's
+lists at 10k memories, 1M in all: ~21 ms each with the rules, ~8 ms with the keys;
+bench/reports/read_keys_1000k.md).
 """
 
 from __future__ import annotations
