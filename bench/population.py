@@ -50,15 +50,21 @@ def _turns() -> tuple[list[str], list[str]]:
     return turns, questions
 
 
-async def corpus(embedder: Embedder, distinct: int, rng: random.Random) -> Corpus:
-    """``distinct`` texts: four in five one dialogue turn (~100 chars), one in five a run of 3-10 turns
-    (a note's chunk, ~300-1,200 chars), each embedded once (kept in bench/.cache for the next run)."""
+def sample_texts(distinct: int, rng: random.Random) -> tuple[list[str], list[str]]:
+    """(``distinct`` texts, the slice's questions): four in five texts one dialogue turn (~100 chars),
+    one in five a run of 3-10 turns (a note's chunk, ~300-1,200 chars)."""
     turns, questions = _turns()
     texts = []
     for _ in range(distinct):
         start = rng.randrange(len(turns))
         size = 1 if rng.random() < 0.8 else rng.randint(3, 10)
         texts.append("\n".join(turns[start : start + size])[:1200])
+    return texts, questions
+
+
+async def corpus(embedder: Embedder, distinct: int, rng: random.Random) -> Corpus:
+    """``sample_texts``, each embedded once (kept in bench/.cache for the next run)."""
+    texts, questions = sample_texts(distinct, rng)
     key = hashlib.sha256(json.dumps([embedder.name, texts]).encode()).hexdigest()[:16]
     cached = CACHE / f"corpus-{key}.npy"
     if cached.exists():

@@ -20,7 +20,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import REPORTS, machine, percentile
-from population import Corpus, _turns, batches
+from population import Corpus, batches, sample_texts
 
 from memgw.common.acl import read_where, visibility_where
 from memgw.common.domain import Principal
@@ -45,12 +45,7 @@ def rules_where(p: Principal) -> Where:
 
 
 async def main(users: int, graph: bool) -> str:
-    rng = random.Random(1)
-    turns, questions = _turns()
-    texts = []
-    for _ in range(2000):
-        start, size = rng.randrange(len(turns)), 1 if rng.random() < 0.8 else rng.randint(3, 10)
-        texts.append("\n".join(turns[start : start + size])[:1200])
+    texts, questions = sample_texts(2000, random.Random(1))
     vectors = np.random.default_rng(1).normal(size=(2000, 384)).astype(np.float32)
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
     queries = np.random.default_rng(2).normal(size=(QUERIES, 384)).astype(np.float32)
