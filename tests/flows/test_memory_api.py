@@ -215,3 +215,29 @@ async def test_a_write_without_a_version_is_not_failed_by_a_concurrent_change(sy
         assert same.status_code == 200, same.text  # the same text again: nothing written, no error
         deleted = await system.client.delete(f"/v1/memory/{made['id']}", headers=auth)
         assert deleted.status_code in (200, 204), deleted.text
+
+
+def _server_timing(value: str) -> dict[str, list[float]]:
+    steps: dict[str, list[float]] = {}
+    for part in value.split(","):
+        name, _, duration = part.strip().partition(";dur=")
+        steps.setdefault(name, []).append(float(duration))
+    return steps
+
+
+async def test_answers_say_where_their_time_went_in_server_timing(system: System, key: str) -> None:
+    h = system.auth(key)
+    written = await system.client.post("/v1/memory", json={"content": "the deploy runs on Fridays"}, headers=h)
+    assert written.status_code == 201, written.text
+    write_steps = _server_timing(written.headers["Server-Timing"])
+    assert {"auth", "check", "embed", "store", "index", "app"} <= write_steps.keys()
+
+    found = await system.client.post("/v1/memory/search", json={"query": "when is the deploy"}, headers=h)
+    steps = _server_timing(found.headers["Server-Timing"])
+    assert {"auth", "embed", "bm25", "bm25_read", "dense", "recheck", "rank", "audit", "app"} <= steps.keys()
+    assert all(d >= 0 for durations in steps.values() for d in durations)
+    inside = sum(steps[name][0] for name in ("embed", "dense", "recheck", "rank", "audit"))
+    assert inside <= steps["app"][0]  # the steps on the critical path happen within the request
+
+    health = await system.client.get("/healthz")
+    assert _server_timing(health.headers["Server-Timing"]).keys() == {"app"}  # no step of another request

@@ -20,6 +20,7 @@ from memgw.gateway.memory_service import Memories
 from memgw.gateway.openhuman_rpc import OpenHumanRpc
 from memgw.gateway.profile_service import Profiles
 from memgw.gateway.review_service import Reviews
+from memgw.gateway.server_timing import step
 from memgw.gateway.services import Services
 from memgw.gateway.session_service import Sessions
 from memgw.gateway.sources_service import Sources
@@ -56,7 +57,8 @@ RpcDep = Annotated[OpenHumanRpc, Depends(_part("rpc"))]
 
 async def get_principal(connection: HTTPConnection, services: ServicesDep) -> Principal:
     target = f"{connection.scope.get('method', 'WS')} {connection.url.path}"
-    return await authenticate(services.pool, api_key_from(connection.headers), target=target)
+    with step("auth"):
+        return await authenticate(services.pool, api_key_from(connection.headers), target=target)
 
 
 async def authenticate(pool: asyncpg.Pool, secret: str | None, *, target: str) -> Principal:

@@ -25,6 +25,7 @@ from memgw.gateway.correlation import Correlation
 from memgw.gateway.errors import install_error_handlers
 from memgw.gateway.events import relay_router
 from memgw.gateway.mcp import mcp_app
+from memgw.gateway.server_timing import ServerTiming
 from memgw.gateway.services import Services, services_for
 
 MAX_BODY_BYTES = 1_000_000
@@ -45,6 +46,7 @@ def create_app(services: Services) -> FastAPI:
         app.include_router(module.router)
     install_console(app)
     app.mount("/", mcp)  # last: FastAPI's own routes match first
+    app.add_middleware(ServerTiming)
     app.add_middleware(Correlation)
     app.add_middleware(BodyLimit, max_bytes=MAX_BODY_BYTES)  # outermost: before anything reads a body
     return app

@@ -61,6 +61,7 @@ from memgw.gateway.schemas import (
     SearchHit,
     SearchRequest,
 )
+from memgw.gateway.server_timing import step
 
 log = get_logger("memgw.gateway.memory")
 ALL_STATUSES = tuple(MemoryStatus)
@@ -272,24 +273,30 @@ class Memories:
         """Embed in one batch per owner (stored embeddings of the same text reused within that owner's
         memories only, and each owner's batch in its own lane)."""
         by_owner: dict[str, list[tuple[NewMemory, str]]] = {}
-        for new, text in zip(news, await self._in_context(news), strict=True):
+        with step("context"):
+            texts = await self._in_context(news)
+        for new, text in zip(news, texts, strict=True):
             by_owner.setdefault(new.user_id, []).append((new, text))
         for owner, group in by_owner.items():
-            vectors = await self.store.embed_passages([t for _, t in group], self.embedder, tenant=owner)
+            with step("embed"):
+                vectors = await self.store.embed_passages([t for _, t in group], self.embedder, tenant=owner)
             for (new, _), vector in zip(group, vectors, strict=True):
                 new.embedding = vector
 
     async def _stored(self, p: Principal, news: list[NewMemory]) -> list[MemoryRecord]:
         """One transaction for all of them, then the index."""
-        async with self.pool.acquire() as conn, conn.transaction():
-            records = await self.store.insert_many(conn, news, actor=p.user_id)
-            targets = [(record.id, new.namespace) for record, new in zip(records, news, strict=True)]
-            await audit.record_each(conn, p, "memory_upsert", target_type="memory", targets=targets)
-        await self.store.sync_index(upserted=[r.id for r in records])
+        with step("store"):
+            async with self.pool.acquire() as conn, conn.transaction():
+                records = await self.store.insert_many(conn, news, actor=p.user_id)
+                targets = [(record.id, new.namespace) for record, new in zip(records, news, strict=True)]
+                await audit.record_each(conn, p, "memory_upsert", target_type="memory", targets=targets)
+        with step("index"):
+            await self.store.sync_index(upserted=[r.id for r in records])
         return records
 
     async def create(self, p: Principal, body: MemoryCreate) -> MemoryRecord:
-        new = await self._prepared(p, body)
+        with step("check"):
+            new = await self._prepared(p, body)
         await self._embedded([new])
         [record] = await self._stored(p, [new])
         return record
@@ -487,15 +494,19 @@ class Memories:
         async def dense() -> list[IndexHit]:
             if body.mode == "sparse":
                 return []
-            vector = await self.embedder.embed_query(body.query, scope=p.user_id)
-            return await self.index.search(dense=vector, where=where, limit=depth)
+            with step("embed"):
+                vector = await self.embedder.embed_query(body.query, scope=p.user_id)
+            with step("dense"):
+                return await self.index.search(dense=vector, where=where, limit=depth)
 
         async def bm25() -> tuple[list[IndexHit], dict[str, Any]]:
             if body.mode == "dense":
                 return [], {}
-            found = await self.index.search(text=body.query, where=where, limit=depth)
+            with step("bm25"):
+                found = await self.index.search(text=body.query, where=where, limit=depth)
             # Read in Postgres at once, while the query is still being embedded: off the critical path.
-            return found, await self._readable(p, [h.memory_id for h in found], statuses)
+            with step("bm25_read"):
+                return found, await self._readable(p, [h.memory_id for h in found], statuses)
 
         async def viking() -> list[Hit]:
             if self.openviking is None or body.mode != "hybrid":
@@ -519,26 +530,30 @@ class Memories:
         )
         asked = {h.id for h in first.bm25}  # read already, readable or not
         unread = [h.id for h in (*first.dense, *first.openviking) if h.id not in asked]
-        by_id |= await self._readable(p, unread, statuses)
-        ranked = await self._rank(first, by_id)
+        with step("recheck"):
+            by_id |= await self._readable(p, unread, statuses)
+        with step("rank"):
+            ranked = await self._rank(first, by_id)
         terms = self.ranking.rank_feedback_terms
         if terms and body.mode == "hybrid" and ranked.ranked:
             # A second keyword round, seeded by the first round's best (pseudo-relevance feedback).
             seeds = [by_id[r.id]["content"] for r in ranked.ranked[: self.ranking.rank_feedback_seeds]]
             extra = expansion_terms(body.query, seeds, terms)
-            if extra:
-                second = await self.index.search(text=f"{body.query} {' '.join(extra)}", where=where, limit=depth)
-                first.feedback = _hits(second)
-                by_id |= await self._readable(p, [h.id for h in first.feedback if h.id not in by_id], statuses)
-                ranked = await self._rank(first, by_id)
+            with step("feedback"):
+                if extra:
+                    query = f"{body.query} {' '.join(extra)}"
+                    first.feedback = _hits(await self.index.search(text=query, where=where, limit=depth))
+                    by_id |= await self._readable(p, [h.id for h in first.feedback if h.id not in by_id], statuses)
+                    ranked = await self._rank(first, by_id)
         anchors = self.ranking.rank_neighbour_anchors
         if anchors and ranked.ranked:
             # The turns around a strong hit, in its session: the question it answers, what came of it.
-            around = await self._neighbours(ranked.ranked[:anchors])
-            if around:
-                first.neighbours = around
-                by_id |= await self._readable(p, [h.id for h in around if h.id not in by_id], statuses)
-                ranked = await self._rank(first, by_id)
+            with step("neighbours"):
+                around = await self._neighbours(ranked.ranked[:anchors])
+                if around:
+                    first.neighbours = around
+                    by_id |= await self._readable(p, [h.id for h in around if h.id not in by_id], statuses)
+                    ranked = await self._rank(first, by_id)
         results = [
             SearchHit(
                 memory=to_record(by_id[r.id]),
@@ -550,14 +565,15 @@ class Memories:
         ]
         found = [r.memory.id for r in results]
         self.marks.note(found)
-        await audit.record(
-            self.pool,
-            p,
-            "memory_search",
-            target_type="memory",
-            target_id=",".join(found)[:2000] or None,
-            reason=f"{len(results)} hits",
-        )
+        with step("audit"):
+            await audit.record(
+                self.pool,
+                p,
+                "memory_search",
+                target_type="memory",
+                target_id=",".join(found)[:2000] or None,
+                reason=f"{len(results)} hits",
+            )
         return results
 
     async def feedback(self, p: Principal, memory_id: str, body: FeedbackRequest) -> str:
