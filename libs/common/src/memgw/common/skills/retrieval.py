@@ -113,7 +113,9 @@ class RetrieveContext(Skill[RetrieveInput, RetrieveOutput]):
             low, high = min(h.score for h in hits), max(h.score for h in hits)
             for rank, hit in enumerate(hits, start=1):
                 spread = (hit.score - low) / (high - low) if high > low else 1.0
-                entry = fused.setdefault(hit.id, RankedContext(id=hit.id, score=0.0, components={"fused": 0.0}))
+                entry = fused.get(hit.id)
+                if entry is None:
+                    entry = fused[hit.id] = RankedContext(id=hit.id, score=0.0, components={"fused": 0.0})
                 entry.components[f"{name}_rank"] = rank
                 entry.components[f"{name}_score"] = round(hit.score, 6)
                 entry.components["fused"] += weight * spread / total
