@@ -88,7 +88,7 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[index]
 
 
-SEARCH_STEPS = ("auth", "embed", "bm25", "bm25_read", "dense", "recheck", "rank", "audit", "app")
+SEARCH_STEPS = ("auth", "embed", "bm25", "dense", "recheck", "rank", "audit", "app")
 
 
 def server_timing(response: httpx.Response) -> dict[str, float]:
@@ -102,12 +102,14 @@ def server_timing(response: httpx.Response) -> dict[str, float]:
     return steps
 
 
-def steps_table(phases: list[tuple[str, list[dict[str, float]]]], names: tuple[str, ...] = SEARCH_STEPS) -> str:
-    """p50 of each step, one row a phase. bm25 and bm25_read run while the query is embedded; the
-    rest in order after the embedding; app is the request inside the server, to its first byte."""
+def steps_table(
+    phases: list[tuple[str, list[dict[str, float]]]], names: tuple[str, ...] = SEARCH_STEPS, q: float = 50
+) -> str:
+    """The ``q``th percentile of each step, one row a phase. app is the request inside the server, to its
+    first byte."""
     head = f"| phase | {' | '.join(names)} |\n|---|{'---|' * len(names)}"
     rows = [
-        f"| {phase} | " + " | ".join(f"{percentile([s[n] for s in samples if n in s], 50):.1f}" for n in names) + " |"
+        f"| {phase} | " + " | ".join(f"{percentile([s[n] for s in samples if n in s], q):.1f}" for n in names) + " |"
         for phase, samples in phases
     ]
     return "\n".join([head, *rows])

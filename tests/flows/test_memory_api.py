@@ -3,7 +3,9 @@ errors and limits."""
 
 from __future__ import annotations
 
+import asyncio
 import uuid
+from typing import Any
 
 import pytest
 
@@ -234,10 +236,52 @@ async def test_answers_say_where_their_time_went_in_server_timing(system: System
 
     found = await system.client.post("/v1/memory/search", json={"query": "when is the deploy"}, headers=h)
     steps = _server_timing(found.headers["Server-Timing"])
-    assert {"auth", "embed", "bm25", "bm25_read", "dense", "recheck", "rank", "audit", "app"} <= steps.keys()
+    assert {"auth", "embed", "bm25", "dense", "recheck", "rank", "audit", "app"} <= steps.keys()
     assert all(d >= 0 for durations in steps.values() for d in durations)
     inside = sum(steps[name][0] for name in ("embed", "dense", "recheck", "rank", "audit"))
     assert inside <= steps["app"][0]  # the steps on the critical path happen within the request
 
     health = await system.client.get("/healthz")
     assert _server_timing(health.headers["Server-Timing"]).keys() == {"app"}  # no step of another request
+
+
+@pytest.mark.parametrize("shares_cores", [True, False])
+async def test_the_keyword_list_waits_for_an_in_process_embedding_and_not_for_a_remote_one(
+    system: System, key: str, monkeypatch: pytest.MonkeyPatch, shares_cores: bool
+) -> None:
+    """An embedder on this process's cores gets them alone; one elsewhere leaves the keyword list to run
+    meanwhile. Either way both lists answer."""
+    h = system.auth(key)
+    written = await system.client.post("/v1/memory", json={"content": "the kiln fires at dawn"}, headers=h)
+    assert written.status_code == 201, written.text
+    embedder, index = system.infra.embedder, system.infra.index
+    seen: list[str] = []
+    real_embed, real_search = embedder.embed_query, index.search
+
+    async def embed_query(text: str, *, scope: str = "") -> list[float]:
+        seen.append("embedding")
+        vector = await real_embed(text, scope=scope)
+        await asyncio.sleep(0.05)  # an embedding long enough for anything beside it to start
+        seen.append("embedded")
+        return vector
+
+    async def search(**query: Any) -> Any:
+        seen.append("keywords" if query.get("text") else "meaning")
+        return await real_search(**query)
+
+    monkeypatch.setattr(embedder, "shares_cores", shares_cores)
+    monkeypatch.setattr(embedder, "embed_query", embed_query)
+    monkeypatch.setattr(index, "search", search)
+    found = await system.client.post("/v1/memory/search", json={"query": f"kiln {shares_cores}"}, headers=h)
+    assert found.status_code == 200, found.text
+    assert found.json()["results"][0]["memory"]["id"] == written.json()["id"]
+    explain = await system.client.post(
+        "/v1/memory/search", json={"query": f"kiln dawn {shares_cores}", "explain": True}, headers=h
+    )
+    components = explain.json()["results"][0]["explain"]
+    assert "bm25_rank" in components
+    assert "dense_rank" in components
+    if shares_cores:
+        assert seen.index("keywords") > seen.index("embedded")
+    else:
+        assert seen.index("keywords") < seen.index("embedded")

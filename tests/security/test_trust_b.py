@@ -260,7 +260,7 @@ async def test_the_query_cache_is_kept_per_asker() -> None:
     calls: list[str] = []
 
     class Counting:
-        name, dim = "counting", 2
+        name, dim, shares_cores = "counting", 2, False
 
         async def embed_passages(self, texts: Any) -> list[list[float]]:
             return [[0.0, 1.0] for _ in texts]

@@ -492,22 +492,32 @@ class Memories:
             where = Where(must=(where, MatchAny("namespace", tuple(body.namespaces))))
         depth = max(self.ranking.rank_depth, body.limit * 3)
 
-        async def dense() -> list[IndexHit]:
+        async def embedded() -> list[float] | None:
             if body.mode == "sparse":
-                return []
+                return None
             with step("embed"):
-                vector = await self.embedder.embed_query(body.query, scope=p.user_id)
-            with step("dense"):
-                return await self.index.search(dense=vector, where=where, limit=depth)
+                return await self.embedder.embed_query(body.query, scope=p.user_id)
 
-        async def bm25() -> tuple[list[IndexHit], dict[str, Any]]:
-            if body.mode == "dense":
-                return [], {}
-            with step("bm25"):
-                found = await self.index.search(text=body.query, where=where, limit=depth)
-            # Read in Postgres at once, while the query is still being embedded: off the critical path.
-            with step("bm25_read"):
-                return found, await self._readable(p, [h.memory_id for h in found], statuses)
+        async def listed(name: str, **query: Any) -> list[IndexHit]:
+            if all(v is None for v in query.values()):
+                return []
+            with step(name):
+                return await self.index.search(where=where, limit=depth, **query)
+
+        async def lists() -> tuple[list[IndexHit], list[IndexHit]]:
+            keywords = None if body.mode == "dense" else body.query
+            if self.embedder.shares_cores:
+                # The query's embedding first, alone: beside it the keyword list took a core from its
+                # threads, and when one of them waits they all do. At 20k memories, alternated with the
+                # order before, twice: the embedding's p99 in a search 43-58 → 28-35 ms, the search's
+                # p50 24 → 22 ms and p99 63-82 → 39-46 ms.
+                vector = await embedded()
+                return await asyncio.gather(listed("dense", dense=vector), listed("bm25", text=keywords))
+
+            async def dense_list() -> list[IndexHit]:  # an embedding elsewhere: the keywords meanwhile
+                return await listed("dense", dense=await embedded())
+
+            return await asyncio.gather(dense_list(), listed("bm25", text=keywords))
 
         async def viking() -> list[Hit]:
             if self.openviking is None or body.mode != "hybrid":
@@ -519,7 +529,7 @@ class Memories:
                 return []
             return [Hit(id=memory_id, score=score) for memory_id, score in found]
 
-        dense_hits, (bm25_hits, by_id), viking_hits = await asyncio.gather(dense(), bm25(), viking())
+        (dense_hits, bm25_hits), viking_hits = await asyncio.gather(lists(), viking())
         first = RetrieveInput(
             query=body.query,
             dense=_hits(dense_hits),
@@ -529,10 +539,8 @@ class Memories:
             now=datetime.now(UTC),
             limit=body.limit,
         )
-        asked = {h.id for h in first.bm25}  # read already, readable or not
-        unread = [h.id for h in (*first.dense, *first.openviking) if h.id not in asked]
-        with step("recheck"):
-            by_id |= await self._readable(p, unread, statuses)
+        with step("recheck"):  # every hit of every list, in one round trip
+            by_id = await self._readable(p, [h.id for h in (*first.bm25, *first.dense, *first.openviking)], statuses)
         with step("rank"):
             ranked = await self._rank(first, by_id)
         terms = self.ranking.rank_feedback_terms

@@ -17,6 +17,9 @@ class EmbeddingError(RuntimeError):
 class Embedder(Protocol):
     name: str
     dim: int
+    # True when it computes on this process's cores: then nothing of a search runs beside a query's
+    # embedding (it would take a core from the embedding's threads); False for an endpoint elsewhere.
+    shares_cores: bool
 
     async def embed_passages(self, texts: Sequence[str]) -> list[list[float]]: ...
 
@@ -32,6 +35,7 @@ class QueryCache:
         self.inner = inner
         self.name = inner.name
         self.dim = inner.dim
+        self.shares_cores = inner.shares_cores
         self._size = size
         self._cache: OrderedDict[tuple[str, str], list[float]] = OrderedDict()
 

@@ -7,12 +7,23 @@ not know the field ignore it. Retries 429 and 5xx with backoff; anything else is
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 from collections.abc import Sequence
 from typing import Any
 
 import httpx
 
 from memgw.common.embedding.base import EmbeddingError
+
+
+def _on_loopback(url: str) -> bool:
+    host = httpx.URL(url).host
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:  # a name: somewhere else
+        return False
 
 
 class OpenAIEmbedder:
@@ -30,6 +41,7 @@ class OpenAIEmbedder:
     ):
         self.name = f"openai/{model}"
         self.dim = dim
+        self.shares_cores = _on_loopback(base_url)  # a server on this machine computes on its cores
         self._model = model
         self._batch = batch
         self._retries = retries
