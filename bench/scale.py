@@ -50,8 +50,9 @@ gateway). What is left above the embedding, by the step table above (after the g
 - the Postgres re-check ~3 ms, ranking ~2 ms, the audit row ~1 ms, the key ~0.5 ms;
 - ~3-4 ms inside the server that no step covers (routing, the body's validation, building the answer), and
   ~2 ms between the client and the server (`app` against the client's time);
-- the embedding itself is a little slower inside the gateway than bare: the BM25 list runs beside it, and on
-  2 cores the two share them.
+- the embedding itself was slower inside the gateway than bare: the BM25 list ran beside it, on the 2 cores
+  its threads wanted. Since this run an embedding on this machine's cores runs alone and both lists follow it
+  (`search.md` times the steps at 10k and 100k); this run has yet to be repeated with that order.
 """
 DISTINCT = 2000
 QUERIES = 300
