@@ -16,8 +16,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-from starlette.datastructures import MutableHeaders
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Receive, Scope, Send
+
+from memgw.gateway.answer_headers import AnswerHeaders
 
 HEADER = "Server-Timing"
 _steps: ContextVar[list[tuple[str, float]] | None] = ContextVar("server_timing_steps", default=None)
@@ -41,27 +42,19 @@ def header_value(steps: list[tuple[str, float]]) -> str:
     return ", ".join(f"{name};dur={ms:.2f}" for name, ms in steps)
 
 
-class ServerTiming:
+class ServerTiming(AnswerHeaders):
     """Give every HTTP answer the steps its request took, and ``app``: the time to its first byte."""
 
-    def __init__(self, app: ASGIApp):
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         steps: list[tuple[str, float]] = []
         token = _steps.set(steps)
         start = time.perf_counter()
 
-        async def answer(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                total = ("app", (time.perf_counter() - start) * 1000)
-                MutableHeaders(scope=message).append(HEADER, header_value([*steps, total]))
-            await send(message)
+        def timing() -> list[tuple[str, str]]:
+            total = ("app", (time.perf_counter() - start) * 1000)
+            return [(HEADER, header_value([*steps, total]))]
 
         try:
-            await self.app(scope, receive, answer)
+            await self.answer_with(scope, receive, send, timing)
         finally:
             _steps.reset(token)
