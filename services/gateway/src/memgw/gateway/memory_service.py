@@ -508,9 +508,9 @@ class Memories:
             keywords = None if body.mode == "dense" else body.query
             if self.embedder.shares_cores:
                 # The query's embedding first, alone: beside it the keyword list took a core from its
-                # threads, and when one of them waits they all do. At 20k memories, alternated with the
-                # order before, twice: the embedding's p99 in a search 43-58 → 28-35 ms, the search's
-                # p50 24 → 22 ms and p99 63-82 → 39-46 ms.
+                # threads, and when one of them waits they all do. Alternated with the order before:
+                # at 20k memories (620 searches, twice) search p99 63-82 → 39-46 ms, p50 24 → 22 ms;
+                # bench/search.py at 100k p99 78 → 46-57 ms, at 10k the same within its noise.
                 vector = await embedded()
                 return await asyncio.gather(listed("dense", dense=vector), listed("bm25", text=keywords))
 
