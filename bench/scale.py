@@ -50,9 +50,11 @@ gateway). What is left above the embedding, by the step table above (after the g
 - the Postgres re-check ~3 ms, ranking ~2 ms, the audit row ~1 ms, the key ~0.5 ms;
 - ~3-4 ms inside the server that no step covers (routing, the body's validation, building the answer), and
   ~2 ms between the client and the server (`app` against the client's time);
-- the embedding itself was slower inside the gateway than bare: the BM25 list ran beside it, on the 2 cores
-  its threads wanted. Since this run an embedding on this machine's cores runs alone and both lists follow it
-  (`search.md` times the steps at 10k and 100k); this run has yet to be repeated with that order.
+- the order of the steps. Since 2026-12-01 an embedding on this machine's cores runs alone and both lists
+  follow it, side by side (up to 100k it cut the tail: `search.md`). At 1M without a graph that costs: the two
+  lists (~15 ms each) no longer hide behind the embedding, p50 − embed 40.2 ms before the graph against 16.7
+  in the run with the old order the same day; after the graph 19.0 against 20.7, p99 / p50 3.8 against 2.8.
+  The order should follow what the lists cost (the keyword list beside the embedding when it is slow).
 """
 DISTINCT = 2000
 QUERIES = 300
