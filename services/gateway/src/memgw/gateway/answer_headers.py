@@ -7,13 +7,14 @@ own behind in-memory streams on every request, for nothing this needs (a header 
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 
-class AnswerHeaders:
+class AnswerHeaders(ABC):
     def __init__(self, app: ASGIApp):
         self.app = app
 
@@ -23,9 +24,9 @@ class AnswerHeaders:
             return
         await self.handle(scope, receive, send)
 
+    @abstractmethod
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Run the request, calling ``answer_with`` with the headers to add."""
-        raise NotImplementedError
 
     async def answer_with(
         self, scope: Scope, receive: Receive, send: Send, headers: Callable[[], Iterable[tuple[str, str]]]
