@@ -21,7 +21,8 @@ from starlette.types import Receive, Scope, Send
 from memgw.gateway.answer_headers import AnswerHeaders
 
 HEADER = "Server-Timing"
-_steps: ContextVar[list[tuple[str, float]] | None] = ContextVar("server_timing_steps", default=None)
+# A step is a name and its duration in milliseconds, or a name and a description (``note``).
+_steps: ContextVar[list[tuple[str, float | str]] | None] = ContextVar("server_timing_steps", default=None)
 
 
 @contextmanager
@@ -38,20 +39,31 @@ def step(name: str) -> Iterator[None]:
         steps.append((name, (time.perf_counter() - start) * 1000))
 
 
-def header_value(steps: list[tuple[str, float]]) -> str:
-    return ", ".join(f"{name};dur={ms:.2f}" for name, ms in steps)
+def note(name: str, description: str) -> None:
+    """Say how the current request went about a step (``order;desc=beside``), without a duration."""
+    steps = _steps.get()
+    if steps is not None:
+        steps.append((name, description))
+
+
+def _entry(name: str, value: float | str) -> str:
+    return f"{name};desc={value}" if isinstance(value, str) else f"{name};dur={value:.2f}"
+
+
+def header_value(steps: list[tuple[str, float | str]]) -> str:
+    return ", ".join(_entry(name, value) for name, value in steps)
 
 
 class ServerTiming(AnswerHeaders):
     """Give every HTTP answer the steps its request took, and ``app``: the time to its first byte."""
 
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
-        steps: list[tuple[str, float]] = []
+        steps: list[tuple[str, float | str]] = []
         token = _steps.set(steps)
         start = time.perf_counter()
 
         def timing() -> list[tuple[str, str]]:
-            total = ("app", (time.perf_counter() - start) * 1000)
+            total: tuple[str, float | str] = ("app", (time.perf_counter() - start) * 1000)
             return [(HEADER, header_value([*steps, total]))]
 
         try:
