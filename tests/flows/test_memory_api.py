@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from memgw.gateway.search_order import MIN_MEASURES, Order, SearchOrder
 from tests.conftest import System
 
 
@@ -220,10 +221,12 @@ async def test_a_write_without_a_version_is_not_failed_by_a_concurrent_change(sy
 
 
 def _server_timing(value: str) -> dict[str, list[float]]:
+    """The timed steps (``name;dur=ms``), leaving out notes (``name;desc=…``)."""
     steps: dict[str, list[float]] = {}
     for part in value.split(","):
-        name, _, duration = part.strip().partition(";dur=")
-        steps.setdefault(name, []).append(float(duration))
+        name, timed, duration = part.strip().partition(";dur=")
+        if timed:
+            steps.setdefault(name, []).append(float(duration))
     return steps
 
 
@@ -237,6 +240,7 @@ async def test_answers_say_where_their_time_went_in_server_timing(system: System
     found = await system.client.post("/v1/memory/search", json={"query": "when is the deploy"}, headers=h)
     steps = _server_timing(found.headers["Server-Timing"])
     assert {"auth", "embed", "bm25", "dense", "recheck", "rank", "audit", "app"} <= steps.keys()
+    assert "order;desc=" in found.headers["Server-Timing"]  # which way round the embedding and lists went
     assert all(d >= 0 for durations in steps.values() for d in durations)
     inside = sum(steps[name][0] for name in ("embed", "dense", "recheck", "rank", "audit"))
     assert inside <= steps["app"][0]  # the steps on the critical path happen within the request
@@ -245,16 +249,30 @@ async def test_answers_say_where_their_time_went_in_server_timing(system: System
     assert _server_timing(health.headers["Server-Timing"]).keys() == {"app"}  # no step of another request
 
 
-@pytest.mark.parametrize("shares_cores", [True, False])
-async def test_the_keyword_list_waits_for_an_in_process_embedding_and_not_for_a_remote_one(
-    system: System, key: str, monkeypatch: pytest.MonkeyPatch, shares_cores: bool
+@pytest.mark.parametrize(
+    ("shares_cores", "beside_was_quicker", "order"),
+    [(True, False, "alone"), (True, True, "beside"), (False, False, "beside")],
+)
+async def test_the_keyword_list_runs_beside_the_embedding_when_that_is_elsewhere_or_has_been_quicker(
+    system: System,
+    key: str,
+    monkeypatch: pytest.MonkeyPatch,
+    shares_cores: bool,
+    beside_was_quicker: bool,
+    order: str,
 ) -> None:
-    """An embedder on this process's cores gets them alone; one elsewhere leaves the keyword list to run
-    meanwhile. Either way both lists answer."""
+    """An embedder elsewhere leaves the keyword list to run meanwhile. One on this process's cores gets
+    them alone, unless running the keyword list beside it has measured quicker here. Either way both
+    lists answer, and the answer's Server-Timing says which order the search took."""
     h = system.auth(key)
     written = await system.client.post("/v1/memory", json={"content": "the kiln fires at dawn"}, headers=h)
     assert written.status_code == 201, written.text
     embedder, index = system.infra.embedder, system.infra.index
+    chooser = SearchOrder()  # a gateway's own, fresh: what earlier searches took here, by order
+    monkeypatch.setattr(system.app.state.services.memories, "order", chooser)
+    for _ in range(MIN_MEASURES):
+        chooser.took(Order.ALONE, 0.040 if beside_was_quicker else 0.020)
+        chooser.took(Order.BESIDE, 0.020 if beside_was_quicker else 0.040)
     seen: list[str] = []
     real_embed, real_search = embedder.embed_query, index.search
 
@@ -272,16 +290,17 @@ async def test_the_keyword_list_waits_for_an_in_process_embedding_and_not_for_a_
     monkeypatch.setattr(embedder, "shares_cores", shares_cores)
     monkeypatch.setattr(embedder, "embed_query", embed_query)
     monkeypatch.setattr(index, "search", search)
-    found = await system.client.post("/v1/memory/search", json={"query": f"kiln {shares_cores}"}, headers=h)
+    found = await system.client.post("/v1/memory/search", json={"query": f"kiln {order}"}, headers=h)
     assert found.status_code == 200, found.text
     assert found.json()["results"][0]["memory"]["id"] == written.json()["id"]
+    assert f"order;desc={order}" in found.headers["Server-Timing"]
+    if order == "alone":
+        assert seen.index("keywords") > seen.index("embedded")
+    else:
+        assert seen.index("keywords") < seen.index("embedded")
     explain = await system.client.post(
-        "/v1/memory/search", json={"query": f"kiln dawn {shares_cores}", "explain": True}, headers=h
+        "/v1/memory/search", json={"query": f"kiln dawn {order}", "explain": True}, headers=h
     )
     components = explain.json()["results"][0]["explain"]
     assert "bm25_rank" in components
     assert "dense_rank" in components
-    if shares_cores:
-        assert seen.index("keywords") > seen.index("embedded")
-    else:
-        assert seen.index("keywords") < seen.index("embedded")

@@ -7,6 +7,7 @@ memory the principal may not read answers 404, as if it did not exist, and leave
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -61,7 +62,8 @@ from memgw.gateway.schemas import (
     SearchHit,
     SearchRequest,
 )
-from memgw.gateway.server_timing import step
+from memgw.gateway.search_order import Order, SearchOrder
+from memgw.gateway.server_timing import note, step
 
 log = get_logger("memgw.gateway.memory")
 ALL_STATUSES = tuple(MemoryStatus)
@@ -150,6 +152,7 @@ class Memories:
         self.layout, self.ranking, self.skills = layout, ranking, skills
         self.openviking = openviking  # one more retriever, when configured
         self.marks = RetrievalMarks(store)
+        self.order = SearchOrder()  # of a search's embedding and lists, when the embedding is on our cores
 
     async def deny(self, p: Principal, action: str, reason: str, target: str | None = None) -> ApiError:
         return await audit.refused(self.pool, p, action, reason, target_type="memory", target_id=target)
@@ -506,18 +509,24 @@ class Memories:
 
         async def lists() -> tuple[list[IndexHit], list[IndexHit]]:
             keywords = None if body.mode == "dense" else body.query
-            if self.embedder.shares_cores:
-                # The query's embedding first, alone: beside it the keyword list took a core from its
-                # threads, and when one of them waits they all do. Alternated with the order before:
-                # at 20k memories (620 searches, twice) search p99 63-82 → 39-46 ms, p50 24 → 22 ms;
-                # bench/search.py at 100k p99 78 → 46-57 ms, at 10k the same within its noise.
-                vector = await embedded()
-                return await asyncio.gather(listed("dense", dense=vector), listed("bm25", text=keywords))
 
-            async def dense_list() -> list[IndexHit]:  # an embedding elsewhere: the keywords meanwhile
+            async def dense_list() -> list[IndexHit]:
                 return await listed("dense", dense=await embedded())
 
-            return await asyncio.gather(dense_list(), listed("bm25", text=keywords))
+            # An embedding elsewhere leaves the keyword list to run meanwhile; one on this machine's cores
+            # takes the order that has cost less here lately (``search_order``).
+            chosen = self.embedder.shares_cores and body.mode == "hybrid"
+            order = self.order.pick() if chosen else Order.BESIDE
+            note("order", order)
+            start = time.perf_counter()
+            if order is Order.BESIDE:
+                found = await asyncio.gather(dense_list(), listed("bm25", text=keywords))
+            else:
+                vector = await embedded()
+                found = await asyncio.gather(listed("dense", dense=vector), listed("bm25", text=keywords))
+            if chosen:
+                self.order.took(order, time.perf_counter() - start)
+            return found
 
         async def viking() -> list[Hit]:
             if self.openviking is None or body.mode != "hybrid":
