@@ -2,10 +2,9 @@
 alone first (``alone``), always the keyword list beside it (``beside``), and the gateway's own choice by
 what each has cost lately (``measured``, ``memgw.gateway.search_order``).
 
-The same population (bench/population.py: LoCoMo texts with precomputed vectors, 10,000 memories a user as in
-scale.py) is searched
-in rounds; each round runs every policy over its own new questions, in turn, so drift in the machine
-falls on all three alike. Every question is new, embedded for real through the API. The phases: the
+The same population (bench/population.py: LoCoMo texts with precomputed vectors, 10,000 memories a user as
+in scale.py) is searched in rounds; each round runs every policy over its own new questions, in turn, so
+drift in the machine falls on all three alike. Every question is new, embedded for real through the API. The phases: the
 shard without its HNSW graph, then with it. ``measured`` keeps one chooser for the whole run, as a
 gateway would (its first round includes its learning).
 Run: `uv run python bench/search_order.py [N,...] [--no-graph]` (default 20000,200000; writes
