@@ -46,18 +46,18 @@ one shard, the same 300 queries alternated between the two filters (p50 / p99 ms
 Through the API at 1M the run before read keys (2026-11-30, bare embedding 12.5 ms) had p50 − embed 34.6 ms
 before the graph and 29.3 after it, the BM25 list 20.9 ms and the dense one 11.6 (p50, steps timed inside the
 gateway). What is left above the embedding, by the step table above (after the graph):
-- the dense list, ~6 ms: the graph did not shorten it at 1M (at 200k it did, 6.6 → 2.0 ms at the index level);
+- the dense list, ~5 ms: the graph did not shorten it at 1M (at 200k it did, 6.6 → 2.0 ms at the index level);
 - the Postgres re-check ~3 ms, ranking ~2 ms, the audit row ~1 ms, the key ~0.5 ms;
 - ~3-4 ms inside the server that no step covers (routing, the body's validation, building the answer), and
   ~2 ms between the client and the server (`app` against the client's time);
-- the order of the steps. Since 2026-12-01 an embedding on this machine's cores runs alone and both lists
-  follow it, side by side (up to 100k it cut the tail: `search.md`). At 1M without a graph that costs: the two
-  lists (~15 ms each) no longer hide behind the embedding, p50 − embed 40.2 ms before the graph against 16.7
-  in the run with the old order the same day; after the graph 19.0 against 20.7, p99 / p50 3.8 against 2.8.
-  Since then the gateway measures both orders as it runs and takes the one that has cost less lately
-  (`memgw.gateway.search_order`). Where the line falls depends on the CPU: on a 2-core Intel Xeon at 1M without
-  a graph the embedding alone first was the quicker (p50 144.9 ms against 160.6 beside it, the measured choice
-  136.1; `search_order_1000000.md`), the opposite of the AMD EPYC run above.
+- the order of the steps. The gateway measures both orders as it runs and takes the one that has cost less
+  lately (`memgw.gateway.search_order`). In the run above it ran the keyword list beside the embedding for 240
+  of 300 searches before the graph and 299 of 300 after it: p50 − embed 14.1 and 16.2 ms, against 40.2 and 19.0
+  with the embedding always alone first and 16.7 and 20.7 with the keyword list always beside it (two runs
+  earlier the same day, the same kind of machine). Where the line falls depends on the CPU: on a 2-core Intel
+  Xeon the same 1M shard without a graph went the other way (p50 alone 144.9 ms, beside 160.6, measured 136.1;
+  `search_order_1000000.md`);
+- the tail after the graph: p99 / p50 4.0, where before it 1.7; not yet taken apart.
 """
 DISTINCT = 2000
 QUERIES = 300
