@@ -9,6 +9,7 @@ import platform
 import subprocess
 import sys
 import tempfile
+import time
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -107,6 +108,24 @@ def server_timing(response: httpx.Response) -> Steps:
         elif kind == "desc":
             steps[name] = text
     return steps
+
+
+async def search_once(system: Running, key: str, query: str, steps: list[Steps] | None = None) -> float:
+    """One search through the API, its latency in ms; the steps the gateway timed for it go to ``steps``."""
+    start = time.perf_counter()
+    r = await system.client.post("/v1/memory/search", json={"query": query, "limit": 10}, headers=system.auth(key))
+    elapsed = (time.perf_counter() - start) * 1000
+    r.raise_for_status()
+    if steps is not None:
+        steps.append(server_timing(r))
+    return elapsed
+
+
+async def searches(
+    system: Running, keys: list[str], queries: list[str], steps: list[Steps] | None = None
+) -> list[float]:
+    """The queries in turn, each with the next user's key; their latencies, ms."""
+    return [await search_once(system, keys[n % len(keys)], q, steps) for n, q in enumerate(queries)]
 
 
 def _timed(samples: list[Steps], name: str) -> list[float]:

