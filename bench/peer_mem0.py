@@ -29,8 +29,7 @@ HERE = Path(__file__).resolve().parent
 PEER_VENV = HERE / ".peer-venv"
 DATA = HERE.parents[1] / "shared" / "eval" / "locomo-dev.json"
 MEM0_VERSION = "2.2.1"
-# What mem0 runs on, pinned: a venv resolved afresh on 2026-12-01 (these versions) gave mem0 recall@10 0.348
-# where earlier venvs, resolved before and not recorded, gave 0.550 on the same data.
+# What mem0 runs on, pinned, so a later run measures the same library stack (resolved 2026-12-01).
 PEER_PINS = [f"mem0ai=={MEM0_VERSION}", "qdrant-client==1.20.0", "openai==3.57.0", "numpy==2.4.6"]
 ROUNDS = 4  # of the questions, timed; the first also judged
 
@@ -56,7 +55,7 @@ add_s = time.perf_counter() - start
 lat, found = [], []
 for q in queries:
     t = time.perf_counter()
-    hits = m.search(q, filters={"user_id": "bench"}, limit=10)
+    hits = m.search(q, filters={"user_id": "bench"}, top_k=10)  # mem0 2.x: top_k (it ignores limit: 20 hits)
     lat.append((time.perf_counter() - t) * 1000)
     found.append([h["memory"] for h in hits["results"]])
 print(json.dumps({"add_s": add_s, "latencies": lat, "found": found}))
