@@ -519,11 +519,8 @@ class Memories:
             order = self.order.pick() if chosen else Order.BESIDE
             note("order", order)
             start = time.perf_counter()
-            if order is Order.BESIDE:
-                found = await asyncio.gather(dense_list(), listed("bm25", text=keywords))
-            else:
-                vector = await embedded()
-                found = await asyncio.gather(listed("dense", dense=vector), listed("bm25", text=keywords))
+            dense = listed("dense", dense=await embedded()) if order is Order.ALONE else dense_list()
+            found = await asyncio.gather(dense, listed("bm25", text=keywords))
             if chosen:
                 self.order.took(order, time.perf_counter() - start)
             return found
