@@ -90,11 +90,16 @@ async def advance(
     detail: str | None = None,
     failed_items: list[str] | None = None,
     more_pending: bool = False,
-) -> None:
-    """Move a run to ``stage`` (final stages finish it) and announce it, in the caller's transaction."""
-    await conn.execute(
+) -> bool:
+    """Move a run to ``stage`` (final stages finish it) and announce it, in the caller's transaction.
+
+    False, with nothing written or announced, when the run has already ended: a finished run is never
+    reopened nor finished twice. Two workers can hold the same run (a request redelivered while its
+    first worker still works, or a run abandoned as stale); the first to end it wins, the other learns
+    here that it should stop."""
+    moved = await conn.fetchval(
         "UPDATE sync_runs SET stage = $2, counts = $3, detail = $4, more_pending = $5, updated_at = now(),"
-        " finished_at = CASE WHEN $6 THEN now() ELSE NULL END WHERE id = $1",
+        " finished_at = CASE WHEN $6 THEN now() ELSE NULL END WHERE id = $1 AND finished_at IS NULL RETURNING true",
         run_id,
         stage.value,
         counts.model_dump(),
@@ -102,10 +107,13 @@ async def advance(
         more_pending,
         stage.is_final,
     )
+    if not moved:
+        return False
     event = _stage_event(
         source, run_id, stage, counts, detail=detail, failed_items=failed_items, more_pending=more_pending
     )
     await enqueue(conn, layout, event)
+    return True
 
 
 def _stage_event(

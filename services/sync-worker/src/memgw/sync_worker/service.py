@@ -43,6 +43,11 @@ log = get_logger("memgw.sync")
 PROGRESS_EVERY_S = 0.5
 
 
+class RunEnded(Exception):
+    """The run was ended elsewhere while this worker held it: another worker finished it (its request
+    was redelivered) or it was abandoned as stale. This worker stops; what it ingested is in place."""
+
+
 class _Run:
     """The state of one run and how it is announced."""
 
@@ -58,7 +63,7 @@ class _Run:
     async def stage(self, stage: SyncStage, detail: str | None = None) -> None:
         owners = runs.SourceOwners(self.source.id, self.source.owner_user_id, self.source.workspace_id)
         async with self.pool.acquire() as conn, conn.transaction():
-            await runs.advance(
+            moved = await runs.advance(
                 conn,
                 self.layout,
                 owners,
@@ -69,6 +74,8 @@ class _Run:
                 failed_items=self.failed,
                 more_pending=self.more_pending,
             )
+        if not moved:
+            raise RunEnded(self.run_id)
         log.info("sync.stage", run_id=self.run_id, source_id=self.source.id, stage=stage.value, detail=detail)
 
     async def progress(self, detail: str) -> None:
@@ -151,6 +158,12 @@ class SyncService:
         return data, entry_from_row(data, self.credentials)
 
     async def handle(self, request: SyncRequested, *, gives_up: Callable[[Exception], bool] = lambda _: True) -> None:
+        try:
+            await self._handle(request, gives_up)
+        except RunEnded:
+            log.info("sync.run.ended_elsewhere", run_id=request.run_id)  # the request is done: acked
+
+    async def _handle(self, request: SyncRequested, gives_up: Callable[[Exception], bool]) -> None:
         loaded = await self._load(request.run_id)
         if loaded is None:
             log.info("sync.run.gone", run_id=request.run_id)  # source removed meanwhile
@@ -171,6 +184,8 @@ class SyncService:
             await self._sync(run, reader)
         except (SourceError, CredentialsUnreadable) as exc:
             await run.stage(SyncStage.FAILED, str(exc))
+        except RunEnded:
+            raise  # not a failure of this run: it is over
         except Exception as exc:
             # Unexpected (a database or embedder hiccup): the bus retries, and the run resumes
             # where it stopped; only the last try (``bus.last_try``) marks the run Failed, so it
