@@ -26,7 +26,7 @@ from memgw.common.settings import DataSettings, LogSettings, NatsSettings, Setti
 from memgw.gateway.identity import ensure_admin_key
 from memgw.launcher.compose import SERVICES
 from memgw.launcher.http import serve
-from memgw.launcher.runtime import open_infra, run_services
+from memgw.launcher.runtime import freeze_start_up_heap, open_infra, run_services
 
 REPORTS = Path(__file__).parent / "reports"
 
@@ -62,6 +62,7 @@ async def running_system() -> AsyncIterator[Running]:
             parts = [build(infra) for build in SERVICES.values()]
             admin_key = await ensure_admin_key(infra.pool, settings.data.data_dir, None)
             async with run_services(infra, parts):
+                freeze_start_up_heap()  # as `memgw up` does once it serves
                 app = next(p.app for p in parts if p.app is not None)
                 limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
                 async with serve(app) as url, httpx.AsyncClient(base_url=url, timeout=120, limits=limits) as client:

@@ -18,7 +18,7 @@ from memgw.consolidator.main import build as build_consolidator
 from memgw.gateway.identity import ADMIN_KEY_FILE, ensure_admin_key
 from memgw.gateway.main import build as build_gateway
 from memgw.launcher.http import KEEP_ALIVE_S
-from memgw.launcher.runtime import open_infra, run_services
+from memgw.launcher.runtime import freeze_start_up_heap, open_infra, run_services
 from memgw.obsidian_bridge.main import build as build_obsidian_bridge
 from memgw.sync_worker.main import build as build_sync_worker
 
@@ -79,6 +79,7 @@ async def run(settings: Settings, names: list[str], on_ready: Callable[[str, str
             # Shown once, on the start that made it; after that only where it is (logs are kept).
             admin_key = admin_key if first_start else f"kept in {key_file} (mode 0600)"
         async with run_services(infra, parts):
+            freeze_start_up_heap()
             app = next((p.app for p in parts if p.app is not None), None)
             if app is None:
                 on_ready("", None)
