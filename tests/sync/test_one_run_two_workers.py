@@ -11,6 +11,7 @@ from pathlib import Path
 from memgw.common.events import SyncRequested
 from memgw.common.settings import SourceSettings
 from memgw.common.sources import MemorySourceEntry, SourceKind
+from memgw.sync_worker.main import sync_service
 from memgw.sync_worker.readers.base import SourceItem
 from memgw.sync_worker.readers.folder import FolderReader
 from memgw.sync_worker.service import SyncService
@@ -32,17 +33,8 @@ class _HeldReader(FolderReader):
 
 
 def _worker(system: System, listed: asyncio.Event, go_on: asyncio.Event) -> SyncService:
-    infra = system.infra
-    reader = _HeldReader(infra.settings.sources, listed, go_on)
-    return SyncService(
-        pool=infra.pool,
-        store=infra.store,
-        embedder=infra.embedder,
-        layout=infra.layout,
-        credentials=infra.credentials,
-        chunking=infra.settings.chunk,
-        readers={SourceKind.FOLDER: reader},
-    )
+    reader = _HeldReader(system.infra.settings.sources, listed, go_on)
+    return sync_service(system.infra, {SourceKind.FOLDER: reader})
 
 
 async def test_the_second_worker_of_a_finished_run_stops_without_reopening_or_announcing_it(

@@ -43,21 +43,26 @@ def _routers(*routers: NatsRouter) -> NatsRouter:
     return combined
 
 
-def build(infra: Infra) -> ServiceParts:
-    s = infra.settings.sources
-    fetcher = GuardedFetcher(
-        allow=s.outbound_allow, max_bytes=max(s.feed_max_bytes, s.page_max_bytes), timeout_s=s.outbound_timeout_s
-    )
-    service = SyncService(
+def sync_service(infra: Infra, readers: dict[SourceKind, SourceReader]) -> SyncService:
+    """The sync service on this install's parts, reading with ``readers``."""
+    return SyncService(
         pool=infra.pool,
         store=infra.store,
         embedder=infra.embedder,
         layout=infra.layout,
         credentials=infra.credentials,
         chunking=infra.settings.chunk,
-        readers=readers_for(infra, fetcher),
-        prices=s,
+        readers=readers,
+        prices=infra.settings.sources,
     )
+
+
+def build(infra: Infra) -> ServiceParts:
+    s = infra.settings.sources
+    fetcher = GuardedFetcher(
+        allow=s.outbound_allow, max_bytes=max(s.feed_max_bytes, s.page_max_bytes), timeout_s=s.outbound_timeout_s
+    )
+    service = sync_service(infra, readers_for(infra, fetcher))
     autofetch = AutoFetch(infra.pool, infra.layout, s)
     return ServiceParts(
         name="sync-worker",
