@@ -192,6 +192,7 @@ async def test_a_change_the_index_never_got_is_mended_by_the_reconciler(
     assert await store.reconcile_index(older_than_s=3600) == 0  # still in its writer's hands: left be
     assert await store.reconcile_index(older_than_s=0) >= 1
     assert await index.count(mine) == 1
+    await store.marks_cleared()
     assert await system.infra.pool.fetchval(marks, memory_id) == 0
     found = await system.client.post("/v1/memory/search", json={"query": "reconciler"}, headers=system.auth(key))
     assert memory_id in [h["memory"]["id"] for h in found.json()["results"]]
@@ -204,6 +205,7 @@ async def test_a_change_the_index_never_got_is_mended_by_the_reconciler(
     monkeypatch.setattr(MemoryStore, "sync_index", real_sync)
     await store.reconcile_index(older_than_s=0)
     assert await index.count(mine) == 0
+    await store.marks_cleared()
     assert await system.infra.pool.fetchval(marks, memory_id) == 0
 
 

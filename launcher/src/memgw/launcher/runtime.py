@@ -105,6 +105,8 @@ async def open_infra(settings: Settings) -> AsyncIterator[Infra]:
 
         skills = Skills(settings)  # a binding that names nothing installed stops the start here
         stack.push_async_callback(skills.close)
+        store = MemoryStore(pool, index, layout)
+        stack.push_async_callback(store.marks_cleared)  # before the pool closes
         yield Infra(
             settings=settings,
             layout=layout,
@@ -112,7 +114,7 @@ async def open_infra(settings: Settings) -> AsyncIterator[Infra]:
             broker=broker,
             index=index,
             embedder=embedder,
-            store=MemoryStore(pool, index, layout),
+            store=store,
             nats_url=nats_url,
             database_url=database_url,
             credentials=CredentialBox.for_settings(settings.data.credentials_key, data_dir),

@@ -29,6 +29,9 @@ from memgw.common.domain import MemoryRecord, content_hash
 from memgw.common.embedding.base import Embedder
 from memgw.common.events import CHANGE_KINDS, MemoryChanged
 from memgw.common.index.base import READ_KEY_FIELD, IndexPoint, VectorIndex
+from memgw.common.logging import get_logger
+
+log = get_logger("memgw.memories")
 
 _UPDATABLE = frozenset(
     {
@@ -135,18 +138,13 @@ def index_point(row: asyncpg.Record | dict[str, Any]) -> IndexPoint:
 
 
 async def _snapshot(conn: Conn, memory_id: str, change: str, actor: str | None) -> None:
-    await _snapshots(conn, [memory_id], [change], actor)
-
-
-async def _snapshots(conn: Conn, memory_ids: Sequence[str], changes: Sequence[str], actor: str | None) -> None:
-    """Each memory as it is now, kept as its version, with what changed it: one statement for all."""
+    """The memory as it is now, kept as its version, with what changed it."""
     await conn.execute(
         "INSERT INTO memory_versions (memory_id, version, snapshot, changed_by, change)"
-        " SELECT m.id, m.version, to_jsonb(m), $3, c.change FROM unnest($1::text[], $2::text[]) AS c(id, change)"
-        f" CROSS JOIN LATERAL (SELECT {RECORD_COLUMNS} FROM memories WHERE id = c.id) m"
+        f" SELECT m.id, m.version, to_jsonb(m), $3, $2 FROM (SELECT {RECORD_COLUMNS} FROM memories WHERE id = $1) m"
         " ON CONFLICT DO NOTHING",
-        list(memory_ids),
-        list(changes),
+        memory_id,
+        change,
         actor,
     )
 
@@ -188,14 +186,20 @@ _SELECTED = ", ".join(
     for column, _, _ in _WRITTEN
 )
 _ARRAYS = ", ".join(f"${n}::{kind}[]" for n, (_, kind, _) in enumerate(_WRITTEN, start=1))
+# The rows written and each one's version, in one statement: the version is the row as returned
+# (what ``_snapshot`` would read back), the actor the one argument after the columns' arrays.
 _INSERT_MANY = (
-    f"INSERT INTO memories ({_COLUMNS}) SELECT {_SELECTED} FROM unnest({_ARRAYS})"
+    f"WITH written AS (INSERT INTO memories ({_COLUMNS}) SELECT {_SELECTED} FROM unnest({_ARRAYS})"
     f" WITH ORDINALITY AS r({_COLUMNS}, ord) ORDER BY r.ord"  # created_at (clock_timestamp) in the order given
     " ON CONFLICT (id) DO UPDATE SET content = EXCLUDED.content, summary = EXCLUDED.summary,"
     " tags = EXCLUDED.tags, content_hash = EXCLUDED.content_hash, metadata = EXCLUDED.metadata,"
     " embedding = EXCLUDED.embedding, embedding_model = EXCLUDED.embedding_model,"
     " version = memories.version + 1, updated_at = now()"
-    f" RETURNING {RECORD_COLUMNS}, (xmax = 0) AS inserted"
+    f" RETURNING {RECORD_COLUMNS}, (xmax = 0) AS inserted),"
+    " versions AS (INSERT INTO memory_versions (memory_id, version, snapshot, changed_by, change)"
+    f" SELECT w.id, w.version, to_jsonb(w) - 'inserted', ${len(_WRITTEN) + 1},"
+    " CASE WHEN w.inserted THEN 'created' ELSE 'updated' END FROM written w ON CONFLICT DO NOTHING)"
+    " SELECT * FROM written"
 )
 
 
@@ -216,6 +220,8 @@ class MemoryStore:
         self.index = index
         self.layout = layout
         self._lanes: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._indexed_marks: list[int] = []  # marks whose changes are in the index, to clear
+        self._clearing: asyncio.Task[None] | None = None
 
     def _tenant_lane(self, tenant: str) -> asyncio.Lock:
         lane = self._lanes.get(tenant)
@@ -231,18 +237,17 @@ class MemoryStore:
         self, conn: Conn, news: Sequence[NewMemory], *, actor: str | None, announce: bool = True
     ) -> list[MemoryRecord]:
         """Insert, or overwrite records with the same ids (deterministic chunk ids make re-ingest
-        idempotent); the records in the order given. Runs in the caller's transaction, in a few
-        statements however many there are: a bulk write of 100 paid ~500 round trips, one by one."""
+        idempotent); the records in the order given. Runs in the caller's transaction: one
+        statement (and the outbox's one) however many there are; one by one, 100 paid ~500 round trips."""
         if not news:
             return []
         ids = [new.id for new in news]
         if len(set(ids)) != len(ids):
             raise ValueError("one statement cannot write the same memory twice: ids must differ")
-        rows = await conn.fetch(_INSERT_MANY, *([read(n) for n in news] for _, _, read in _WRITTEN))
+        rows = await conn.fetch(_INSERT_MANY, *([read(n) for n in news] for _, _, read in _WRITTEN), actor)
         by_id = {row["id"]: row for row in rows}
         ordered = [by_id[memory_id] for memory_id in ids]
         changes = ["created" if row["inserted"] else "updated" for row in ordered]
-        await _snapshots(conn, ids, changes, actor)
         if announce:
             await enqueue_many(conn, self.layout, [_changed(r, c) for r, c in zip(ordered, changes, strict=True)])
         return [to_record(row) for row in ordered]
@@ -383,7 +388,32 @@ class MemoryStore:
             await self.index.upsert([index_point(r) for r in present])
         seqs = rows[0]["seqs"] if rows else None
         if seqs:
-            await self.pool.execute("DELETE FROM index_pending WHERE seq = ANY($1)", seqs)
+            self._clear_marks_soon(seqs)
+
+    def _clear_marks_soon(self, seqs: Sequence[int]) -> None:
+        """Clear these marks a moment later, off the writer's path: the DELETE is a commit of its own
+        (its own WAL flush: 1.6 ms of a write's p50, bench/batch_write.py) that no answer needs, and
+        writers close together share one. A mark left behind (a crash first, Postgres away) only has
+        the reconciler index its memory once more."""
+        self._indexed_marks.extend(seqs)
+        if self._clearing is None:
+            self._clearing = asyncio.create_task(self._clear_marks(), name="index-marks-clear")
+
+    async def _clear_marks(self) -> None:
+        try:
+            while self._indexed_marks:
+                seqs, self._indexed_marks = self._indexed_marks, []
+                await self.pool.execute("DELETE FROM index_pending WHERE seq = ANY($1)", seqs)
+        except Exception as exc:  # left for the reconciler
+            log.warning("index.marks.clear_failed", error=str(exc))
+            self._indexed_marks.clear()
+        finally:
+            self._clearing = None
+
+    async def marks_cleared(self) -> None:
+        """Wait until the marks of every change indexed so far are cleared (tests; before the pool closes)."""
+        while self._clearing is not None:
+            await asyncio.shield(self._clearing)
 
     async def reconcile_index(self, *, older_than_s: float, batch: int = 500) -> int:
         """Index every change whose writer did not get to it (a crash between commit and index
