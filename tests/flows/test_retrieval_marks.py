@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 
-from memgw.gateway.retrieval_marks import RetrievalMarks
+from memgw.common.db.write_behind import WriteBehind
 from tests.conftest import System
 
 
@@ -39,19 +39,20 @@ async def test_what_a_search_finds_is_marked_retrieved_and_what_it_does_not_find
     assert marks[made[1]] is None
 
 
-async def test_marks_noted_apart_are_written_together_and_closing_writes_what_is_still_noted(system: System) -> None:
+async def test_marks_noted_apart_are_written_together_and_a_flush_writes_what_is_still_noted(system: System) -> None:
     uid = f"marks_{uuid.uuid4().hex[:8]}"
     key = await system.user(uid)
     ids = []
     for text in ("first thing", "second thing", "third thing"):
         r = await system.client.post("/v1/memory", json={"content": text}, headers=system.auth(key))
         ids.append(r.json()["id"])
-    marks = RetrievalMarks(system.infra.store, delay_s=3600)  # nothing is written before close
+    store = system.infra.store
+    marks = WriteBehind[str](store.mark_retrieved, name="test-marks", delay_s=3600)  # nothing before a flush
     marks.note(ids[:1])
     marks.note(ids[1:2])
     await asyncio.sleep(0.05)
     assert set((await _last_retrieved(system, ids)).values()) == {None}
-    await marks.close()
+    await marks.flush()
     after = await _last_retrieved(system, ids)
     assert after[ids[0]] is not None
     assert after[ids[0]] == after[ids[1]]  # one statement, one now()

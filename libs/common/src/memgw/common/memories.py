@@ -25,13 +25,11 @@ from memgw.common.acl import KEYLESS_STANDING, read_key
 from memgw.common.bus import BusLayout
 from memgw.common.db.outbox import enqueue, enqueue_many
 from memgw.common.db.pool import Conn, Executor
+from memgw.common.db.write_behind import WriteBehind
 from memgw.common.domain import MemoryRecord, content_hash
 from memgw.common.embedding.base import Embedder
 from memgw.common.events import CHANGE_KINDS, MemoryChanged
 from memgw.common.index.base import READ_KEY_FIELD, IndexPoint, VectorIndex
-from memgw.common.logging import get_logger
-
-log = get_logger("memgw.memories")
 
 _UPDATABLE = frozenset(
     {
@@ -220,8 +218,10 @@ class MemoryStore:
         self.index = index
         self.layout = layout
         self._lanes: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
-        self._indexed_marks: list[int] = []  # marks whose changes are in the index, to clear
-        self._clearing: asyncio.Task[None] | None = None
+        # Marks whose changes are in the index, cleared off the writer's path: the DELETE is a commit
+        # of its own (its own WAL flush: 1.6 ms of a write's p50, bench/batch_write.py) that no answer
+        # needs. A mark left behind (a crash first) only has the reconciler index its memory again.
+        self._indexed_marks = WriteBehind[int](self._clear_marks, name="index-marks")
 
     def _tenant_lane(self, tenant: str) -> asyncio.Lock:
         lane = self._lanes.get(tenant)
@@ -388,32 +388,14 @@ class MemoryStore:
             await self.index.upsert([index_point(r) for r in present])
         seqs = rows[0]["seqs"] if rows else None
         if seqs:
-            self._clear_marks_soon(seqs)
+            self._indexed_marks.note(seqs)
 
-    def _clear_marks_soon(self, seqs: Sequence[int]) -> None:
-        """Clear these marks a moment later, off the writer's path: the DELETE is a commit of its own
-        (its own WAL flush: 1.6 ms of a write's p50, bench/batch_write.py) that no answer needs, and
-        writers close together share one. A mark left behind (a crash first, Postgres away) only has
-        the reconciler index its memory once more."""
-        self._indexed_marks.extend(seqs)
-        if self._clearing is None:
-            self._clearing = asyncio.create_task(self._clear_marks(), name="index-marks-clear")
-
-    async def _clear_marks(self) -> None:
-        try:
-            while self._indexed_marks:
-                seqs, self._indexed_marks = self._indexed_marks, []
-                await self.pool.execute("DELETE FROM index_pending WHERE seq = ANY($1)", seqs)
-        except Exception as exc:  # left for the reconciler
-            log.warning("index.marks.clear_failed", error=str(exc))
-            self._indexed_marks.clear()
-        finally:
-            self._clearing = None
+    async def _clear_marks(self, seqs: list[int]) -> None:
+        await self.pool.execute("DELETE FROM index_pending WHERE seq = ANY($1)", seqs)
 
     async def marks_cleared(self) -> None:
         """Wait until the marks of every change indexed so far are cleared (tests; before the pool closes)."""
-        while self._clearing is not None:
-            await asyncio.shield(self._clearing)
+        await self._indexed_marks.flush()
 
     async def reconcile_index(self, *, older_than_s: float, batch: int = 500) -> int:
         """Index every change whose writer did not get to it (a crash between commit and index

@@ -19,6 +19,7 @@ from memgw.common import policy, sessions
 from memgw.common.acl import ReadScope, SqlParams, read_sql, read_where
 from memgw.common.bus import BusLayout
 from memgw.common.db.outbox import enqueue
+from memgw.common.db.write_behind import WriteBehind
 from memgw.common.domain import MemoryRecord, MemoryStatus, Principal, Visibility, new_id
 from memgw.common.embedding.base import Embedder
 from memgw.common.events import MemoryFeedbackGiven
@@ -50,7 +51,6 @@ from memgw.common.viking import namespace_uri
 from memgw.gateway import access, audit
 from memgw.gateway.errors import ApiError, BadRequest, Conflict, NotFound
 from memgw.gateway.pagination import Page, keyset_page, window_clauses
-from memgw.gateway.retrieval_marks import RetrievalMarks
 from memgw.gateway.schemas import (
     MAX_PAGE,
     BatchItemResult,
@@ -151,7 +151,10 @@ class Memories:
         self.pool, self.store, self.embedder, self.index = pool, store, embedder, index
         self.layout, self.ranking, self.skills = layout, ranking, skills
         self.openviking = openviking  # one more retriever, when configured
-        self.marks = RetrievalMarks(store)
+        # When each memory was last found (decay counts from it), written off the search's path: the
+        # ids found within 0.2 s go in one UPDATE, so popular memories are not row-locked by every
+        # search that finds them. A crash loses that window's: those memories look 0.2 s older, no more.
+        self.marks = WriteBehind[str](store.mark_retrieved, name="retrieval-marks", delay_s=0.2)
         self.order = SearchOrder()  # of a search's embedding and lists, when the embedding is on our cores
 
     async def deny(self, p: Principal, action: str, reason: str, target: str | None = None) -> ApiError:

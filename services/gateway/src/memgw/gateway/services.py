@@ -44,7 +44,7 @@ class Services:
     openviking: OpenViking | None  # closed with the app
 
     async def close(self) -> None:
-        await self.memories.marks.close()
+        await self.memories.marks.flush()
         await self.stage_relay.close()
         await self.fetcher.close()
         if self.openviking is not None:
