@@ -56,3 +56,27 @@ async def test_a_delay_gathers_what_is_noted_within_it_and_a_flush_cuts_it_short
     assert writes == []
     await asyncio.wait_for(behind.flush(), timeout=30)
     assert writes == [[1, 2]]
+
+
+async def test_a_write_cancelled_midway_leaves_nothing_to_wait_for_and_the_next_keys_are_written() -> None:
+    writes: list[list[int]] = []
+    stuck = asyncio.Event()
+
+    async def write(keys: list[int]) -> None:
+        if not writes:
+            writes.append(keys)
+            await stuck.wait()  # never set: this write is cancelled
+        else:
+            writes.append(keys)
+
+    behind = WriteBehind[int](write, name="test")
+    behind.note([1])
+    await asyncio.sleep(0)
+    for task in asyncio.all_tasks():
+        if task.get_name() == "test":
+            task.cancel()
+    await asyncio.sleep(0.01)
+    await asyncio.wait_for(behind.flush(), timeout=30)
+    behind.note([2])
+    await asyncio.wait_for(behind.flush(), timeout=30)
+    assert writes == [[1], [2]]

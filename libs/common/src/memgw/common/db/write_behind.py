@@ -44,7 +44,8 @@ class WriteBehind(Generic[Key]):
             await self._write(keys)
         except Exception as exc:  # bookkeeping: never an error for anyone who noted a key
             log.warning("write_behind.unwritten", writes=self._name, keys=len(keys), error=str(exc)[:300])
-        self._pending = None
+        finally:
+            self._pending = None  # cancelled too (the loop closing): a later flush finds nothing to wait for
         if self._noted:  # noted while that was being written
             self._pending = asyncio.create_task(self._write_later(), name=self._name)
 
