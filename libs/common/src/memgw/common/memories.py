@@ -219,7 +219,7 @@ class MemoryStore:
         self.layout = layout
         self._lanes: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         # Marks whose changes are in the index, cleared off the writer's path: the DELETE is a commit
-        # of its own (its own WAL flush: 1.6 ms of a write's p50, bench/batch_write.py) that no answer
+        # of its own (its own WAL flush: 1.6 ms of a write's p50, timed step by step) that no answer
         # needs. A mark left behind (a crash first) only has the reconciler index its memory again.
         self._indexed_marks = WriteBehind[int](self._clear_marks, name="index-marks")
 

