@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from memgw.common.bus import BusLayout
-from memgw.common.memories import MemoryStore, NewMemory, vector_of
+from memgw.common.memories import MemoryStore, NewMemory, vector_bytes, vector_of, vectors_of
 
 
 def _new(n: int, **changes: Any) -> NewMemory:
@@ -85,3 +85,16 @@ async def test_one_batch_cannot_name_a_memory_twice(own_pool: asyncpg.Pool) -> N
             await store.insert_many(conn, [_new(1), _new(1, content="twice")], actor="u")
         assert await store.insert_many(conn, [], actor="u") == []
     assert await own_pool.fetchval("SELECT count(*) FROM memories") == 0
+
+
+@pytest.mark.unit
+def test_vectors_are_read_back_as_written_in_one_step_or_one_by_one() -> None:
+    """A search's candidates are converted in one step; embeddings of two lengths (a model changed and not
+    every memory re-embedded yet) one by one — each the vector it was, either way."""
+    rng = np.random.default_rng(3)
+    same = [rng.normal(size=8).astype(np.float32) for _ in range(5)]
+    mixed = [*same[:2], rng.normal(size=4).astype(np.float32)]
+    for vectors in (same, mixed, []):
+        read = vectors_of([vector_bytes(v) for v in vectors])
+        assert len(read) == len(vectors)
+        assert all(np.array_equal(r, v) and r.dtype == np.float32 for r, v in zip(read, vectors, strict=True))

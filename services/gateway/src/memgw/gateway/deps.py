@@ -26,7 +26,9 @@ from memgw.gateway.session_service import Sessions
 from memgw.gateway.sources_service import Sources
 
 
-def get_services(connection: HTTPConnection) -> Services:
+# Every dependency is ``async def``: FastAPI runs a plain ``def`` one in a worker thread, a hop there and
+# back on every request (two of them on each route here, before this was so).
+async def get_services(connection: HTTPConnection) -> Services:
     """What ``main.create_app`` built (HTTP requests and WebSockets alike)."""
     services: Services = connection.app.state.services
     return services
@@ -38,7 +40,7 @@ ServicesDep = Annotated[Services, Depends(get_services)]
 def _part(name: str) -> Callable[[Services], Any]:
     """A dependency that hands a route one of the services by name."""
 
-    def part(services: ServicesDep) -> Any:
+    async def part(services: ServicesDep) -> Any:
         return getattr(services, name)
 
     return part
@@ -77,7 +79,7 @@ async def authenticate(pool: asyncpg.Pool, secret: str | None, *, target: str) -
 PrincipalDep = Annotated[Principal, Depends(get_principal)]
 
 
-def if_match_version(
+async def if_match_version(
     if_match: Annotated[
         str | None, Header(description='The version you read, e.g. `"3"`; a stale one gets 409.')
     ] = None,

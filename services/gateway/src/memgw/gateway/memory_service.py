@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from typing import Any, cast
 
 import asyncpg
+import numpy as np
 
 from memgw.common import policy, sessions
 from memgw.common.acl import ReadScope, SqlParams, read_sql, read_where
@@ -25,7 +26,7 @@ from memgw.common.embedding.base import Embedder
 from memgw.common.events import MemoryFeedbackGiven
 from memgw.common.index.base import IndexHit, Match, MatchAny, VectorIndex, Where
 from memgw.common.logging import get_logger
-from memgw.common.memories import RECORD_COLUMNS, MemoryStore, NewMemory, to_record, vector_of
+from memgw.common.memories import RECORD_COLUMNS, MemoryStore, NewMemory, to_record, vectors_of
 from memgw.common.namespaces import (
     GLOBAL_NAMESPACE,
     USER_KINDS,
@@ -70,7 +71,7 @@ ALL_STATUSES = tuple(MemoryStatus)
 MAX_SCAN = 5_000  # memories read to answer one filtered listing (the facades' scopes)
 
 
-def _rank_facts(row: Any) -> RankFacts:
+def _rank_facts(row: Any, embedding: np.ndarray) -> RankFacts:
     # Built from our own rows, whose columns already have these types: not validated again (a search
     # hands over ~100 of them, each with a 384-float embedding: the array storage reads, not a list of it).
     return RankFacts.model_construct(
@@ -82,7 +83,7 @@ def _rank_facts(row: Any) -> RankFacts:
         flags=[*row["flags"], *row["personal_feedback"]],
         touched_at=row["last_retrieved_at"] or row["updated_at"],
         content_hash=row["content_hash"],
-        embedding=cast(list[float], vector_of(row["embedding"])),
+        embedding=cast(list[float], embedding),
     )
 
 
@@ -482,7 +483,9 @@ class Memories:
 
     async def _rank(self, lists: RetrieveInput, rows: dict[str, Any]) -> RetrieveOutput:
         # What the asker judged incorrect stays out of the asker's results (and only theirs).
-        facts = [_rank_facts(r) for r in rows.values() if "incorrect" not in r["personal_feedback"]]
+        candidates = [r for r in rows.values() if "incorrect" not in r["personal_feedback"]]
+        embeddings = vectors_of([r["embedding"] for r in candidates])
+        facts = [_rank_facts(r, e) for r, e in zip(candidates, embeddings, strict=True)]
         return await self.skills.run(RetrieveContext, lists.model_copy(update={"facts": facts}))
 
     async def search(self, p: Principal, body: SearchRequest) -> list[SearchHit]:

@@ -173,7 +173,7 @@ async def stage_events_ws(websocket: WebSocket, source_id: str | None = None) ->
     """The same events over a WebSocket. The key comes as a header, or — what a browser can do
     without putting it in a URL — as the first message, `{"api_key": "..."}`, answered with
     `{"type": "Authenticated"}`. (`?api_key=` still works for clients that cannot do either.)"""
-    services = get_services(websocket)
+    services = await get_services(websocket)
     secret = api_key_from(websocket.headers, websocket.query_params.get("api_key"))
     first_message = secret is None
     if first_message:
