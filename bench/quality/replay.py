@@ -2,7 +2,8 @@
 checked. The dense and the BM25 list every question of the LoCoMo development slice gets through the API
 (top ``DEPTH`` of each, with their scores) are dumped once (``--dump``, ~3 min, to bench/.cache/); then each
 fusion is scored on them in seconds. The product's own ``retrieve_context`` skill fuses, with the weights
-given; "rank fusion" is the reciprocal rank fusion the product used before (BM25 weighted 2 : 1, k 30).
+given (each turn's session read off its dialog id, for the session support); "rank fusion" is the reciprocal
+rank fusion the product used before (BM25 weighted 2 : 1, k 30).
 Every other part of the blend is the same for every turn here (no importance, feedback or age differs).
 Run: `uv run python bench/quality/replay.py [--dump]`.
 """
@@ -59,8 +60,10 @@ def rank_fusion(lists: Lists) -> list[str]:
     return sorted(fused, key=lambda d: -fused[d])
 
 
-def skill_fusion(dense_weight: float) -> Callable[[Lists], list[str]]:
-    ranking = RankingSettings(rank_weight_dense=dense_weight, rank_weight_bm25=1 - dense_weight)
+def skill_fusion(dense_weight: float, session_weight: float = 0.0) -> Callable[[Lists], list[str]]:
+    ranking = RankingSettings(
+        rank_weight_dense=dense_weight, rank_weight_bm25=1 - dense_weight, rank_weight_session=session_weight
+    )
     skill = RetrieveContext(Settings(ranking=ranking))
     now = datetime.now(UTC)
 
@@ -74,6 +77,7 @@ def skill_fusion(dense_weight: float) -> Callable[[Lists], list[str]]:
                 touched_at=now,
                 content_hash=d,
                 embedding=[float(i == n) for i in range(len(ids))],
+                session=d.split(":")[0],  # a dialog id is "D<session>:<turn>"
             )
             for n, d in enumerate(ids)
         ]
@@ -90,11 +94,15 @@ def skill_fusion(dense_weight: float) -> Callable[[Lists], list[str]]:
     return fuse
 
 
+# The two retrievers' weights sum to 1 here; a session support weight of 0.5 weighs like one of them.
 FUSIONS: dict[str, Callable[[Lists], list[str]]] = {
     "rank fusion (before)": rank_fusion,
     "scores, dense 0.4 : BM25 0.6": skill_fusion(0.4),
-    "scores, 0.5 : 0.5 (default)": skill_fusion(0.5),
+    "scores, 0.5 : 0.5": skill_fusion(0.5),
     "scores, 0.6 : 0.4": skill_fusion(0.6),
+    "0.5 : 0.5 + session support 0.25": skill_fusion(0.5, 0.25),
+    "0.5 : 0.5 + session support 0.5 (default)": skill_fusion(0.5, 0.5),
+    "0.5 : 0.5 + session support 1.0": skill_fusion(0.5, 1.0),
 }
 
 

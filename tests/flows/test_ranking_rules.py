@@ -35,6 +35,7 @@ def _facts(
     text: str | None = None,
     evidence: int = 1,
     source: str = "manual",
+    session: str | None = None,
 ) -> RankFacts:
     return RankFacts(
         id=memory_id,
@@ -46,6 +47,7 @@ def _facts(
         touched_at=NOW - timedelta(days=age_days),
         embedding=list(vector),
         content_hash=text or f"{memory_id}-{vector}",
+        session=session,
     )
 
 
@@ -101,7 +103,8 @@ async def test_fused_scores_are_shares_of_the_best_possible() -> None:
 async def test_what_the_asker_may_not_read_never_shifts_what_they_may() -> None:
     """Scores are spread over the readable hits only: whether a hidden memory scored far above or below,
     the asker's results score the same (nothing to infer about it)."""
-    facts = [_facts("a", vector=(1.0, 0.0)), _facts("b", vector=(0.0, 1.0))]
+    # a and b support each other in their session; the hidden one, said there too, never does
+    facts = [_facts("a", vector=(1.0, 0.0), session="u/s"), _facts("b", vector=(0.0, 1.0), session="u/s")]
     seen = []
     for hidden in (Hit(id="secret", score=0.99), Hit(id="secret", score=0.01)):
         dense = sorted([hidden, Hit(id="a", score=0.8), Hit(id="b", score=0.4)], key=lambda h: -h.score)
@@ -109,6 +112,28 @@ async def test_what_the_asker_may_not_read_never_shifts_what_they_may() -> None:
         seen.append([(r.id, r.components["fused"], r.components["dense_rank"]) for r in (await SKILL.run(data)).ranked])
     assert seen[0] == seen[1]
     assert [i for i, _, _ in seen[0]] == ["a", "b"]
+
+
+async def test_a_hit_is_lifted_by_the_other_hits_of_its_session() -> None:
+    """y matches the question a little better than x, and both weakly; x was said in the session of the two
+    best hits, y alone in its own: x comes first. Turned off, or with no sessions, y is ahead again."""
+    dense = [Hit(id="a", score=0.9), Hit(id="b", score=0.8), Hit(id="y", score=0.35), Hit(id="x", score=0.3)]
+    bm25 = [Hit(id="a", score=5.0), Hit(id="b", score=4.0), Hit(id="y", score=1.2), Hit(id="x", score=1.0)]
+    angles = {"a": 0.0, "b": 0.5, "x": 1.0, "y": 1.5}  # none alike
+
+    async def ranked(skill: RetrieveContext, sessions: dict[str, str]) -> list[Any]:
+        facts = [_facts(i, vector=(math.cos(t), math.sin(t)), session=sessions.get(i)) for i, t in angles.items()]
+        data = RetrieveInput(query="q", dense=dense, bm25=bm25, facts=facts, now=NOW, limit=10)
+        return (await skill.run(data)).ranked
+
+    sessions = {"a": "u/s1", "b": "u/s1", "x": "u/s1", "y": "u/s2"}
+    supported = await ranked(SKILL, sessions)
+    assert [r.id for r in supported] == ["a", "b", "x", "y"]
+    assert supported[2].components["session_support"] > 0
+    assert "session_support" not in supported[3].components  # alone in its session
+    off = RetrieveContext(Settings(ranking=RankingSettings(rank_weight_session=0)))
+    for skill, given in ((off, sessions), (SKILL, {})):
+        assert [r.id for r in await ranked(skill, given)] == ["a", "b", "y", "x"]
 
 
 @pytest.mark.parametrize(

@@ -235,6 +235,12 @@ class RankingSettings(BaseSettings):
         le=2000,
         description="A memory written in a session is embedded with this much of the one before it (0 = alone).",
     )
+    rank_weight_session: float = Field(
+        # Like each retriever's list: an even weight, not a tuned one (0.5-2 measured, bench/reports/quality.md).
+        default=1.0,
+        ge=0,
+        description="Weight of a hit's session support (its session's best other hits) in the fusion (0 = off).",
+    )
     rank_neighbour_anchors: int = Field(
         default=0, ge=0, le=20, description="Best hits whose session neighbours join the candidates (0 = off)."
     )

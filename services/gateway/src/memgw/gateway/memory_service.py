@@ -84,6 +84,7 @@ def _rank_facts(row: Any, embedding: np.ndarray) -> RankFacts:
         touched_at=row["last_retrieved_at"] or row["updated_at"],
         content_hash=row["content_hash"],
         embedding=cast(list[float], embedding),
+        session=f"{row['user_id']}/{row['session_id']}" if row["session_id"] else None,
     )
 
 

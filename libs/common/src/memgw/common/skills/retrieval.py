@@ -8,6 +8,12 @@
    question stays near the top, where RRF put it behind every hit both lists found (Bruch, Gai & Ingber,
    "An Analysis of Fusion Functions for Hybrid Retrieval", ACM TOIS 2023). Only what the asker may read
    is spread: a memory they cannot see never shifts another's score.
+   One more "list" joins them when hits share a session: a hit's **session support**, the mean fused
+   score of the ``SESSION_SUPPORT_HITS`` best other hits of its session (a missing one counts 0), weighted
+   like a retriever's list (``rank_weight_session``). A conversation that is about the question has
+   several turns that match it, and the turn that answers it may match it least (a short "yes, last
+   Tuesday"): the session's other matches lift it, as a passage is ranked better with its document's
+   score beside its own. Hits without a session, or alone in theirs, get no support.
 2. A blend with what we know of the memory:
    ``score = fused × (1 + a·(importance − 0.5) + c·(confidence − 0.5) + r·recency + e·evidence) × feedback
    × credibility``, where ``recency = 0.5 ^ (days since last retrieved or updated / half-life)``,
@@ -22,6 +28,7 @@ The caller hands over only what the asker may read (the ACL is applied before ra
 
 from __future__ import annotations
 
+import heapq
 import math
 import re
 from datetime import datetime
@@ -31,6 +38,11 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from memgw.common.skills.registry import Skill
+
+# How many of a session's other hits support a hit: a session about the question has several turns that
+# match it. 1, 2, 3 and 5 were measured on the LoCoMo development slice (bench/reports/quality.md): all
+# helped, 2 to 5 alike.
+SESSION_SUPPORT_HITS = 3
 
 
 class Hit(BaseModel):
@@ -50,6 +62,10 @@ class RankFacts(BaseModel):
     touched_at: datetime = Field(description="Last retrieved, else last updated.")
     content_hash: str
     embedding: list[float] = Field(description="In process it may be a float32 numpy array (what storage reads).")
+    session: str | None = Field(
+        default=None,
+        description="The user and session it was said in ('user/session'); hits of one support each other.",
+    )
 
 
 class RetrieveInput(BaseModel):
@@ -93,20 +109,27 @@ class RetrieveContext(Skill[RetrieveInput, RetrieveOutput]):
         # explanations, are made for the ~10 kept only (they were ~60% of a search's own CPU when each
         # candidate was a model: 2.7 ms of 11.6, measured in process on the peer bench's 300 turns).
         facts = {f.id: f for f in data.facts}
-        fused, ranks = self._fuse(data, facts)
+        fused, ranks, total = self._fuse(data, facts)
+        support = self._session_support(fused, facts)
+        weight = self.settings.ranking.rank_weight_session
+        if weight and any(support.values()):
+            fused = {i: (score * total + weight * support.get(i, 0.0)) / (total + weight) for i, score in fused.items()}
         blends = {memory_id: self._blend(facts[memory_id], data.now) for memory_id in fused}
         order = sorted(fused, key=lambda memory_id: fused[memory_id] * blends[memory_id].factor, reverse=True)
         return RetrieveOutput(
             ranked=[
-                self._explained(memory_id, duplicates, fused[memory_id], ranks[memory_id], blends[memory_id])
+                self._explained(
+                    memory_id, duplicates, fused[memory_id], ranks[memory_id], support.get(memory_id), blends[memory_id]
+                )
                 for memory_id, duplicates in self._collapse(order, facts, data.limit)
             ]
         )
 
     def _fuse(
         self, data: RetrieveInput, facts: dict[str, RankFacts]
-    ) -> tuple[dict[str, float], dict[str, list[tuple[str, int, float]]]]:
-        """Each readable hit's fused score, and its (list, rank, score) in each list that has it."""
+    ) -> tuple[dict[str, float], dict[str, list[tuple[str, int, float]]], float]:
+        """Each readable hit's fused score, its (list, rank, score) in each list that has it, and the weight
+        of the lists that answered."""
         s = self.settings.ranking
         lists = (
             ("dense", data.dense, s.rank_weight_dense),
@@ -126,7 +149,31 @@ class RetrieveContext(Skill[RetrieveInput, RetrieveOutput]):
                 spread = (hit.score - low) / (high - low) if high > low else 1.0
                 fused[hit.id] = fused.get(hit.id, 0.0) + weight * spread / total
                 ranks.setdefault(hit.id, []).append((name, rank, hit.score))
-        return fused, ranks
+        return fused, ranks, total
+
+    @staticmethod
+    def _session_support(fused: dict[str, float], facts: dict[str, RankFacts]) -> dict[str, float]:
+        """Each hit in a session with other hits: the mean fused score of the best ``SESSION_SUPPORT_HITS``
+        of those others."""
+        by_session: dict[str, list[float]] = {}
+        for memory_id, score in fused.items():
+            session = facts[memory_id].session
+            if session is not None:
+                by_session.setdefault(session, []).append(score)
+        best = {
+            session: heapq.nlargest(SESSION_SUPPORT_HITS + 1, scores)
+            for session, scores in by_session.items()
+            if len(scores) > 1
+        }
+        support: dict[str, float] = {}
+        for memory_id, score in fused.items():
+            top = best.get(facts[memory_id].session or "")
+            if top is not None:
+                others = list(top)
+                if score >= others[-1]:
+                    others.remove(score)  # its own score, once (a tie with another removes the same number)
+                support[memory_id] = sum(others[:SESSION_SUPPORT_HITS]) / SESSION_SUPPORT_HITS
+        return support
 
     def _blend(self, f: RankFacts, now: datetime) -> _Blend:
         s = self.settings.ranking
@@ -176,13 +223,20 @@ class RetrieveContext(Skill[RetrieveInput, RetrieveOutput]):
 
     @staticmethod
     def _explained(
-        memory_id: str, duplicates: list[str], fused: float, ranks: list[tuple[str, int, float]], blend: _Blend
+        memory_id: str,
+        duplicates: list[str],
+        fused: float,
+        ranks: list[tuple[str, int, float]],
+        support: float | None,
+        blend: _Blend,
     ) -> RankedContext:
         score = fused * blend.factor
         components: dict[str, Any] = {"fused": fused}
         for name, rank, list_score in ranks:
             components[f"{name}_rank"] = rank
             components[f"{name}_score"] = round(list_score, 6)
+        if support is not None:
+            components["session_support"] = round(support, 6)
         components.update(
             importance=blend.importance,
             confidence=blend.confidence,
