@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -89,6 +90,35 @@ async def test_searches_and_writes_go_on_during_a_build_and_none_is_lost(tmp_pat
     assert await _ids(reopened) == expected | {"m99"}
     assert sorted(p.name for p in tmp_path.iterdir() if p.is_dir()) == ["shard.2"]
     await reopened.close()
+
+
+async def test_a_write_that_finds_the_shard_being_copied_waits_off_the_event_loop(tmp_path: Path) -> None:
+    """While a build copies the shard it holds the write lock (seconds at scale): a write then waits in a
+    thread, and the loop goes on serving searches; it lands once the copy is taken."""
+    index = EdgeIndex(tmp_path / "shard", dim=DIM)
+    await index.ensure()
+    await index.upsert([_point(n) for n in range(3)])
+    held = threading.Event()
+
+    def copying() -> None:  # as _build_on_copy holds the lock while it copies
+        with index._writing:
+            held.set()
+            time.sleep(0.5)
+
+    holder = threading.Thread(target=copying)
+    holder.start()
+    assert await asyncio.to_thread(held.wait, 10)
+    write = asyncio.create_task(index.upsert([_point(3)]))
+    answered = 0
+    while not write.done():  # had the write waited on the loop, nothing would answer until it landed
+        assert await _ids(index) <= {"m0", "m1", "m2", "m3"}
+        answered += 1
+        await asyncio.sleep(0.02)
+    await write
+    holder.join()
+    assert answered >= 3
+    assert await _ids(index) == {"m0", "m1", "m2", "m3"}
+    await index.close()
 
 
 async def test_a_build_that_never_finished_leaves_the_old_shard_in_charge(tmp_path: Path) -> None:

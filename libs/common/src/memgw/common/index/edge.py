@@ -2,10 +2,10 @@
 
 Every shard call is blocking Rust code that holds the GIL from start to end (a query, an upsert, a
 flush: a Python thread spinning beside one ran at 0-9% of its rate), so a thread lends it no
-concurrency: the event loop waits for it wherever it runs. Reads run on the loop itself, which saves
-the hop to a thread and back (a query on 300 points after a 20 ms pause: p50 1.20 against 1.60 ms);
-writes go to a small thread pool, because one may wait on the lock a graph build holds while it copies
-the shard (seconds, with the GIL released), and the loop must not wait on that lock.
+concurrency: the event loop waits for it wherever it runs. Calls run on the loop itself, which saves
+the hop to a thread and back (a query on 300 points after a 20 ms pause: p50 1.20 against 1.60 ms); but
+a write that finds the write lock taken (a graph build holds it while it copies the shard: seconds, with
+the GIL released) waits for it in a small thread pool, never on the loop.
 
 Building the HNSW graph (``optimize``) holds the GIL: the whole process, its event loop included,
 waits for the build (47 s at 100k points, bench/reports/index_build.md). So the graph is built on a
@@ -143,11 +143,23 @@ class EdgeIndex:
 
     def _apply(self, operation: qe.UpdateOperation) -> None:
         with self._writing:
-            self._with_shard(lambda shard: shard.update(operation))
-            if self._journal is not None:
-                self._journal.append(operation)
+            self._applied(operation)
+
+    def _applied(self, operation: qe.UpdateOperation) -> None:
+        """Apply a write; the caller holds ``_writing``."""
+        self._with_shard(lambda shard: shard.update(operation))
+        if self._journal is not None:
+            self._journal.append(operation)
 
     async def _update(self, operation: qe.UpdateOperation) -> None:
+        # On the loop when the write lock is free (always, but while a build copies the shard): the call
+        # holds the GIL wherever it runs, and the hop to a thread and back is what a one-point write costs.
+        if self._writing.acquire(blocking=False):
+            try:
+                self._applied(operation)
+            finally:
+                self._writing.release()
+            return
         await asyncio.get_running_loop().run_in_executor(self._pool, self._apply, operation)
 
     @property
