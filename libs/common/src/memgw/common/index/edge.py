@@ -2,10 +2,10 @@
 
 Every shard call is blocking Rust code that holds the GIL from start to end (a query, an upsert, a
 flush: a Python thread spinning beside one ran at 0-9% of its rate), so a thread lends it no
-concurrency: the event loop waits for it wherever it runs. Calls run on the loop itself, which saves
-the hop to a thread and back (a query on 300 points after a 20 ms pause: p50 1.20 against 1.60 ms); but
-a write that finds the write lock taken (a graph build holds it while it copies the shard: seconds, with
-the GIL released) waits for it in a small thread pool, never on the loop.
+concurrency: the event loop waits for it wherever it runs. Searches, counts and writes run on the loop
+itself, which saves the hop to a thread and back (a query on 300 points after a 20 ms pause: p50 1.20
+against 1.60 ms); but a write that finds the write lock taken (a graph build holds it while it copies the
+shard: seconds, with the GIL released) waits for it in a small thread pool, never on the loop.
 
 Building the HNSW graph (``optimize``) holds the GIL: the whole process, its event loop included,
 waits for the build (47 s at 100k points, bench/reports/index_build.md). So the graph is built on a
