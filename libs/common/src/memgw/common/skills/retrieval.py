@@ -155,21 +155,18 @@ class RetrieveContext(Skill[RetrieveInput, RetrieveOutput]):
     def _session_support(fused: dict[str, float], facts: dict[str, RankFacts]) -> dict[str, float]:
         """Each hit in a session with other hits: the mean fused score of the best ``SESSION_SUPPORT_HITS``
         of those others."""
-        by_session: dict[str, list[float]] = {}
+        by_session: dict[str, list[tuple[float, str]]] = {}
         for memory_id, score in fused.items():
             session = facts[memory_id].session
             if session is not None:
-                by_session.setdefault(session, []).append(score)
-        best = {
-            session: heapq.nlargest(SESSION_SUPPORT_HITS + 1, scores)
-            for session, scores in by_session.items()
-            if len(scores) > 1
-        }
+                by_session.setdefault(session, []).append((score, memory_id))
         support: dict[str, float] = {}
-        for memory_id, score in fused.items():
-            top = best.get(facts[memory_id].session or "")
-            if top is not None:
-                others = list(top)
+        for hits in by_session.values():
+            if len(hits) < 2:
+                continue
+            best = heapq.nlargest(SESSION_SUPPORT_HITS + 1, (score for score, _ in hits))
+            for score, memory_id in hits:
+                others = list(best)
                 if score >= others[-1]:
                     others.remove(score)  # its own score, once (a tie with another removes the same number)
                 support[memory_id] = sum(others[:SESSION_SUPPORT_HITS]) / SESSION_SUPPORT_HITS
