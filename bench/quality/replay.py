@@ -46,7 +46,15 @@ async def dump() -> list[dict[str, Any]]:
                     r.raise_for_status()
                     hits = r.json()["results"]
                     lists[mode] = [(h["memory"]["metadata"]["dia_id"], h["explain"][score]) for h in hits]
-                asked.append({"conversation": sample["sample_id"], "evidence": sorted(evidence), "lists": lists})
+                asked.append(
+                    {
+                        "conversation": sample["sample_id"],
+                        "question": qa["question"],
+                        "category": qa["category"],
+                        "evidence": sorted(evidence),
+                        "lists": lists,
+                    }
+                )
     CACHE.parent.mkdir(exist_ok=True)
     CACHE.write_text(json.dumps(asked))
     return asked
