@@ -13,6 +13,9 @@ from fastmcp import Client
 from fastmcp.client.transports import StreamableHttpTransport
 from fastmcp.exceptions import ToolError
 
+from memgw.common.acl import ReadScope, read_where
+from memgw.common.domain import Principal
+from memgw.common.memories import RECORD_COLUMNS, index_point, vector_of
 from tests.conftest import System
 
 PRINCIPALS = ("alice", "a1", "a2", "bob", "b1", "carol")
@@ -324,3 +327,35 @@ async def test_mcp_tools_take_no_principal_and_refuse_other_users_and_unknown_ke
     ) as mcp:
         with pytest.raises(ToolError, match="unauthorized"):
             await mcp.call_tool("memory_list_namespaces", {})
+
+
+@pytest.mark.parametrize("mode", ["sparse", "dense", "hybrid"])
+async def test_postgres_rechecks_every_hit_of_every_list_even_when_the_index_lets_it_through(
+    system: System, mode: str
+) -> None:
+    """The index filters by read keys, but Postgres is the truth: a point the index wrongly files under
+    another reader (a bug, a stale or tampered shard) is still never answered to that reader, whichever
+    list finds it (the keyword list's hits are re-checked on their own, beside the embedding)."""
+    s = uuid.uuid4().hex[:6]
+    owner, intruder = f"owner_{s}", f"intruder_{s}"
+    owner_key, intruder_key = await system.user(owner), await system.user(intruder)
+    text = f"the vault combination is {s} purple walrus"
+    written = await system.client.post("/v1/memory", json={"content": text}, headers=system.auth(owner_key))
+    assert written.status_code == 201, written.text
+    memory_id = written.json()["id"]
+    row = await system.infra.pool.fetchrow(f"SELECT {RECORD_COLUMNS}, embedding FROM memories WHERE id = $1", memory_id)
+    await system.infra.index.upsert([index_point({**dict(row), "user_id": intruder})])  # filed as the intruder's
+
+    body = {"query": f"vault combination {s} purple walrus", "mode": mode, "limit": 20}
+    own = await system.client.post("/v1/memory/search", json=body, headers=system.auth(owner_key))
+    assert own.status_code == 200, own.text
+    seen = await system.client.post("/v1/memory/search", json=body, headers=system.auth(intruder_key))
+    assert seen.status_code == 200, seen.text
+    assert memory_id not in [h["memory"]["id"] for h in seen.json()["results"]]
+    # The index does hand it to the intruder: without the re-check it would have been answered.
+    hits = await system.infra.index.search(
+        where=read_where(Principal(user_id=intruder), ReadScope()),
+        limit=20,
+        **({"dense": vector_of(row["embedding"]).tolist()} if mode == "dense" else {"text": body["query"]}),
+    )
+    assert memory_id in [h.memory_id for h in hits]
