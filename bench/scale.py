@@ -45,19 +45,29 @@ one shard, the same 300 queries alternated between the two filters (p50 / p99 ms
 
 Through the API at 1M the run before read keys (2026-11-30, bare embedding 12.5 ms) had p50 − embed 34.6 ms
 before the graph and 29.3 after it, the BM25 list 20.9 ms and the dense one 11.6 (p50, steps timed inside the
-gateway). What is left above the embedding, by the step table above (after the graph):
-- the dense list, ~5 ms: the graph did not shorten it at 1M (at 200k it did, 6.6 → 2.0 ms at the index level);
-- the Postgres re-check ~3 ms, ranking ~2 ms, the audit row ~1 ms, the key ~0.5 ms;
+gateway). The runs since, each a whole run of this script on a 2-core AMD EPYC (p50 − embed ms, p99 / p50):
+
+| run | bare embedding p50 | before the graph | during the build | after the graph |
+|---|---|---|---|---|
+| 2026-12-01 18:54 | 16.2 | 14.1, 1.73 | 29.1, 1.78 | 16.2, 4.03 |
+| 2026-12-02 08:51 | 17.3 | 28.1, 1.87 | 33.6, 1.81 | 15.2, 2.23 |
+| 2026-12-02 09:16, the keyword hits re-checked beside the embedding | 9.6 | 18.4, 2.02 | 87.2, 1.91 | 18.3, 3.23 |
+
+The same code moves between runs by more than any step left to cut (14.1 and 28.1 ms before the graph, minutes
+apart), so a change is judged by alternating it with what it replaces in one run (`search_order*.md`,
+`read_keys*.md`), not by these rows. What is left above the embedding, by the step tables above:
+- the dense list, ~4-5 ms: the graph did not shorten it at 1M (at 200k it did, 6.6 → 2.0 ms at the index level);
+- the Postgres re-check ~3-4 ms (since 2026-12-02 the keyword list's hits are re-checked as soon as it answers,
+  beside the embedding or the dense list, and only the rest after: `recheck` is then two steps, summed above),
+  ranking ~1.5 ms, the audit row ~1 ms, the key ~0.5 ms;
 - ~3-4 ms inside the server that no step covers (routing, the body's validation, building the answer), and
   ~2 ms between the client and the server (`app` against the client's time);
-- the order of the steps. The gateway measures both orders as it runs and takes the one that has cost less
-  lately (`memgw.gateway.search_order`). In the run above it ran the keyword list beside the embedding for 240
-  of 300 searches before the graph and 299 of 300 after it: p50 − embed 14.1 and 16.2 ms, against 40.2 and 19.0
-  with the embedding always alone first and 16.7 and 20.7 with the keyword list always beside it (two runs
-  earlier the same day, the same kind of machine). Where the line falls depends on the CPU: on a 2-core Intel
-  Xeon the same 1M shard without a graph went the other way (p50 alone 144.9 ms, beside 160.6, measured 136.1;
-  `search_order_1000000.md`);
-- the tail after the graph: p99 / p50 4.0, where before it 1.7; not yet taken apart.
+- the order of the steps, which the gateway measures as it runs (`memgw.gateway.search_order`): where the line
+  falls depends on the CPU (on a 2-core Intel Xeon the same 1M shard without a graph: p50 alone 144.9 ms,
+  beside 160.6, measured 136.1; `search_order_1000000.md`);
+- during the build the builder (a child process at the lowest priority) still slows the query embedding, which
+  shares the two cores with it (p50 27 ms in one run, 72 in another, against ~10-17 alone);
+- the tail after the graph: p99 / p50 2.2-4.0, where before it ~1.9; not yet taken apart.
 """
 DISTINCT = 2000
 QUERIES = 300
