@@ -51,15 +51,17 @@ gateway). The runs since, each a whole run of this script on a 2-core AMD EPYC (
 |---|---|---|---|---|
 | 2026-12-01 18:54 | 16.2 | 14.1, 1.73 | 29.1, 1.78 | 16.2, 4.03 |
 | 2026-12-02 08:51 | 17.3 | 28.1, 1.87 | 33.6, 1.81 | 15.2, 2.23 |
-| 2026-12-02 09:16, the keyword hits re-checked beside the embedding | 9.6 | 18.4, 2.02 | 87.2, 1.91 | 18.3, 3.23 |
+| 2026-12-02 09:16, the keyword hits re-checked beside the embedding (reverted since) | 9.6 | 18.4, 2.02 | 87.2, 1.91 | 18.3, 3.23 |
 
 The same code moves between runs by more than any step left to cut (14.1 and 28.1 ms before the graph, minutes
 apart), so a change is judged by alternating it with what it replaces in one run (`search_order*.md`,
 `read_keys*.md`), not by these rows. What is left above the embedding, by the step tables above:
 - the dense list, ~4-5 ms: the graph did not shorten it at 1M (at 200k it did, 6.6 → 2.0 ms at the index level);
-- the Postgres re-check ~3-4 ms (since 2026-12-02 the keyword list's hits are re-checked as soon as it answers,
-  beside the embedding or the dense list, and only the rest after: `recheck` is then two steps, summed above),
-  ranking ~1.5 ms, the audit row ~1 ms, the key ~0.5 ms;
+- the Postgres re-check ~3-4 ms, ranking ~1.5 ms, the audit row ~1 ms, the key ~0.5 ms. Re-checking the keyword
+  list's hits as soon as it answers (beside the embedding) and only the rest after did not pay: alternated with
+  the one re-check in one run at 300 memories, p50 24.4 against 23.8 ms with the embedder on the same cores and
+  31.6 against 31.6 with a remote one (the round trip after the dense list remains); reverted. In the 09:16 run
+  `recheck` was two steps, summed in its tables;
 - ~3-4 ms inside the server that no step covers (routing, the body's validation, building the answer), and
   ~2 ms between the client and the server (`app` against the client's time);
 - the order of the steps, which the gateway measures as it runs (`memgw.gateway.search_order`): where the line

@@ -514,15 +514,8 @@ class Memories:
             with step(name):
                 return await self.index.search(where=where, limit=depth, **query)
 
-        async def keyword_list() -> tuple[list[IndexHit], dict[str, Any]]:
-            """The keyword hits, and those of them the asker may read: Postgres re-checks them while the
-            embedding (or the dense list) is still under way, not after it."""
-            hits = await listed("bm25", text=None if body.mode == "dense" else body.query)
-            with step("recheck"):
-                return hits, await self._readable(p, [h.memory_id for h in hits], statuses)
-
-        async def lists() -> tuple[list[IndexHit], list[IndexHit], dict[str, Any]]:
-            """The dense and the keyword hits, and the rows of the keyword hits the asker may read."""
+        async def lists() -> tuple[list[IndexHit], list[IndexHit]]:
+            keywords = None if body.mode == "dense" else body.query
 
             async def dense_list() -> list[IndexHit]:
                 return await listed("dense", dense=await embedded())
@@ -534,10 +527,10 @@ class Memories:
             note("order", order)
             start = time.perf_counter()
             dense = listed("dense", dense=await embedded()) if order is Order.ALONE else dense_list()
-            (keyword_hits, readable), dense_hits = await asyncio.gather(keyword_list(), dense)
+            found = await asyncio.gather(dense, listed("bm25", text=keywords))
             if chosen:
                 self.order.took(order, time.perf_counter() - start)
-            return dense_hits, keyword_hits, readable
+            return found
 
         async def viking() -> list[Hit]:
             if self.openviking is None or body.mode != "hybrid":
@@ -549,7 +542,7 @@ class Memories:
                 return []
             return [Hit(id=memory_id, score=score) for memory_id, score in found]
 
-        (dense_hits, bm25_hits, by_id), viking_hits = await asyncio.gather(lists(), viking())
+        (dense_hits, bm25_hits), viking_hits = await asyncio.gather(lists(), viking())
         first = RetrieveInput(
             query=body.query,
             dense=_hits(dense_hits),
@@ -559,10 +552,12 @@ class Memories:
             now=datetime.now(UTC),
             limit=body.limit,
         )
-        with step("recheck"):  # every other list's hits the keyword list did not have, in one round trip
-            by_id |= await self._readable(
-                p, [h.id for h in (*first.dense, *first.openviking) if h.id not in by_id], statuses
-            )
+        # Every hit of every list, in one round trip after both. Re-checking the keyword hits as soon as they
+        # were listed (beside the embedding) and the rest after was measured, the two alternated in one run
+        # (2026-12-02, 300 memories, p50): 24.4 against 23.8 ms with the embedder on these cores (the early
+        # query takes CPU from it), 31.6 against 31.6 with a remote one (the round trip after remains).
+        with step("recheck"):
+            by_id = await self._readable(p, [h.id for h in (*first.bm25, *first.dense, *first.openviking)], statuses)
         with step("rank"):
             ranked = await self._rank(first, by_id)
         terms = self.ranking.rank_feedback_terms
