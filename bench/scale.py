@@ -51,7 +51,7 @@ gateway). The runs since, each a whole run of this script on a 2-core AMD EPYC (
 |---|---|---|---|---|
 | 2026-12-01 18:54 | 16.2 | 14.1, 1.73 | 29.1, 1.78 | 16.2, 4.03 |
 | 2026-12-02 08:51 | 17.3 | 28.1, 1.87 | 33.6, 1.81 | 15.2, 2.23 |
-| 2026-12-02 09:16, the keyword hits re-checked beside the embedding (reverted since) | 9.6 | 18.4, 2.02 | 87.2, 1.91 | 18.3, 3.23 |
+| 2026-12-02 09:16, keyword re-check beside the embedding (reverted) | 9.6 | 18.4, 2.02 | 87.2, 1.91 | 18.3, 3.23 |
 
 The same code moves between runs by more than any step left to cut (14.1 and 28.1 ms before the graph, minutes
 apart), so a change is judged by alternating it with what it replaces in one run (`search_order*.md`,
