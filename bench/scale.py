@@ -69,7 +69,10 @@ apart), so a change is judged by alternating it with what it replaces in one run
   beside 160.6, measured 136.1; `search_order_1000000.md`);
 - during the build the builder (a child process at the lowest priority) still slows the query embedding, which
   shares the two cores with it (p50 27 ms in one run, 72 in another, against ~10-17 alone);
-- the tail after the graph: p99 / p50 2.2-4.0, where before it ~1.9; not yet taken apart.
+- the tail after the graph: p99 / p50 2.2-4.0, where before it ~1.9. At the index level (`graph_search_1000k.md`,
+  real embeddings, the variants alternated) a user's dense list with the graph: p50 1.0, p99 10.0 ms, and it finds
+  only 0.870 of the exact top 60; an exact scan of the user's points 1.6 / 18.6 ms (all of it); ACORN 2.2 / 5.7 ms
+  (0.884); `hnsw_ef` 128 1.1 / 11.4 ms (0.915). None is better on all three; the product keeps the default for now.
 """
 DISTINCT = 2000
 QUERIES = 300
