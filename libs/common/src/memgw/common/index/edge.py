@@ -260,7 +260,10 @@ class EdgeIndex:
         text: str | None = None,
         where: Where | None,
         limit: int,
+        params: qe.SearchParams | None = None,
     ) -> list[IndexHit]:
+        """``Index.search``; ``params`` (Qdrant's: an exact scan, ACORN, the beam) only for a bench that weighs
+        them against the default."""
         one_of(dense, text)
         if dense is not None:
             query = qe.Query.Nearest(list(dense), using="dense")
@@ -270,7 +273,9 @@ class EdgeIndex:
             return []
         batch = qe.QueryBatchRequest(
             [
-                qe.QueryRequest(limit=limit, query=query, filter=to_edge_filter(part), with_payload=_ID_ONLY)
+                qe.QueryRequest(
+                    limit=limit, query=query, filter=to_edge_filter(part), with_payload=_ID_ONLY, params=params
+                )
                 for part in split_by_tenant(where)
             ]
         )
