@@ -9,7 +9,7 @@ import hashlib
 import json
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -76,7 +76,10 @@ async def corpus(embedder: Embedder, distinct: int, rng: random.Random) -> Corpu
     return Corpus(texts, vectors, questions)
 
 
-def batches(c: Corpus, total: int, users: int, size: int = 20_000) -> Iterator[list[dict[str, Any]]]:
+def batches(
+    c: Corpus, total: int, users: int, size: int = 20_000, *, owners: Sequence[str] = (), tag: str = "s"
+) -> Iterator[list[dict[str, Any]]]:
+    """``total`` memories in turn to ``users`` users u000, u001, ... (or to ``owners``), ids ``mem_<tag>…``."""
     noise = np.random.default_rng(7)
     now = datetime.now(UTC)
     for start in range(0, total, size):
@@ -87,11 +90,11 @@ def batches(c: Corpus, total: int, users: int, size: int = 20_000) -> Iterator[l
         rows = []
         for k in range(count):
             n = start + k
-            user = f"u{n % users:03}"
+            user = owners[n % len(owners)] if owners else f"u{n % users:03}"
             text = f"{c.texts[picks[k]]} #{n}"  # every memory its own text, as real ones are
             rows.append(
                 {
-                    "id": f"mem_s{n:08}",
+                    "id": f"mem_{tag}{n:08}",
                     "user_id": user,
                     "agent_id": None,
                     "workspace_id": None,

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from harness import REPORTS, Running, machine, running_system
+from harness import REPORTS, Running, Steps, machine, running_system, server_timing
 
 DEFAULT_DATA = Path(__file__).resolve().parents[3] / "shared" / "eval" / "locomo-dev.json"
 MODES = ("dense", "sparse", "hybrid")
@@ -53,11 +53,13 @@ async def ingest(system: Running, key: str, items: list[tuple[str, str, str]]) -
         assert r.json()["failed"] == 0, r.text
 
 
-async def ask(system: Running, key: str, question: str, mode: str) -> list[list[str]]:
+async def ask(system: Running, key: str, question: str, mode: str, steps: list[Steps] | None = None) -> list[list[str]]:
     r = await system.client.post(
         "/v1/memory/search", json={"query": question, "limit": max(KS), "mode": mode}, headers=system.auth(key)
     )
     r.raise_for_status()
+    if steps is not None:
+        steps.append(server_timing(r))
     hits = r.json()["results"]
     by_id = {h["memory"]["id"]: h["memory"]["metadata"].get("dia_id") for h in hits}
     ranked = []
