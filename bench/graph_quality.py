@@ -28,7 +28,7 @@ import qdrant_edge as qe
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from graph_search import VARIANTS
-from harness import REPORTS, Steps, machine, percentile, running_system
+from harness import Steps, machine, percentile, publish, running_system
 from population import DATA, Corpus, batches, corpus, load
 from quality.run import CATEGORIES, KS, ask, ingest, judged, questions, turns
 
@@ -160,6 +160,4 @@ async def main(users: int) -> str:
 if __name__ == "__main__":
     n_users = int(sys.argv[1]) if len(sys.argv) > 1 else 100
     text = asyncio.run(main(n_users))
-    print(text)
-    REPORTS.mkdir(exist_ok=True)
-    (REPORTS / f"graph_quality_{n_users * PER_USER // 1000}k.md").write_text(text)
+    publish(text, f"graph_quality_{n_users * PER_USER // 1000}k.md")

@@ -19,7 +19,7 @@ import numpy as np
 import qdrant_edge as qe
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import REPORTS, machine, percentile
+from harness import machine, percentile, publish
 from population import batches, corpus
 
 from memgw.common.acl import read_where
@@ -96,6 +96,4 @@ async def main(users: int) -> str:
 if __name__ == "__main__":
     n_users = int(sys.argv[1]) if len(sys.argv) > 1 else 100
     text = asyncio.run(main(n_users))
-    print(text)
-    REPORTS.mkdir(exist_ok=True)
-    (REPORTS / f"graph_search_{n_users * PER_USER // 1000}k.md").write_text(text)
+    publish(text, f"graph_search_{n_users * PER_USER // 1000}k.md")

@@ -69,6 +69,14 @@ async def running_system() -> AsyncIterator[Running]:
                     yield Running(infra, client, admin_key, app)
 
 
+def publish(text: str, name: str | None) -> None:
+    """Print a report and write it to ``bench/reports/<name>``; a trial run (``name`` None) only prints."""
+    print(text)
+    if name is not None:
+        REPORTS.mkdir(exist_ok=True)
+        (REPORTS / name).write_text(text, encoding="utf-8")
+
+
 def machine() -> str:
     cpu = "unknown"
     with contextlib.suppress(OSError):

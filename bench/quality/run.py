@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from harness import REPORTS, Running, Steps, machine, running_system, server_timing
+from harness import Running, Steps, machine, publish, running_system, server_timing
 
 DEFAULT_DATA = Path(__file__).resolve().parents[3] / "shared" / "eval" / "locomo-dev.json"
 MODES = ("dense", "sparse", "hybrid")
@@ -298,7 +298,4 @@ if __name__ == "__main__":
     chosen = tuple(sys.argv[2].split(",")) if len(sys.argv) > 2 else MODES
     result = asyncio.run(main(path, chosen))
     text = report(result)
-    print(text)
-    if chosen == MODES:  # a run of some modes only is a trial, not the report
-        REPORTS.mkdir(exist_ok=True)
-        (REPORTS / "quality.md").write_text(text)
+    publish(text, "quality.md" if chosen == MODES else None)  # a run of some modes only is a trial
