@@ -37,15 +37,17 @@ from memgw.common.index.edge import EdgeIndex
 
 PER_USER = 10_000
 READING = """
-Reading (run of 2026-12-02 14:15, 2-core AMD EPYC): at a million memories the users find what they find alone
+Reading (run of 2026-12-02 14:15, 2-core AMD EPYC): at a million memories the users find about what they find alone
 (hybrid recall@10 0.753 here, 0.752 in `quality.md` with nothing else stored: the other conversations a user holds
 here, which speak of other people, do not crowd the evidence out; a user's own 10,000 memories about the same people
-would be harder), and the graph costs them one temporal question's evidence (0.752 against the exact 0.753; recall@20
-0.803 against 0.805). At the index level `graph_search_1000k.md` finds the default graph search returning only 0.870
-of a user's exact top 60; those users' memories are perturbed copies of 2,000 texts, near-ties among which which 60
-come first is nearly arbitrary, and on real conversations the difference hardly reaches the top 20. The product keeps
-Qdrant's default: an exact scan buys 0.001 for +0.5 ms at p50, ACORN nothing for 4.5 × the time, `hnsw_ef` 128
-nothing.
+would be harder). By category multi-hop 0.452 against 0.485 alone, single-hop 0.839 against 0.828: the distractors
+change the lists, and so does BM25 counting a word over the whole index, every user's memories (README, Security
+model, "Known gap"). The graph costs the users one temporal question's evidence (0.752 against the exact 0.753;
+recall@20 0.803 against 0.805). At the index level `graph_search_1000k.md` finds the default graph search returning
+only 0.870 of a user's exact top 60; those users' memories are perturbed copies of 2,000 texts, near-ties among
+which which 60 come first is nearly arbitrary, and on real conversations the difference hardly reaches the top 20.
+The product keeps Qdrant's default: an exact scan buys 0.001 for +0.5 ms at p50, ACORN nothing for 4.5 × the time,
+`hnsw_ef` 128 nothing.
 """
 MODES = ("hybrid", "dense")
 Scores = dict[str, list[tuple[int, dict[str, float]]]]  # per mode: (category, judged) of every question

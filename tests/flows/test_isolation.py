@@ -360,3 +360,33 @@ async def test_postgres_rechecks_every_hit_of_every_list_even_when_the_index_let
         **({"dense": vector_of(row["embedding"]).tolist()} if mode == "dense" else {"text": body["query"]}),
     )
     assert memory_id in [h.memory_id for h in hits]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="known gap: BM25's document frequencies are counted over the whole index, every tenant's memories"
+    " (Qdrant's IDF modifier), so another tenant's writes move a reader's keyword scores; see README, Security model",
+)
+async def test_another_tenants_writes_do_not_move_a_readers_keyword_scores(system: System) -> None:
+    """What a reader is answered may depend only on what it may read: if another tenant's memories weighed in
+    a reader's scores, the reader could tell whether anyone else wrote a word (its own hit's score falls)."""
+    s = uuid.uuid4().hex[:6]
+    word = f"zorblax{s}"
+    reader_key, other_key = await system.user(f"reader_{s}"), await system.user(f"other_{s}")
+    for text in (f"{word} project kickoff notes", "lunch on friday", "the quarterly plan"):
+        written = await system.client.post("/v1/memory", json={"content": text}, headers=system.auth(reader_key))
+        assert written.status_code == 201, written.text
+    body = {"query": word, "mode": "sparse", "explain": True}
+
+    async def own_score() -> float:
+        answer = await system.client.post("/v1/memory/search", json=body, headers=system.auth(reader_key))
+        assert answer.status_code == 200, answer.text
+        (hit,) = answer.json()["results"]
+        return float(hit["explain"]["bm25_score"])
+
+    alone = await own_score()
+    others = {"memories": [{"content": f"{word} memo {n}"} for n in range(20)]}
+    written = await system.client.post("/v1/memory/batch", json=others, headers=system.auth(other_key))
+    assert written.status_code == 200, written.text
+    assert written.json()["failed"] == 0, written.text
+    assert await own_score() == pytest.approx(alone, rel=1e-6)
