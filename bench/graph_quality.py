@@ -42,7 +42,7 @@ Reading (run of 2026-12-02 14:15, 2-core AMD EPYC): at a million memories the us
 here, which speak of other people, do not crowd the evidence out; a user's own 10,000 memories about the same people
 would be harder). By category multi-hop 0.452 against 0.485 alone, single-hop 0.839 against 0.828: the distractors
 change the lists, and so does BM25 counting a word over the whole index, every user's memories (README, Security
-model, "Known gap"). The graph costs the users one temporal question's evidence (0.752 against the exact 0.753;
+model; off by default since). The graph costs the users one temporal question's evidence (0.752 against the exact 0.753;
 recall@20 0.803 against 0.805). At the index level `graph_search_1000k.md` finds the default graph search returning
 only 0.870 of a user's exact top 60; those users' memories are perturbed copies of 2,000 texts, near-ties among
 which which 60 come first is nearly arbitrary, and on real conversations the difference hardly reaches the top 20.

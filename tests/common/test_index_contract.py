@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
+from qdrant_client import AsyncQdrantClient
 
 from memgw.common.index.base import IndexPoint, IsEmpty, Match, MatchAny, Range, VectorIndex, Where, split_by_tenant
 from memgw.common.index.edge import EdgeIndex
@@ -123,6 +124,49 @@ async def test_the_embedded_shard_keeps_its_points_across_a_restart(tmp_path: Pa
         assert await again.count() == len(POINTS)
         hits = await again.search(text="中文", where=Where(must=(Match("user_id", "u1"),)), limit=1)
         assert _ids(hits) == ["m-zh"]
+    finally:
+        await again.close()
+
+
+async def _scores_move_with_another_tenants_writes(index: VectorIndex) -> bool:
+    only_u1 = Where(must=(Match("user_id", "u1"),))
+    (alone,) = await index.search(text="green tea", where=only_u1, limit=1)
+    await index.upsert([IndexPoint(f"m-u3-{n}", _vec(5), "green tea again", {"user_id": "u3"}) for n in range(5)])
+    (after,) = await index.search(text="green tea", where=only_u1, limit=1)
+    return not math.isclose(alone.score, after.score, rel_tol=1e-6)
+
+
+@pytest.mark.parametrize("kind", ["edge", "qdrant-client"])
+async def test_a_change_of_bm25_weighting_makes_the_index_again_and_only_idf_lets_tenants_move_scores(
+    tmp_path: Path, kind: str
+) -> None:
+    """Qdrant will not open a shard (or keep a collection) with another BM25 weighting than it was made with:
+    the index is derived, so it is made again, empty, for the reconciler to fill in from Postgres."""
+    client = AsyncQdrantClient(location=":memory:")
+
+    def make(idf: bool) -> VectorIndex:
+        if kind == "edge":
+            return EdgeIndex(tmp_path / "shard", dim=DIM, idf=idf)
+        return QdrantServerIndex(client, "memories", dim=DIM, idf=idf)
+
+    first = make(idf=True)
+    await first.ensure()
+    await first.upsert(POINTS)
+    assert await _scores_move_with_another_tenants_writes(first)
+    if kind == "edge":
+        await first.close()
+    plain = make(idf=False)
+    await plain.ensure()
+    assert await plain.count() == 0
+    await plain.upsert(POINTS)
+    assert not await _scores_move_with_another_tenants_writes(plain)
+    if kind == "edge":
+        await plain.close()
+    again = make(idf=False)  # the same weighting: nothing is made again
+    await again.ensure()
+    try:
+        assert await again.count() == len(POINTS) + 5
+        assert _ids(await again.search(text="中文", where=None, limit=1)) == ["m-zh"]
     finally:
         await again.close()
 

@@ -54,9 +54,10 @@ from memgw.common.index.base import (
     point_id,
     split_by_tenant,
 )
+from memgw.common.logging import get_logger
 
+log = get_logger("memgw.index.edge")
 T = TypeVar("T")
-_ID_ONLY = qe.PayloadSelector.Include(["memory_id"])
 _ID_ONLY = qe.PayloadSelector.Include(["memory_id"])
 
 
@@ -98,9 +99,13 @@ class EdgeIndex:
     """An embedded Qdrant Edge shard. It has one owner: a second process on the same data dir is
     refused at start with a clear message (a shared index needs a Qdrant server)."""
 
-    def __init__(self, path: Path, *, dim: int, threads: int = 4):
+    def __init__(self, path: Path, *, dim: int, threads: int = 4, idf: bool = False):
         self._path = path
         self._pointer = path.with_name(path.name + ".live")
+        # How the shard weighs BM25 words (MEMGW_INDEX_BM25_IDF), beside it: Qdrant refuses to open a shard
+        # with another weighting than it was made with. No file: made before the setting, with IDF.
+        self._weighting = "idf" if idf else "plain"
+        self._weighting_file = path.with_name(path.name + ".bm25")
         self._owner: IO[str] | None = None
         self._dim = dim
         self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="qdrant-edge")
@@ -119,7 +124,10 @@ class EdgeIndex:
         return qe.EdgeConfig(
             vectors={"dense": qe.EdgeVectorParams(size=self._dim, distance=qe.Distance.Cosine)},
             sparse_vectors={
-                "bm25": qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf, full_scan_threshold=SPARSE_FULL_SCAN)
+                "bm25": qe.EdgeSparseVectorParams(
+                    modifier=qe.Modifier.Idf if self._weighting == "idf" else None,
+                    full_scan_threshold=SPARSE_FULL_SCAN,
+                )
             },
         )
 
@@ -190,10 +198,18 @@ class EdgeIndex:
             path = self._generation(self._live)
             path.mkdir(parents=True, exist_ok=True)
             has_data = any(path.iterdir())
+            made = self._weighting_file.read_text().strip() if self._weighting_file.exists() else "idf"
+            if has_data and made != self._weighting:
+                # The index is derived: made again, the reconciler fills it in from Postgres at start.
+                log.warning("index.bm25_weighting_changed", was=made, now=self._weighting, shard=str(path))
+                shutil.rmtree(path)
+                path.mkdir()
+                has_data = False
             # Loaded with the config of this version: a shard made before keeps its segments as they are
             # until its next graph build (or reindex) makes them again with it (SPARSE_FULL_SCAN).
             config = self._config()
             shard = qe.EdgeShard.load(str(path), config) if has_data else qe.EdgeShard.create(str(path), config)
+            self._weighting_file.write_text(self._weighting)
             existing = shard.info().payload_schema
             for name, params in _field_indexes():
                 have = existing.get(name)

@@ -27,6 +27,9 @@ from memgw.common.index.base import (
     point_id,
     split_by_tenant,
 )
+from memgw.common.logging import get_logger
+
+log = get_logger("memgw.index.qdrant_server")
 
 
 def _condition(c: Condition) -> Any:
@@ -65,8 +68,18 @@ class QdrantServerIndex:
     a tenant payload index (points of one user stored together, searched first by that key), and
     the collection's shards and replicas come from settings when it is created."""
 
-    def __init__(self, client: AsyncQdrantClient, collection: str, *, dim: int, shards: int = 1, replicas: int = 1):
+    def __init__(
+        self,
+        client: AsyncQdrantClient,
+        collection: str,
+        *,
+        dim: int,
+        shards: int = 1,
+        replicas: int = 1,
+        idf: bool = False,
+    ):
         self._client = client
+        self._modifier = qm.Modifier.IDF if idf else None  # MEMGW_INDEX_BM25_IDF
         self._collection = collection
         self._dim = dim
         self._shards = shards
@@ -82,22 +95,32 @@ class QdrantServerIndex:
         api_key: str | None = None,
         shards: int = 1,
         replicas: int = 1,
+        idf: bool = False,
     ) -> QdrantServerIndex:
         client = (
             AsyncQdrantClient(location=":memory:")
             if location == ":memory:"
             else AsyncQdrantClient(url=location, api_key=api_key)
         )
-        return cls(client, collection, dim=dim, shards=shards, replicas=replicas)
+        return cls(client, collection, dim=dim, shards=shards, replicas=replicas, idf=idf)
 
     async def ensure(self) -> None:
+        if await self._client.collection_exists(self._collection):
+            info = await self._client.get_collection(self._collection)
+            made = (info.config.params.sparse_vectors or {}).get("bm25")
+            # A server may report no modifier as None or as Modifier.NONE: only IDF or not matters.
+            if made is not None and (made.modifier == qm.Modifier.IDF) != (self._modifier == qm.Modifier.IDF):
+                # Qdrant cannot change a sparse vector's weighting in place; the index is derived, so it is
+                # made again and the reconciler fills it in from Postgres (no re-embedding).
+                log.warning("index.bm25_weighting_changed", was=str(made.modifier), now=str(self._modifier))
+                await self._client.delete_collection(self._collection)
         if not await self._client.collection_exists(self._collection):
             await self._client.create_collection(
                 self._collection,
                 vectors_config={"dense": qm.VectorParams(size=self._dim, distance=qm.Distance.COSINE)},
                 sparse_vectors_config={
                     "bm25": qm.SparseVectorParams(
-                        modifier=qm.Modifier.IDF, index=qm.SparseIndexParams(full_scan_threshold=SPARSE_FULL_SCAN)
+                        modifier=self._modifier, index=qm.SparseIndexParams(full_scan_threshold=SPARSE_FULL_SCAN)
                     )
                 },
                 shard_number=self._shards,

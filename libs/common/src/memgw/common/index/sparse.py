@@ -1,7 +1,9 @@
 """BM25 sparse vectors with Qdrant's Multilingual tokenizer (segments Chinese, Japanese ...).
 
 Computed here rather than by the server, so the embedded shard and a Qdrant server hold identical
-vectors; the ``bm25`` vector is declared with the IDF modifier, so the index applies IDF at query time.
+vectors. A document's weights depend on its own text alone (term frequency, its length against a fixed
+average), so a score depends on nothing but the query and the memory. The index's IDF (``Modifier.Idf``)
+would count a word's documents over every tenant's memories: off unless ``MEMGW_INDEX_BM25_IDF``.
 """
 
 from __future__ import annotations
