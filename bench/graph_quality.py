@@ -37,17 +37,18 @@ from memgw.common.index.edge import EdgeIndex
 
 PER_USER = 10_000
 READING = """
-Reading (run of 2026-12-02 14:15, 2-core AMD EPYC): at a million memories the users find about what they find alone
-(hybrid recall@10 0.753 here, 0.752 in `quality.md` with nothing else stored: the other conversations a user holds
-here, which speak of other people, do not crowd the evidence out; a user's own 10,000 memories about the same people
-would be harder). By category multi-hop 0.452 against 0.485 alone, single-hop 0.839 against 0.828: the distractors
-change the lists, and so does BM25 counting a word over the whole index, every user's memories (README, Security
-model; off by default since). The graph costs the users one temporal question's evidence (0.752 against the exact 0.753;
-recall@20 0.803 against 0.805). At the index level `graph_search_1000k.md` finds the default graph search returning
-only 0.870 of a user's exact top 60; those users' memories are perturbed copies of 2,000 texts, near-ties among
-which which 60 come first is nearly arbitrary, and on real conversations the difference hardly reaches the top 20.
-The product keeps Qdrant's default: an exact scan buys 0.001 for +0.5 ms at p50, ACORN nothing for 4.5 × the time,
-`hnsw_ef` 128 nothing.
+Reading (runs of 2026-12-02, 2-core AMD EPYC). This run (15:34, BM25 without IDF, the default): the graph costs the
+users nothing (hybrid recall@10 0.733 exact before it, and after it with every variant). Among 10,000 memories a
+user finds less than with its conversation alone (0.733 against 0.744 in `quality.md`; multi-hop 0.418 against
+0.442): without IDF a common word of the other conversations' texts weighs like the rare one the question turns on.
+The same bench with IDF counted over the whole index (14:15, before it was turned off for isolation: README,
+Security model): 0.753 exact before the graph, 0.752 after it with the default, 0.753 by an exact scan; multi-hop
+0.452. IDF counted within each way of reading would bring that back without the leak; not built yet. At the index
+level `graph_search_1000k.md` finds the default graph search returning only 0.870 of a user's exact top 60; those
+users' memories are perturbed copies of 2,000 texts, near-ties among which which 60 come first is nearly arbitrary,
+and on real conversations the difference does not reach the top 10 (recall@20 0.801 after the graph, 0.799 before).
+The product keeps Qdrant's default graph search: an exact scan buys nothing here (0.001 in the IDF run) for + 0.5 ms
+at p50, ACORN nothing for ~4 × the time, `hnsw_ef` 128 nothing.
 """
 MODES = ("hybrid", "dense")
 Scores = dict[str, list[tuple[int, dict[str, float]]]]  # per mode: (category, judged) of every question
