@@ -171,6 +171,20 @@ async def test_a_change_of_bm25_weighting_makes_the_index_again_and_only_idf_let
         await again.close()
 
 
+async def test_function_words_of_either_language_find_nothing_on_their_own(index: VectorIndex) -> None:
+    """No IDF discounts a word every text holds, so 我 / 什么 / "what" must not match: a busy day full of 我
+    would otherwise answer a question about tea."""
+    await index.upsert(
+        [
+            IndexPoint("m-busy", _vec(6), "我今天很忙，我要开会，我的老板也在", {"user_id": "u4"}),
+            IndexPoint("m-green", _vec(7), "我喜欢喝绿茶", {"user_id": "u4"}),
+        ]
+    )
+    only_u4 = Where(must=(Match("user_id", "u4"),))
+    assert _ids(await index.search(text="我喜欢什么茶", where=only_u4, limit=5)) == ["m-green"]
+    assert _ids(await index.search(text="what did I", where=only_u4, limit=5)) == []
+
+
 def test_a_filter_that_ors_a_tenant_with_shared_points_is_split_into_its_ways() -> None:
     own = Where(must=(Match("user_id", "u1"), Match("visibility", "private")))
     shared = Match("visibility", "global")

@@ -102,9 +102,10 @@ class EdgeIndex:
     def __init__(self, path: Path, *, dim: int, threads: int = 4, idf: bool = False):
         self._path = path
         self._pointer = path.with_name(path.name + ".live")
-        # How the shard weighs BM25 words (MEMGW_INDEX_BM25_IDF), beside it: Qdrant refuses to open a shard
-        # with another weighting than it was made with. No file: made before the setting, with IDF.
-        self._weighting = "idf" if idf else "plain"
+        # How the shard weighs BM25 words (MEMGW_INDEX_BM25_IDF) and encodes them, beside it: Qdrant refuses to
+        # open a shard with another weighting than it was made with. No file: made before the setting, with IDF.
+        self._idf = idf
+        self._weighting = f"{'idf' if idf else 'plain'}; {sparse.ENCODING}"
         self._weighting_file = path.with_name(path.name + ".bm25")
         self._owner: IO[str] | None = None
         self._dim = dim
@@ -125,7 +126,7 @@ class EdgeIndex:
             vectors={"dense": qe.EdgeVectorParams(size=self._dim, distance=qe.Distance.Cosine)},
             sparse_vectors={
                 "bm25": qe.EdgeSparseVectorParams(
-                    modifier=qe.Modifier.Idf if self._weighting == "idf" else None,
+                    modifier=qe.Modifier.Idf if self._idf else None,
                     full_scan_threshold=SPARSE_FULL_SCAN,
                 )
             },
