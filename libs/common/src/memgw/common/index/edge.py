@@ -210,7 +210,8 @@ class EdgeIndex:
             # until its next graph build (or reindex) makes them again with it (SPARSE_FULL_SCAN).
             config = self._config()
             shard = qe.EdgeShard.load(str(path), config) if has_data else qe.EdgeShard.create(str(path), config)
-            self._weighting_file.write_text(self._weighting)
+            if made != self._weighting:  # no file reads as "idf", which no marker of this version is
+                self._weighting_file.write_text(self._weighting)
             existing = shard.info().payload_schema
             for name, params in _field_indexes():
                 have = existing.get(name)

@@ -79,7 +79,7 @@ class QdrantServerIndex:
         idf: bool = False,
     ):
         self._client = client
-        self._modifier = qm.Modifier.IDF if idf else None  # MEMGW_INDEX_BM25_IDF
+        self._idf = idf  # MEMGW_INDEX_BM25_IDF
         self._collection = collection
         self._dim = dim
         self._shards = shards
@@ -105,22 +105,25 @@ class QdrantServerIndex:
         return cls(client, collection, dim=dim, shards=shards, replicas=replicas, idf=idf)
 
     async def ensure(self) -> None:
-        if await self._client.collection_exists(self._collection):
+        exists = await self._client.collection_exists(self._collection)
+        if exists:
             info = await self._client.get_collection(self._collection)
             made = (info.config.params.sparse_vectors or {}).get("bm25")
             # A server may report no modifier as None or as Modifier.NONE: only IDF or not matters.
-            if made is not None and (made.modifier == qm.Modifier.IDF) != (self._modifier == qm.Modifier.IDF):
+            if made is not None and (made.modifier == qm.Modifier.IDF) != self._idf:
                 # Qdrant cannot change a sparse vector's weighting in place; the index is derived, so it is
                 # made again and the reconciler fills it in from Postgres (no re-embedding).
-                log.warning("index.bm25_weighting_changed", was=str(made.modifier), now=str(self._modifier))
+                log.warning("index.bm25_weighting_changed", was=str(made.modifier), idf=self._idf)
                 await self._client.delete_collection(self._collection)
-        if not await self._client.collection_exists(self._collection):
+                exists = False
+        if not exists:
             await self._client.create_collection(
                 self._collection,
                 vectors_config={"dense": qm.VectorParams(size=self._dim, distance=qm.Distance.COSINE)},
                 sparse_vectors_config={
                     "bm25": qm.SparseVectorParams(
-                        modifier=self._modifier, index=qm.SparseIndexParams(full_scan_threshold=SPARSE_FULL_SCAN)
+                        modifier=qm.Modifier.IDF if self._idf else None,
+                        index=qm.SparseIndexParams(full_scan_threshold=SPARSE_FULL_SCAN),
                     )
                 },
                 shard_number=self._shards,
