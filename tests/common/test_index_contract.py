@@ -9,8 +9,11 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
+import qdrant_edge as qe
 from qdrant_client import AsyncQdrantClient
+from qdrant_client import models as qm
 
+from memgw.common.index import sparse
 from memgw.common.index.base import IndexPoint, IsEmpty, Match, MatchAny, Range, VectorIndex, Where, split_by_tenant
 from memgw.common.index.edge import EdgeIndex
 from memgw.common.index.qdrant_server import QdrantServerIndex
@@ -136,39 +139,76 @@ async def _scores_move_with_another_tenants_writes(index: VectorIndex) -> bool:
     return not math.isclose(alone.score, after.score, rel_tol=1e-6)
 
 
+class _MadeWithQdrantsIdf(EdgeIndex):
+    """A shard as versions before weighed it: BM25 words by Qdrant's IDF (every tenant's memories counted)."""
+
+    def __init__(self, path: Path, *, dim: int):
+        super().__init__(path, dim=dim)
+        self._weighting = f"idf; {sparse.ENCODING}"
+
+    def _config(self) -> qe.EdgeConfig:
+        return qe.EdgeConfig(
+            vectors={"dense": qe.EdgeVectorParams(size=DIM, distance=qe.Distance.Cosine)},
+            sparse_vectors={"bm25": qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
+        )
+
+
 @pytest.mark.parametrize("kind", ["edge", "qdrant-client"])
-async def test_a_change_of_bm25_weighting_makes_the_index_again_and_only_idf_lets_tenants_move_scores(
+async def test_an_index_weighed_by_qdrants_idf_is_made_again_and_then_no_tenant_moves_anothers_scores(
     tmp_path: Path, kind: str
 ) -> None:
     """Qdrant will not open a shard (or keep a collection) with another BM25 weighting than it was made with:
-    the index is derived, so it is made again, empty, for the reconciler to fill in from Postgres."""
+    the index is derived, so one made with Qdrant's IDF is made again, empty, for the reconciler to fill in."""
     client = AsyncQdrantClient(location=":memory:")
-
-    def make(idf: bool) -> VectorIndex:
-        if kind == "edge":
-            return EdgeIndex(tmp_path / "shard", dim=DIM, idf=idf)
-        return QdrantServerIndex(client, "memories", dim=DIM, idf=idf)
-
-    first = make(idf=True)
-    await first.ensure()
-    await first.upsert(POINTS)
-    assert await _scores_move_with_another_tenants_writes(first)
     if kind == "edge":
-        await first.close()
-    plain = make(idf=False)
+        old = _MadeWithQdrantsIdf(tmp_path / "shard", dim=DIM)
+        await old.ensure()
+        await old.upsert(POINTS)
+        assert await _scores_move_with_another_tenants_writes(old)  # what made it go
+        await old.close()
+    else:
+        await client.create_collection(
+            "memories",
+            vectors_config={"dense": qm.VectorParams(size=DIM, distance=qm.Distance.COSINE)},
+            sparse_vectors_config={"bm25": qm.SparseVectorParams(modifier=qm.Modifier.IDF)},
+        )
+        await client.upsert("memories", [qm.PointStruct(id=1, vector={"dense": _vec(0)}, payload={})])
+
+    def make() -> VectorIndex:
+        if kind == "edge":
+            return EdgeIndex(tmp_path / "shard", dim=DIM)
+        return QdrantServerIndex(client, "memories", dim=DIM)
+
+    plain = make()
     await plain.ensure()
     assert await plain.count() == 0
     await plain.upsert(POINTS)
     assert not await _scores_move_with_another_tenants_writes(plain)
     if kind == "edge":
         await plain.close()
-    again = make(idf=False)  # the same weighting: nothing is made again
+    again = make()  # the same weighting: nothing is made again
     await again.ensure()
     try:
         assert await again.count() == len(POINTS) + 5
         assert _ids(await again.search(text="中文", where=None, limit=1)) == ["m-zh"]
     finally:
         await again.close()
+
+
+async def test_a_query_terms_weight_decides_between_the_memories_each_word_finds(index: VectorIndex) -> None:
+    """The reader's IDF travels as the query's weights: the same two memories change places with them."""
+    only_u5 = Where(must=(Match("user_id", "u5"),))
+    await index.upsert(
+        [
+            IndexPoint("m-name", _vec(6), "Melanie Melanie Melanie", {"user_id": "u5"}),
+            IndexPoint("m-puppy", _vec(7), "a puppy", {"user_id": "u5"}),
+        ]
+    )
+    melanie, puppy = sparse.query_terms("Melanie"), sparse.query_terms("puppy")
+    assert _ids(await index.search(text="Melanie puppy", where=only_u5, limit=2)) == ["m-name", "m-puppy"]
+    weights = {**dict.fromkeys(melanie, 0.2), **dict.fromkeys(puppy, 2.0)}
+    found = await index.search(text="Melanie puppy", weights=weights, where=only_u5, limit=2)
+    assert _ids(found) == ["m-puppy", "m-name"]
 
 
 async def test_function_words_of_either_language_find_nothing_on_their_own(index: VectorIndex) -> None:

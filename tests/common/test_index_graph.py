@@ -210,24 +210,24 @@ async def test_a_built_copy_that_lost_points_is_never_swapped_in(tmp_path: Path)
 async def test_a_shard_made_before_the_keyword_scan_threshold_gets_it_at_start_and_keeps_it_through_a_build(
     tmp_path: Path,
 ) -> None:
-    class MadeBefore(EdgeIndex):  # Qdrant's own default threshold, and IDF, as shards were made before
+    class MadeBefore(EdgeIndex):  # Qdrant's own default threshold, as shards were made before
         def _config(self) -> qe.EdgeConfig:
             return qe.EdgeConfig(
                 vectors={"dense": qe.EdgeVectorParams(size=DIM, distance=qe.Distance.Cosine)},
-                sparse_vectors={"bm25": qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
+                sparse_vectors={"bm25": qe.EdgeSparseVectorParams()},
             )
 
     def threshold(shard_dir: Path) -> object:  # Qdrant Edge keeps a shard's config in this file
         config = json.loads((shard_dir / "edge_config.json").read_text())
         return config["sparse_vectors"]["bm25"].get("full_scan_threshold")
 
-    old = MadeBefore(tmp_path / "shard", dim=DIM, idf=True)
+    old = MadeBefore(tmp_path / "shard", dim=DIM)
     await old.ensure()
     await old.upsert([_point(n) for n in range(5)])
     await old.close()
     assert threshold(tmp_path / "shard") is None
 
-    index = EdgeIndex(tmp_path / "shard", dim=DIM, idf=True)
+    index = EdgeIndex(tmp_path / "shard", dim=DIM)
     await index.ensure()
     assert threshold(tmp_path / "shard") == SPARSE_FULL_SCAN
     assert await _ids(index) == {f"m{n}" for n in range(5)}

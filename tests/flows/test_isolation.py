@@ -365,7 +365,7 @@ async def test_postgres_rechecks_every_hit_of_every_list_even_when_the_index_let
 async def test_another_tenants_writes_do_not_move_a_readers_keyword_scores(system: System) -> None:
     """What a reader is answered may depend only on what it may read: if another tenant's memories weighed in
     a reader's scores, the reader could tell whether anyone else wrote a word (its own hit's score falls, as it
-    did with BM25's IDF counted over the whole index: MEMGW_INDEX_BM25_IDF, off by default)."""
+    did with BM25's IDF counted by Qdrant over the whole index; a word's rarity is now the reader's own)."""
     s = uuid.uuid4().hex[:6]
     word = f"zorblax{s}"
     reader_key, other_key = await system.user(f"reader_{s}"), await system.user(f"other_{s}")

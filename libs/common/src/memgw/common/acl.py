@@ -168,3 +168,25 @@ def read_sql(p: Principal, params: SqlParams, scope: ReadScope = ReadScope(), al
     if not scope.include_incorrect:
         clauses.append(f"NOT ('incorrect' = ANY({a}.flags))")
     return " AND ".join(clauses)
+
+
+def keyword_stats_sql(p: Principal, params: SqlParams, alias: str = "s") -> str:
+    """The counts of ``keyword_stats`` (migration 0013) that ``p`` may sum: those of the standing memories
+    ``read_where`` lets it find, its ways (spelled by the same SQL function as the counts' keys) and, for
+    an agent kept to some sources, only theirs. A reader's keyword weights are made of these alone."""
+    a = alias
+    spelled = []
+    for visibility, *ids in _reader_ways(p):
+        # memory_read_way(visibility, user_id, agent_id, workspace_id), as the way's memories fill them in
+        columns = {
+            Visibility.PRIVATE.value: (*ids, None, None),
+            Visibility.AGENT_ONLY.value: (*ids, None),
+            Visibility.WORKSPACE_SHARED.value: (None, None, *ids),
+        }.get(str(visibility), (None, None, None))
+        values = ", ".join("NULL" if v is None else f"{params.add(v)}::text" for v in (visibility, *columns))
+        spelled.append(f"memory_read_way({values})")
+    clauses = [f"{a}.way IN ({', '.join(spelled)})"]
+    if p.memory_sources is not None:
+        named = params.add(list(p.memory_sources))
+        clauses.append(f"({a}.source_id = '' OR {a}.source_id = ANY({named}) OR {a}.source_scope = ANY({named}))")
+    return " AND ".join(clauses)

@@ -21,14 +21,15 @@ from typing import Any
 import asyncpg
 import numpy as np
 
-from memgw.common.acl import KEYLESS_STANDING, read_key
+from memgw.common.acl import KEYLESS_STANDING, SqlParams, keyword_stats_sql, read_key
 from memgw.common.bus import BusLayout
 from memgw.common.db.outbox import enqueue, enqueue_many
 from memgw.common.db.pool import Conn, Executor
 from memgw.common.db.write_behind import WriteBehind
-from memgw.common.domain import MemoryRecord, content_hash
+from memgw.common.domain import MemoryRecord, Principal, content_hash
 from memgw.common.embedding.base import Embedder
 from memgw.common.events import CHANGE_KINDS, MemoryChanged
+from memgw.common.index import sparse
 from memgw.common.index.base import READ_KEY_FIELD, IndexPoint, VectorIndex
 
 _UPDATABLE = frozenset(
@@ -157,7 +158,7 @@ async def _snapshot(conn: Conn, memory_id: str, change: str, actor: str | None) 
 
 # The columns a new memory is written with, the SQL type each travels as (one array per column), and
 # how it is read off a ``NewMemory``: one table, so the INSERT, its unnest and its arguments cannot
-# drift apart. Tags travel as JSON text, since asyncpg would take a list of lists for a 2-D array.
+# drift apart.
 _TEXT_AS_GIVEN = (
     "id",
     "user_id",
@@ -185,12 +186,15 @@ _WRITTEN: tuple[tuple[str, str, Callable[[NewMemory], Any]], ...] = (
     ("content_hash", "text", lambda n: content_hash(n.content)),
     ("metadata", "jsonb", lambda n: n.metadata or {}),
     ("embedding", "bytea", lambda n: vector_bytes(n.embedding)),
+    ("keyword_terms", "text", lambda n: json.dumps(sparse.document_terms(n.content))),
 )
 _COLUMNS = ", ".join(column for column, _, _ in _WRITTEN)
-_SELECTED = ", ".join(
-    "ARRAY(SELECT jsonb_array_elements_text(r.tags::jsonb))" if column == "tags" else f"r.{column}"
-    for column, _, _ in _WRITTEN
-)
+# Per-row arrays travel as JSON text (asyncpg would take a list of lists for a 2-D array).
+_JSON_ARRAYS = {
+    "tags": "ARRAY(SELECT jsonb_array_elements_text(r.tags::jsonb))",
+    "keyword_terms": "ARRAY(SELECT jsonb_array_elements_text(r.keyword_terms::jsonb)::bigint)",
+}
+_SELECTED = ", ".join(_JSON_ARRAYS.get(column, f"r.{column}") for column, _, _ in _WRITTEN)
 _ARRAYS = ", ".join(f"${n}::{kind}[]" for n, (_, kind, _) in enumerate(_WRITTEN, start=1))
 # The rows written and each one's version, in one statement: the version is the row as returned
 # (what ``_snapshot`` would read back), the actor the one argument after the columns' arrays.
@@ -200,6 +204,7 @@ _INSERT_MANY = (
     " ON CONFLICT (id) DO UPDATE SET content = EXCLUDED.content, summary = EXCLUDED.summary,"
     " tags = EXCLUDED.tags, content_hash = EXCLUDED.content_hash, metadata = EXCLUDED.metadata,"
     " embedding = EXCLUDED.embedding, embedding_model = EXCLUDED.embedding_model,"
+    " keyword_terms = EXCLUDED.keyword_terms,"
     " version = memories.version + 1, updated_at = now()"
     f" RETURNING {RECORD_COLUMNS}, (xmax = 0) AS inserted),"
     " versions AS (INSERT INTO memory_versions (memory_id, version, snapshot, changed_by, change)"
@@ -207,6 +212,10 @@ _INSERT_MANY = (
     " CASE WHEN w.inserted THEN 'created' ELSE 'updated' END FROM written w ON CONFLICT DO NOTHING)"
     " SELECT * FROM written"
 )
+
+
+# The term under which ``keyword_stats`` counts the memories themselves (BM25's term ids are u32).
+_ALL_DOCUMENTS = -1
 
 
 def _changed(row: asyncpg.Record, change: str) -> MemoryChanged:
@@ -277,7 +286,8 @@ class MemoryStore:
         if "content" in changes:
             if "embedding" not in changes:
                 raise ValueError("a content change needs its new embedding")
-            changes = {**changes, "content_hash": content_hash(changes["content"])}
+            terms = sparse.document_terms(changes["content"])
+            changes = {**changes, "content_hash": content_hash(changes["content"]), "keyword_terms": terms}
         if "embedding" in changes:
             changes = {**changes, "embedding": vector_bytes(changes["embedding"])}
         sets = ", ".join(f"{name} = ${i}" for i, name in enumerate(changes, start=2))
@@ -331,6 +341,61 @@ class MemoryStore:
             await self.pool.execute(
                 "UPDATE memories SET last_retrieved_at = now() WHERE id = ANY($1)", list(memory_ids)
             )
+
+    async def keyword_weights(self, p: Principal, query: str) -> dict[int, float]:
+        """The BM25 weight (IDF) of each term of ``query`` for reader ``p``: how rare it is among the memories
+        ``p`` may read, summed from ``keyword_stats`` alone, so no other tenant's memories move it."""
+        terms = sparse.query_terms(query)
+        if not terms:
+            return {}
+        params = SqlParams()
+        wanted = params.add([*terms, _ALL_DOCUMENTS])
+        rows = await self.pool.fetch(
+            f"SELECT s.term, sum(s.docs) AS docs FROM keyword_stats s WHERE s.term = ANY({wanted}::bigint[])"
+            f" AND {keyword_stats_sql(p, params)} GROUP BY s.term",
+            *params.values,
+        )
+        docs = {int(r["term"]): int(r["docs"]) for r in rows}
+        total = docs.pop(_ALL_DOCUMENTS, 0)
+        return {term: sparse.idf(docs.get(term, 0), total) for term in terms}
+
+    async def count_keyword_terms(self, batch: int = 500) -> int:
+        """Give each memory the BM25 terms of its content where it has none (written before migration 0013)
+        or, when this version encodes words otherwise (``sparse.ENCODING``), every memory; the counts
+        follow by trigger. Idempotent, safe beside writers (a row whose content changed meanwhile is left
+        to its writer) and beside another process doing the same; returns how many rows it changed."""
+        made = await self.pool.fetchval("SELECT encoding FROM keyword_encoding")
+        every = made != sparse.ENCODING
+        changed, last = 0, ""
+        while True:
+            rows = await self.pool.fetch(
+                "SELECT id, content, content_hash FROM memories WHERE id > $1 AND ($2 OR keyword_terms IS NULL)"
+                " ORDER BY id LIMIT $3",
+                last,
+                every,
+                batch,
+            )
+            if not rows:
+                break
+            terms = [
+                {"id": r["id"], "hash": r["content_hash"], "terms": sparse.document_terms(r["content"])} for r in rows
+            ]
+            status = await self.pool.execute(
+                "UPDATE memories m SET keyword_terms = ARRAY(SELECT jsonb_array_elements_text(t.terms)::bigint)"
+                " FROM jsonb_to_recordset($1::jsonb) AS t(id text, hash text, terms jsonb)"
+                " WHERE m.id = t.id AND m.content_hash = t.hash"
+                " AND m.keyword_terms IS DISTINCT FROM ARRAY(SELECT jsonb_array_elements_text(t.terms)::bigint)",
+                terms,  # the pool encodes jsonb itself
+            )
+            changed += int(status.split()[-1])
+            last = rows[-1]["id"]
+        if every:
+            await self.pool.execute(
+                "INSERT INTO keyword_encoding (encoding) VALUES ($1)"
+                " ON CONFLICT (only_row) DO UPDATE SET encoding = EXCLUDED.encoding",
+                sparse.ENCODING,
+            )
+        return changed
 
     async def delete_where_source_item(
         self, conn: Conn, source_id: str, source_ref: str, keep_ids: Sequence[str] = ()

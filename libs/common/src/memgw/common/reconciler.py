@@ -1,6 +1,7 @@
 """Keeps the index in line with Postgres, the truth: at start, an index that lost points (deleted,
 restored from an older copy, a new Qdrant collection) or holds them without their read key (written
-by an older version) is filled in again; then, periodically, every change whose writer crashed
+by an older version) is filled in again, and memories without their keyword terms (``keyword_stats``,
+the readers' word counts) get them; then, periodically, every change whose writer crashed
 between its commit and its index write is indexed (``index_pending``).
 
 Every process with an index runs it; it is idempotent, so several at once only repeat work."""
@@ -29,6 +30,12 @@ async def reconcile_forever(store: MemoryStore, *, every_s: float, grace_s: floa
             log.warning("index.reconcile.extra_points", extra=-gap, hint="memgw reindex")
     except Exception as exc:  # an outage at start: the periodic pass below catches up later
         log.warning("index.reconcile.start_failed", error=str(exc))
+    try:
+        counted = await store.count_keyword_terms()
+        if counted:
+            log.info("index.reconcile.keyword_terms_counted", memories=counted)
+    except Exception as exc:  # counted at the next start; meanwhile those memories weigh no word's rarity
+        log.warning("index.reconcile.keyword_terms_failed", error=str(exc))
     while True:
         try:
             mended = await store.reconcile_index(older_than_s=grace_s)

@@ -62,15 +62,6 @@ class IndexSettings(BaseSettings):
     qdrant_api_key: str | None = None
     qdrant_shards: int = Field(default=1, ge=1, description="Shards of a new collection on a Qdrant cluster.")
     qdrant_replicas: int = Field(default=1, ge=1, description="Copies of each shard of a new collection.")
-    index_bm25_idf: bool = Field(
-        # Qdrant counts a word's documents over the whole index, every tenant's: with it on, another tenant's
-        # writes move a reader's keyword scores (tests/flows/test_isolation.py). Off costs hybrid recall@10 0.008
-        # on the LoCoMo slice (quality.md), 0.020 for users of 10,000 memories (graph_quality_1000k.md).
-        default=False,
-        description="Weigh BM25 words by their rarity across the whole index (IDF), every user's memories counted:"
-        " one user's writes then move another's keyword scores, so only where all users trust each other."
-        " Changing it rebuilds the index from Postgres at the next start.",
-    )
     index_reconcile_s: float = Field(
         default=60.0,
         gt=0,

@@ -514,6 +514,13 @@ class Memories:
             with step(name):
                 return await self.index.search(where=where, limit=depth, **query)
 
+        async def by_words(text: str | None) -> list[IndexHit]:
+            if text is None:
+                return []
+            with step("idf"):  # how rare each word is among what the asker may read, and nothing else
+                weights = await self.store.keyword_weights(p, text)
+            return await listed("bm25", text=text, weights=weights)
+
         async def lists() -> tuple[list[IndexHit], list[IndexHit]]:
             keywords = None if body.mode == "dense" else body.query
 
@@ -527,7 +534,7 @@ class Memories:
             note("order", order)
             start = time.perf_counter()
             dense = listed("dense", dense=await embedded()) if order is Order.ALONE else dense_list()
-            found = await asyncio.gather(dense, listed("bm25", text=keywords))
+            found = await asyncio.gather(dense, by_words(keywords))
             if chosen:
                 self.order.took(order, time.perf_counter() - start)
             return found
@@ -567,8 +574,7 @@ class Memories:
             extra = expansion_terms(body.query, seeds, terms)
             with step("feedback"):
                 if extra:
-                    query = f"{body.query} {' '.join(extra)}"
-                    first.feedback = _hits(await self.index.search(text=query, where=where, limit=depth))
+                    first.feedback = _hits(await by_words(f"{body.query} {' '.join(extra)}"))
                     by_id |= await self._readable(p, [h.id for h in first.feedback if h.id not in by_id], statuses)
                     ranked = await self._rank(first, by_id)
         anchors = self.ranking.rank_neighbour_anchors

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import heapq
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -186,10 +186,12 @@ class VectorIndex(Protocol):
         *,
         dense: Sequence[float] | None = None,
         text: str | None = None,
+        weights: Mapping[int, float] | None = None,
         where: Where | None,
         limit: int,
     ) -> list[IndexHit]:
-        """The nearest points by meaning (``dense``) or by words (BM25 of ``text``): one of the two.
+        """The nearest points by meaning (``dense``) or by words (BM25 of ``text``, each query term weighed
+        by ``weights``, the reader's IDF, 1 where it names none): one of the two.
         Fusing the lists is ranking's work (the ``retrieve_context`` skill), done once, in one place."""
         ...
 

@@ -28,7 +28,7 @@ import subprocess
 import sys
 import threading
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import IO, Any, TypeVar
@@ -99,13 +99,13 @@ class EdgeIndex:
     """An embedded Qdrant Edge shard. It has one owner: a second process on the same data dir is
     refused at start with a clear message (a shared index needs a Qdrant server)."""
 
-    def __init__(self, path: Path, *, dim: int, threads: int = 4, idf: bool = False):
+    def __init__(self, path: Path, *, dim: int, threads: int = 4):
         self._path = path
         self._pointer = path.with_name(path.name + ".live")
-        # How the shard weighs BM25 words (MEMGW_INDEX_BM25_IDF) and encodes them, beside it: Qdrant refuses to
-        # open a shard with another weighting than it was made with. No file: made before the setting, with IDF.
-        self._idf = idf
-        self._weighting = f"{'idf' if idf else 'plain'}; {sparse.ENCODING}"
+        # How the shard weighs BM25 words and encodes them, beside it: Qdrant refuses to open a shard with
+        # another weighting than it was made with. No file: made with Qdrant's IDF, by a version before these
+        # markers; "idf; ..." by one that could be told to (a reader's IDF is the query's now, sparse.py).
+        self._weighting = f"plain; {sparse.ENCODING}"
         self._weighting_file = path.with_name(path.name + ".bm25")
         self._owner: IO[str] | None = None
         self._dim = dim
@@ -126,7 +126,6 @@ class EdgeIndex:
             vectors={"dense": qe.EdgeVectorParams(size=self._dim, distance=qe.Distance.Cosine)},
             sparse_vectors={
                 "bm25": qe.EdgeSparseVectorParams(
-                    modifier=qe.Modifier.Idf if self._idf else None,
                     full_scan_threshold=SPARSE_FULL_SCAN,
                 )
             },
@@ -276,6 +275,7 @@ class EdgeIndex:
         *,
         dense: Sequence[float] | None = None,
         text: str | None = None,
+        weights: Mapping[int, float] | None = None,
         where: Where | None,
         limit: int,
         params: qe.SearchParams | None = None,
@@ -286,7 +286,7 @@ class EdgeIndex:
         if dense is not None:
             query = qe.Query.Nearest(list(dense), using="dense")
         elif text:
-            query = qe.Query.Nearest(sparse.as_edge(sparse.encode_query(text)), using="bm25")
+            query = qe.Query.Nearest(sparse.as_edge(sparse.encode_query(text, weights)), using="bm25")
         else:
             return []
         batch = qe.QueryBatchRequest(

@@ -19,6 +19,5 @@ def create_index(settings: IndexSettings, *, data_dir: Path, dim: int) -> Vector
             api_key=settings.qdrant_api_key,
             shards=settings.qdrant_shards,
             replicas=settings.qdrant_replicas,
-            idf=settings.index_bm25_idf,
         )
-    return EdgeIndex(data_dir / "qdrant-edge", dim=dim, idf=settings.index_bm25_idf)
+    return EdgeIndex(data_dir / "qdrant-edge", dim=dim)

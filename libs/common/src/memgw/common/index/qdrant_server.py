@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from qdrant_client import AsyncQdrantClient
@@ -76,10 +76,8 @@ class QdrantServerIndex:
         dim: int,
         shards: int = 1,
         replicas: int = 1,
-        idf: bool = False,
     ):
         self._client = client
-        self._idf = idf  # MEMGW_INDEX_BM25_IDF
         self._collection = collection
         self._dim = dim
         self._shards = shards
@@ -95,25 +93,24 @@ class QdrantServerIndex:
         api_key: str | None = None,
         shards: int = 1,
         replicas: int = 1,
-        idf: bool = False,
     ) -> QdrantServerIndex:
         client = (
             AsyncQdrantClient(location=":memory:")
             if location == ":memory:"
             else AsyncQdrantClient(url=location, api_key=api_key)
         )
-        return cls(client, collection, dim=dim, shards=shards, replicas=replicas, idf=idf)
+        return cls(client, collection, dim=dim, shards=shards, replicas=replicas)
 
     async def ensure(self) -> None:
         exists = await self._client.collection_exists(self._collection)
         if exists:
             info = await self._client.get_collection(self._collection)
             made = (info.config.params.sparse_vectors or {}).get("bm25")
-            # A server may report no modifier as None or as Modifier.NONE: only IDF or not matters.
-            if made is not None and (made.modifier == qm.Modifier.IDF) != self._idf:
-                # Qdrant cannot change a sparse vector's weighting in place; the index is derived, so it is
-                # made again and the reconciler fills it in from Postgres (no re-embedding).
-                log.warning("index.bm25_weighting_changed", was=str(made.modifier), idf=self._idf)
+            if made is not None and made.modifier == qm.Modifier.IDF:
+                # Made by a version that let Qdrant weigh words over every tenant's memories (a reader's IDF is
+                # the query's now, sparse.py). Qdrant cannot change a sparse vector's weighting in place; the
+                # index is derived, so it is made again and the reconciler fills it in (no re-embedding).
+                log.warning("index.bm25_weighting_changed", was=str(made.modifier))
                 await self._client.delete_collection(self._collection)
                 exists = False
         if not exists:
@@ -122,7 +119,6 @@ class QdrantServerIndex:
                 vectors_config={"dense": qm.VectorParams(size=self._dim, distance=qm.Distance.COSINE)},
                 sparse_vectors_config={
                     "bm25": qm.SparseVectorParams(
-                        modifier=qm.Modifier.IDF if self._idf else None,
                         index=qm.SparseIndexParams(full_scan_threshold=SPARSE_FULL_SCAN),
                     )
                 },
@@ -168,6 +164,7 @@ class QdrantServerIndex:
         *,
         dense: Sequence[float] | None = None,
         text: str | None = None,
+        weights: Mapping[int, float] | None = None,
         where: Where | None,
         limit: int,
     ) -> list[IndexHit]:
@@ -176,7 +173,7 @@ class QdrantServerIndex:
         if dense is not None:
             query, using = list(dense), "dense"
         elif text:
-            query, using = _sparse(sparse.encode_query(text)), "bm25"
+            query, using = _sparse(sparse.encode_query(text, weights)), "bm25"
         else:
             return []
         requests = [

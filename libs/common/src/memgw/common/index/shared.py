@@ -20,7 +20,7 @@ import asyncio
 import base64
 import contextlib
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import asyncpg
@@ -175,8 +175,13 @@ async def _answer(index: VectorIndex, call: dict[str, Any]) -> Any:
         await index.set_payload(call["ids"], call["payload"])
     elif op == "search":
         dense = _floats(call["dense"]) if call.get("dense") else None
+        weights = {int(term): float(w) for term, w in call["weights"]} if call.get("weights") else None
         hits = await index.search(
-            dense=dense, text=call.get("text"), where=where_from_wire(call.get("where")), limit=int(call["limit"])
+            dense=dense,
+            text=call.get("text"),
+            weights=weights,
+            where=where_from_wire(call.get("where")),
+            limit=int(call["limit"]),
         )
         return [{"id": h.memory_id, "score": h.score} for h in hits]
     elif op == "count":
@@ -273,6 +278,7 @@ class RemoteIndex:
         *,
         dense: Sequence[float] | None = None,
         text: str | None = None,
+        weights: Mapping[int, float] | None = None,
         where: Where | None,
         limit: int,
     ) -> list[IndexHit]:
@@ -281,6 +287,7 @@ class RemoteIndex:
             "op": "search",
             "dense": _vector(dense) if dense is not None else None,
             "text": text,
+            "weights": list(weights.items()) if weights is not None else None,
             "where": where_to_wire(where),
             "limit": limit,
         }

@@ -1,0 +1,146 @@
+"""A word's rarity (BM25's IDF) is counted among the memories the reader may read, and nothing else
+(``keyword_stats``, migration 0013): it follows each memory's life, an agent kept to some sources counts
+only theirs, and memories written before it are counted at start."""
+
+from __future__ import annotations
+
+import uuid
+
+from memgw.common.domain import Principal
+from memgw.common.index import sparse
+from memgw.common.memories import NewMemory
+from memgw.common.runtime import Infra
+from tests.conftest import System
+
+
+async def _add(system: System, key: str, content: str) -> str:
+    r = await system.client.post("/v1/memory", json={"content": content}, headers=system.auth(key))
+    assert r.status_code == 201, r.text
+    return str(r.json()["id"])
+
+
+def _expected(term_docs: int, total: int) -> float:
+    return sparse.idf(term_docs, total)
+
+
+def _private(user: str, memory_id: str, content: str, dim: int) -> NewMemory:
+    """A private memory as the store writes it (its vector does not matter: only its words are counted)."""
+    return NewMemory(
+        id=memory_id,
+        user_id=user,
+        namespace=f"user/{user}/long_term",
+        memory_type="fact",
+        content=content,
+        visibility="private",
+        embedding=[0.0] * dim,
+        embedding_model="test",
+    )
+
+
+async def test_a_word_every_memory_holds_weighs_less_than_the_rare_one_the_question_turns_on(system: System) -> None:
+    """Without the reader's IDF a name said thrice outscores the one memory that holds the rare word."""
+    s = uuid.uuid4().hex[:6]
+    key = await system.user(f"idf_{s}")
+    name = f"Melanie{s}"
+    for n in range(6):
+        await _add(system, key, f"{name} went hiking on trail {n}")
+    said_thrice = await _add(system, key, f"{name} {name} {name}")
+    puppy = await _add(system, key, "the puppy sleeps")
+    body = {"query": f"{name} puppy", "mode": "sparse", "limit": 3}
+    r = await system.client.post("/v1/memory/search", json=body, headers=system.auth(key))
+    assert r.status_code == 200, r.text
+    ranked = [h["memory"]["id"] for h in r.json()["results"]]
+    assert ranked[:2] == [puppy, said_thrice]
+
+
+async def test_the_counts_follow_a_memorys_life_and_no_other_readers_memories(system: System) -> None:
+    s = uuid.uuid4().hex[:6]
+    reader, other = f"idf_reader_{s}", f"idf_other_{s}"
+    reader_key, other_key = await system.user(reader), await system.user(other)
+    word = f"quokka{s}"
+    [term] = sparse.query_terms(word)
+    me = Principal(user_id=reader)
+    store = system.infra.store
+
+    async def weight() -> float:
+        return (await store.keyword_weights(me, word))[term]
+
+    first = await _add(system, reader_key, f"a {word} at the zoo")
+    await _add(system, reader_key, "lunch on friday")
+    assert await weight() == _expected(1, 2)
+    await _add(system, other_key, f"{word} {word} everywhere")  # another reader's: not counted
+    assert await weight() == _expected(1, 2)
+    await _add(system, reader_key, f"the {word} again")
+    assert await weight() == _expected(2, 3)
+
+    async def change(changes: dict[str, object]) -> None:
+        async with system.infra.pool.acquire() as conn, conn.transaction():
+            await store.update(conn, first, changes, actor=reader)
+
+    await change({"flags": ["incorrect"]})
+    assert await weight() == _expected(1, 2)  # out of default retrieval: out of the counts
+    await change({"flags": []})
+    assert await weight() == _expected(2, 3)
+    await change({"status": "archived"})
+    assert await weight() == _expected(1, 2)
+    await change({"status": "active"})
+    assert await weight() == _expected(2, 3)
+    deleted = await system.client.delete(f"/v1/memory/{first}", headers=system.auth(reader_key))
+    assert deleted.status_code < 300, deleted.text
+    assert await weight() == _expected(1, 2)
+
+
+async def test_an_agent_kept_to_some_sources_counts_only_what_it_may_read(system: System) -> None:
+    s = uuid.uuid4().hex[:6]
+    user = f"idf_src_{s}"
+    await system.user(user)
+    word = f"wombat{s}"
+    [term] = sparse.query_terms(word)
+    store = system.infra.store
+
+    sources = ["notes", "notes", "mail", None]  # the word in two of notes', one of mail's; one of the user's own
+    news = [
+        _private(user, f"idf-{s}-{n}", f"{word} note {n}" if n < 3 else "other note", system.infra.embedder.dim)
+        for n in range(len(sources))
+    ]
+    for new, source_id in zip(news, sources, strict=True):
+        new.source_id = source_id
+    async with system.infra.pool.acquire() as conn, conn.transaction():
+        await store.insert_many(conn, news, actor=user)
+
+    everything = await store.keyword_weights(Principal(user_id=user), word)
+    notes_only = await store.keyword_weights(Principal(user_id=user, memory_sources=("notes",)), word)
+    none = await store.keyword_weights(Principal(user_id=user, memory_sources=()), word)
+    assert everything[term] == _expected(3, 4)
+    assert notes_only[term] == _expected(2, 3)  # notes' two and the user's own
+    assert none[term] == _expected(0, 1)
+
+
+async def test_memories_written_before_the_counts_are_counted_at_start_and_again_for_another_encoding(
+    private_infra: Infra,
+) -> None:
+    """A database of its own: counting at start reads every memory."""
+    user = "idf_old"
+    me = Principal(user_id=user)
+    word = "numbat"
+    [term] = sparse.query_terms(word)
+    store = private_infra.store
+    news = [_private(user, f"old-{n}", f"{word} number {n}", private_infra.embedder.dim) for n in range(3)]
+    async with private_infra.pool.acquire() as conn, conn.transaction():
+        await store.insert_many(conn, news, actor=user)
+    ids = [n.id for n in news]
+    assert (await store.keyword_weights(me, word))[term] == _expected(3, 3)
+
+    # As a version before migration 0013 left them: no terms, nothing counted.
+    await private_infra.pool.execute("UPDATE memories SET keyword_terms = NULL WHERE id = ANY($1)", ids[:2])
+    assert (await store.keyword_weights(me, word))[term] == _expected(1, 1)
+    assert await store.count_keyword_terms() == 2
+    assert (await store.keyword_weights(me, word))[term] == _expected(3, 3)
+    assert await store.count_keyword_terms() == 0  # nothing left to count
+
+    # Terms of another encoding are made again, every memory's; the counts come out the same.
+    await private_infra.pool.execute("UPDATE keyword_encoding SET encoding = 'an older one'")
+    await private_infra.pool.execute("UPDATE memories SET keyword_terms = '{1}' WHERE id = $1", ids[0])
+    assert await store.count_keyword_terms() == 1
+    assert await private_infra.pool.fetchval("SELECT encoding FROM keyword_encoding") == sparse.ENCODING
+    assert (await store.keyword_weights(me, word))[term] == _expected(3, 3)
