@@ -20,13 +20,14 @@ from harness import Running
 
 from memgw.common.domain import content_hash
 from memgw.common.embedding.base import Embedder
+from memgw.common.index import sparse
 from memgw.common.memories import index_point, vector_bytes
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "eval" / "locomo-dev.json"
 CACHE = Path(__file__).resolve().parent / ".cache"
 COLUMNS = (
     "id user_id namespace memory_type content tags flags importance confidence visibility source status"
-    " evidence_count version content_hash embedding embedding_model created_at updated_at"
+    " evidence_count version content_hash embedding embedding_model created_at updated_at keyword_terms"
 ).split()
 
 
@@ -104,6 +105,7 @@ def batches(
                     "namespace": f"user/{user}/long_term",
                     "memory_type": "fact",
                     "content": text,
+                    "keyword_terms": sparse.document_terms(text),  # counted for its readers' IDF, as the store does
                     "tags": [],
                     "flags": [],
                     "importance": 0.5,

@@ -131,8 +131,8 @@ with is the next section's table, run hours earlier on the same machine:
 
 | setting | recall@5 | recall@10 | recall@20 | MRR | multi-hop | temporal | open-domain | single-hop | kept |
 |---|---|---|---|---|---|---|---|---|---|
-| IDF of the reader's own memories, hybrid | 0.669 | 0.746 | 0.810 | 0.572 | 0.443 | 0.885 | 0.375 | 0.831 | **yes (default)** |
-| IDF of the reader's own memories, BM25 alone | 0.587 | 0.678 | 0.732 | 0.517 | 0.378 | 0.846 | 0.317 | 0.749 | |
+| the reader's IDF, hybrid | 0.669 | 0.746 | 0.810 | 0.572 | 0.443 | 0.885 | 0.375 | 0.831 | **yes (default)** |
+| the reader's IDF, BM25 alone | 0.587 | 0.678 | 0.732 | 0.517 | 0.378 | 0.846 | 0.317 | 0.749 | |
 
 BM25 alone gets back nearly all that Qdrant's IDF over the whole index gave it (0.678 against 0.684 recall@10,
 0.517 against 0.518 MRR), fused with meaning the top ranks gain most (recall@5 +0.017, MRR +0.014 over no IDF,

@@ -19,10 +19,6 @@ async def _add(system: System, key: str, content: str) -> str:
     return str(r.json()["id"])
 
 
-def _expected(term_docs: int, total: int) -> float:
-    return sparse.idf(term_docs, total)
-
-
 def _private(user: str, memory_id: str, content: str, dim: int) -> NewMemory:
     """A private memory as the store writes it (its vector does not matter: only its words are counted)."""
     return NewMemory(
@@ -67,27 +63,27 @@ async def test_the_counts_follow_a_memorys_life_and_no_other_readers_memories(sy
 
     first = await _add(system, reader_key, f"a {word} at the zoo")
     await _add(system, reader_key, "lunch on friday")
-    assert await weight() == _expected(1, 2)
+    assert await weight() == sparse.idf(1, 2)
     await _add(system, other_key, f"{word} {word} everywhere")  # another reader's: not counted
-    assert await weight() == _expected(1, 2)
+    assert await weight() == sparse.idf(1, 2)
     await _add(system, reader_key, f"the {word} again")
-    assert await weight() == _expected(2, 3)
+    assert await weight() == sparse.idf(2, 3)
 
     async def change(changes: dict[str, object]) -> None:
         async with system.infra.pool.acquire() as conn, conn.transaction():
             await store.update(conn, first, changes, actor=reader)
 
     await change({"flags": ["incorrect"]})
-    assert await weight() == _expected(1, 2)  # out of default retrieval: out of the counts
+    assert await weight() == sparse.idf(1, 2)  # out of default retrieval: out of the counts
     await change({"flags": []})
-    assert await weight() == _expected(2, 3)
+    assert await weight() == sparse.idf(2, 3)
     await change({"status": "archived"})
-    assert await weight() == _expected(1, 2)
+    assert await weight() == sparse.idf(1, 2)
     await change({"status": "active"})
-    assert await weight() == _expected(2, 3)
+    assert await weight() == sparse.idf(2, 3)
     deleted = await system.client.delete(f"/v1/memory/{first}", headers=system.auth(reader_key))
     assert deleted.status_code < 300, deleted.text
-    assert await weight() == _expected(1, 2)
+    assert await weight() == sparse.idf(1, 2)
 
 
 async def test_an_agent_kept_to_some_sources_counts_only_what_it_may_read(system: System) -> None:
@@ -111,9 +107,9 @@ async def test_an_agent_kept_to_some_sources_counts_only_what_it_may_read(system
     everything = await store.keyword_weights(Principal(user_id=user), word)
     notes_only = await store.keyword_weights(Principal(user_id=user, memory_sources=("notes",)), word)
     none = await store.keyword_weights(Principal(user_id=user, memory_sources=()), word)
-    assert everything[term] == _expected(3, 4)
-    assert notes_only[term] == _expected(2, 3)  # notes' two and the user's own
-    assert none[term] == _expected(0, 1)
+    assert everything[term] == sparse.idf(3, 4)
+    assert notes_only[term] == sparse.idf(2, 3)  # notes' two and the user's own
+    assert none[term] == sparse.idf(0, 1)
 
 
 async def test_memories_written_before_the_counts_are_counted_at_start_and_again_for_another_encoding(
@@ -129,13 +125,13 @@ async def test_memories_written_before_the_counts_are_counted_at_start_and_again
     async with private_infra.pool.acquire() as conn, conn.transaction():
         await store.insert_many(conn, news, actor=user)
     ids = [n.id for n in news]
-    assert (await store.keyword_weights(me, word))[term] == _expected(3, 3)
+    assert (await store.keyword_weights(me, word))[term] == sparse.idf(3, 3)
 
     # As a version before migration 0013 left them: no terms, nothing counted.
     await private_infra.pool.execute("UPDATE memories SET keyword_terms = NULL WHERE id = ANY($1)", ids[:2])
-    assert (await store.keyword_weights(me, word))[term] == _expected(1, 1)
+    assert (await store.keyword_weights(me, word))[term] == sparse.idf(1, 1)
     assert await store.count_keyword_terms() == 2
-    assert (await store.keyword_weights(me, word))[term] == _expected(3, 3)
+    assert (await store.keyword_weights(me, word))[term] == sparse.idf(3, 3)
     assert await store.count_keyword_terms() == 0  # nothing left to count
 
     # Terms of another encoding are made again, every memory's; the counts come out the same.
@@ -143,4 +139,4 @@ async def test_memories_written_before_the_counts_are_counted_at_start_and_again
     await private_infra.pool.execute("UPDATE memories SET keyword_terms = '{1}' WHERE id = $1", ids[0])
     assert await store.count_keyword_terms() == 1
     assert await private_infra.pool.fetchval("SELECT encoding FROM keyword_encoding") == sparse.ENCODING
-    assert (await store.keyword_weights(me, word))[term] == _expected(3, 3)
+    assert (await store.keyword_weights(me, word))[term] == sparse.idf(3, 3)

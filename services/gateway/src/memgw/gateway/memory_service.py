@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any, cast
@@ -514,12 +514,14 @@ class Memories:
             with step(name):
                 return await self.index.search(where=where, limit=depth, **query)
 
-        async def by_words(text: str | None) -> list[IndexHit]:
+        async def weighed(text: str) -> dict[int, float]:
+            with step("idf"):  # how rare each word is among what the asker may read, and nothing else
+                return await self.store.keyword_weights(p, text)
+
+        async def by_words(text: str | None, weights: Awaitable[dict[int, float]] | None = None) -> list[IndexHit]:
             if text is None:
                 return []
-            with step("idf"):  # how rare each word is among what the asker may read, and nothing else
-                weights = await self.store.keyword_weights(p, text)
-            return await listed("bm25", text=text, weights=weights)
+            return await listed("bm25", text=text, weights=await (weights or weighed(text)))
 
         async def lists() -> tuple[list[IndexHit], list[IndexHit]]:
             keywords = None if body.mode == "dense" else body.query
@@ -533,8 +535,10 @@ class Memories:
             order = self.order.pick() if chosen else Order.BESIDE
             note("order", order)
             start = time.perf_counter()
+            # The words' weights are read from Postgres while the query is embedded, in either order.
+            weights = asyncio.ensure_future(weighed(keywords)) if keywords is not None else None
             dense = listed("dense", dense=await embedded()) if order is Order.ALONE else dense_list()
-            found = await asyncio.gather(dense, by_words(keywords))
+            found = await asyncio.gather(dense, by_words(keywords, weights))
             if chosen:
                 self.order.took(order, time.perf_counter() - start)
             return found
