@@ -50,7 +50,8 @@ $$;
 -- A statement's counts, summed per key before any is touched: one upsert per key and statement, in key
 -- order, so two writers of one way never lock its counts in opposite orders; a statement that changed
 -- nothing counted (search's last_retrieved_at) sums to nothing and writes nothing. PL/pgSQL, so its plan
--- is kept between calls (a query put together per call cost a one-memory write 1.4 ms, this 0.3).
+-- is kept between calls: a query put together per call cost a one-memory INSERT + 1.4 ms on a probe, this
+-- + 0.5-0.8 (a whole write through the store: bench/reports/keyword_stats.md).
 CREATE FUNCTION keyword_stats_add(counts keyword_count[]) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
     INSERT INTO keyword_stats (way, source_id, source_scope, term, docs)
