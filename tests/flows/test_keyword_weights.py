@@ -5,10 +5,11 @@ only theirs, and memories written before it are counted at start."""
 from __future__ import annotations
 
 import uuid
+from dataclasses import replace
 
 from memgw.common.domain import Principal
 from memgw.common.index import sparse
-from memgw.common.memories import NewMemory
+from memgw.common.memories import MemoryStore, NewMemory
 from memgw.common.runtime import Infra
 from tests.conftest import System
 
@@ -49,6 +50,16 @@ async def test_a_word_every_memory_holds_weighs_less_than_the_rare_one_the_quest
     assert ranked[:2] == [puppy, said_thrice]
 
 
+async def _own_counts(store: MemoryStore, p: Principal, term: int) -> tuple[int, int]:
+    """How many of what ``p`` may read hold ``term``, and how many ``p`` may read beyond what every reader
+    reads: the global memories other tests wrote into the shared system are counted for every reader, as
+    they should be, so they are measured (a reader of the same sources with nothing of its own) and left out."""
+    bystander = replace(p, user_id=f"{p.user_id}_bystander", agent_id=None, workspace_ids=frozenset())
+    docs, total = await store.keyword_counts(p, [term])
+    _, everyones = await store.keyword_counts(bystander, [term])
+    return docs[term], total - everyones
+
+
 async def test_the_counts_follow_a_memorys_life_and_no_other_readers_memories(system: System) -> None:
     s = uuid.uuid4().hex[:6]
     reader, other = f"idf_reader_{s}", f"idf_other_{s}"
@@ -58,32 +69,34 @@ async def test_the_counts_follow_a_memorys_life_and_no_other_readers_memories(sy
     me = Principal(user_id=reader)
     store = system.infra.store
 
-    async def weight() -> float:
-        return (await store.keyword_weights(me, word))[term]
+    async def counted() -> tuple[int, int]:
+        return await _own_counts(store, me, term)
 
     first = await _add(system, reader_key, f"a {word} at the zoo")
     await _add(system, reader_key, "lunch on friday")
-    assert await weight() == sparse.idf(1, 2)
+    assert await counted() == (1, 2)
+    docs, total = await store.keyword_counts(me, [term])
+    assert (await store.keyword_weights(me, word))[term] == sparse.idf(docs[term], total)  # the weight is of these
     await _add(system, other_key, f"{word} {word} everywhere")  # another reader's: not counted
-    assert await weight() == sparse.idf(1, 2)
+    assert await counted() == (1, 2)
     await _add(system, reader_key, f"the {word} again")
-    assert await weight() == sparse.idf(2, 3)
+    assert await counted() == (2, 3)
 
     async def change(changes: dict[str, object]) -> None:
         async with system.infra.pool.acquire() as conn, conn.transaction():
             await store.update(conn, first, changes, actor=reader)
 
     await change({"flags": ["incorrect"]})
-    assert await weight() == sparse.idf(1, 2)  # out of default retrieval: out of the counts
+    assert await counted() == (1, 2)  # out of default retrieval: out of the counts
     await change({"flags": []})
-    assert await weight() == sparse.idf(2, 3)
+    assert await counted() == (2, 3)
     await change({"status": "archived"})
-    assert await weight() == sparse.idf(1, 2)
+    assert await counted() == (1, 2)
     await change({"status": "active"})
-    assert await weight() == sparse.idf(2, 3)
+    assert await counted() == (2, 3)
     deleted = await system.client.delete(f"/v1/memory/{first}", headers=system.auth(reader_key))
     assert deleted.status_code < 300, deleted.text
-    assert await weight() == sparse.idf(1, 2)
+    assert await counted() == (1, 2)
 
 
 async def test_an_agent_kept_to_some_sources_counts_only_what_it_may_read(system: System) -> None:
@@ -104,12 +117,9 @@ async def test_an_agent_kept_to_some_sources_counts_only_what_it_may_read(system
     async with system.infra.pool.acquire() as conn, conn.transaction():
         await store.insert_many(conn, news, actor=user)
 
-    everything = await store.keyword_weights(Principal(user_id=user), word)
-    notes_only = await store.keyword_weights(Principal(user_id=user, memory_sources=("notes",)), word)
-    none = await store.keyword_weights(Principal(user_id=user, memory_sources=()), word)
-    assert everything[term] == sparse.idf(3, 4)
-    assert notes_only[term] == sparse.idf(2, 3)  # notes' two and the user's own
-    assert none[term] == sparse.idf(0, 1)
+    assert await _own_counts(store, Principal(user_id=user), term) == (3, 4)
+    assert await _own_counts(store, Principal(user_id=user, memory_sources=("notes",)), term) == (2, 3)  # + own
+    assert await _own_counts(store, Principal(user_id=user, memory_sources=()), term) == (0, 1)
 
 
 async def test_memories_written_before_the_counts_are_counted_at_start_and_again_for_another_encoding(

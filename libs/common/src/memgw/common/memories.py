@@ -342,12 +342,9 @@ class MemoryStore:
                 "UPDATE memories SET last_retrieved_at = now() WHERE id = ANY($1)", list(memory_ids)
             )
 
-    async def keyword_weights(self, p: Principal, query: str) -> dict[int, float]:
-        """The BM25 weight (IDF) of each term of ``query`` for reader ``p``: how rare it is among the memories
-        ``p`` may read, summed from ``keyword_stats`` alone, so no other tenant's memories move it."""
-        terms = sparse.query_terms(query)
-        if not terms:
-            return {}
+    async def keyword_counts(self, p: Principal, terms: Sequence[int]) -> tuple[dict[int, int], int]:
+        """How many of the standing memories ``p`` may read hold each of ``terms``, and how many there are:
+        summed from ``keyword_stats`` alone, through the policy module's rendering of ``p``'s ways."""
         params = SqlParams()
         wanted = params.add([*terms, _ALL_DOCUMENTS])
         rows = await self.pool.fetch(
@@ -357,7 +354,16 @@ class MemoryStore:
         )
         docs = {int(r["term"]): int(r["docs"]) for r in rows}
         total = docs.pop(_ALL_DOCUMENTS, 0)
-        return {term: sparse.idf(docs.get(term, 0), total) for term in terms}
+        return {term: docs.get(term, 0) for term in terms}, total
+
+    async def keyword_weights(self, p: Principal, query: str) -> dict[int, float]:
+        """The BM25 weight (IDF) of each term of ``query`` for reader ``p``: how rare it is among the memories
+        ``p`` may read, so no other tenant's memories move it."""
+        terms = sparse.query_terms(query)
+        if not terms:
+            return {}
+        docs, total = await self.keyword_counts(p, terms)
+        return {term: sparse.idf(n, total) for term, n in docs.items()}
 
     async def count_keyword_terms(self, batch: int = 500) -> int:
         """Give each memory the BM25 terms of its content where it has none (written before migration 0013)
