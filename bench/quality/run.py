@@ -120,6 +120,25 @@ async def main(data_path: Path, modes: tuple[str, ...] = MODES) -> dict[str, Any
 # Every knob tried on this slice, hybrid mode, each a whole run unless marked (x86_64, 2 cores). Kept: what
 # helped at every value tried and has a reason; left off: what helped only the top ranks at a cost.
 TRIALS = """
+## Feedback in meaning: a second dense round (2026-12-03, not kept)
+
+Rocchio's pseudo-relevance feedback on the query's vector, no model asked again: the query's unit vector plus the
+mean of the first round's best hits' unit vectors (made a unit again) searched as one more dense list, fused like
+the others, meant to find the other halves of a multi-hop answer near what the question found. Whole runs, hybrid
+alone, the same session, 2-core AMD EPYC (a prototype on `MEMGW_RANK_FEEDBACK_VECTORS` /
+`MEMGW_RANK_WEIGHT_FEEDBACK_DENSE`, removed):
+
+| setting | recall@5 | recall@10 | recall@20 | MRR | multi-hop | temporal | open-domain | single-hop | kept |
+|---|---|---|---|---|---|---|---|---|---|
+| off (the default) | 0.669 | 0.746 | 0.810 | 0.572 | 0.443 | 0.885 | 0.375 | 0.831 | **yes** |
+| the best 3, weighted as a retriever | 0.633 | 0.728 | 0.802 | 0.531 | 0.420 | 0.865 | 0.308 | 0.822 | |
+| the best 5, weighted as a retriever | 0.637 | 0.724 | 0.795 | 0.519 | 0.410 | 0.862 | 0.342 | 0.815 | |
+| the best 3, half a retriever's weight | 0.645 | 0.744 | 0.804 | 0.552 | 0.427 | 0.888 | 0.358 | 0.834 | |
+
+Every setting loses, multi-hop and open-domain most: the moved query lands among the turns of the sessions the
+first round already found (which session support already lifts), not in the other sessions a multi-hop answer
+needs; the turns that missed share neither words nor meaning with the question or its best hits.
+
 ## Keyword weights: IDF of the reader's own memories (2026-12-02)
 
 A word's rarity is counted again, among the memories the reader may read and nothing else: each standing
