@@ -37,18 +37,19 @@ from memgw.common.index.edge import EdgeIndex
 
 PER_USER = 10_000
 READING = """
-Reading (runs of 2026-12-02, 2-core AMD EPYC). This run (15:34, BM25 without IDF, the default): the graph costs the
-users nothing (hybrid recall@10 0.733 exact before it, and after it with every variant). Among 10,000 memories a
-user finds less than with its conversation alone (0.733 against 0.744 in `quality.md`; multi-hop 0.418 against
-0.442): without IDF a common word of the other conversations' texts weighs like the rare one the question turns on.
-The same bench with IDF counted over the whole index (14:15, before it was turned off for isolation: README,
-Security model): 0.753 exact before the graph, 0.752 after it with the default, 0.753 by an exact scan; multi-hop
-0.452. IDF counted within each way of reading would bring that back without the leak; not built yet. At the index
-level `graph_search_1000k.md` finds the default graph search returning only 0.870 of a user's exact top 60; those
-users' memories are perturbed copies of 2,000 texts, near-ties among which which 60 come first is nearly arbitrary,
-and on real conversations the difference does not reach the top 10 (recall@20 0.801 after the graph, 0.799 before).
-The product keeps Qdrant's default graph search: an exact scan buys nothing here (0.001 in the IDF run) for + 0.5 ms
-at p50, ACORN nothing for ~4 × the time, `hnsw_ef` 128 nothing.
+Reading (2-core AMD EPYC). This run (2026-12-03 04:20, BM25 weighed by the reader's own IDF, the default): the graph
+costs the users nothing (hybrid recall@10 0.749 exact before it, 0.748 after it with Qdrant's default search, 0.749
+by an exact scan), and among 10,000 memories a user finds as much as with its conversation alone (0.749 against
+0.746 in `quality.md`; multi-hop 0.463 against 0.443): its IDF is counted over its own 10,000 memories, where a
+speaker's name is rare, and no other tenant's. Runs before, same bench (2026-12-02): BM25 without IDF 0.733 exact
+and after the graph (multi-hop 0.418), IDF counted over the whole index (which leaked, since removed) 0.753 / 0.752;
+200,000 memories (20 users of 10,000, 19:17, the reader's IDF) gave the same rows before the graph and by an
+exact scan, and within 0.002 after it. Loading counts every memory's words by trigger as the store does: COPY
+took 204 s here against 65 s without the counts. At the index level `graph_search_1000k.md` finds the default graph
+search returning only 0.870 of a user's exact top 60; those users' memories are perturbed copies of 2,000 texts,
+near-ties among which which 60 come first is nearly arbitrary, and on real conversations the difference does not
+reach the top 10. The product keeps Qdrant's default graph search: an exact scan buys 0.001 here for + 0.7 ms at
+p50, ACORN nothing for ~3.5 × the time, `hnsw_ef` 128 nothing.
 """
 MODES = ("hybrid", "dense")
 Scores = dict[str, list[tuple[int, dict[str, float]]]]  # per mode: (category, judged) of every question
