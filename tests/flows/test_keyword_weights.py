@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import replace
+from datetime import UTC, datetime
 
 from memgw.common.domain import Principal
 from memgw.common.index import sparse
 from memgw.common.memories import MemoryStore, NewMemory
 from memgw.common.runtime import Infra
+from memgw.consolidator.main import maintenance_for
 from tests.conftest import System
 
 
@@ -120,6 +122,34 @@ async def test_an_agent_kept_to_some_sources_counts_only_what_it_may_read(system
     assert await _own_counts(store, Principal(user_id=user), term) == (3, 4)
     assert await _own_counts(store, Principal(user_id=user, memory_sources=("notes",)), term) == (2, 3)  # + own
     assert await _own_counts(store, Principal(user_id=user, memory_sources=()), term) == (0, 1)
+
+
+async def test_counts_that_fell_to_nothing_are_forgotten_by_maintenance_and_come_back_with_the_word(
+    system: System,
+) -> None:
+    s = uuid.uuid4().hex[:6]
+    user = f"idf_gone_{s}"
+    key = await system.user(user)
+    word = f"bilby{s}"
+    [term] = sparse.query_terms(word)
+    me, store, pool = Principal(user_id=user), system.infra.store, system.infra.pool
+    rows = "SELECT count(*) FROM keyword_stats WHERE term = $1"
+
+    gone = await _add(system, key, f"a {word} in the desert")
+    await _add(system, key, "the desert at night")
+    deleted = await system.client.delete(f"/v1/memory/{gone}", headers=system.auth(key))
+    assert deleted.status_code < 300, deleted.text
+    assert await pool.fetchval(rows, term) == 1  # its count is 0, and kept until maintenance
+    assert await _own_counts(store, me, term) == (0, 1)
+
+    assert (await maintenance_for(system.infra).run(datetime.now(UTC), dry_run=True)).empty_keyword_counts >= 1
+    assert await pool.fetchval(rows, term) == 1  # a dry run only counts
+    assert (await maintenance_for(system.infra).run(datetime.now(UTC))).empty_keyword_counts >= 1
+    assert await pool.fetchval(rows, term) == 0
+    assert await _own_counts(store, me, term) == (0, 1)  # the reader's counts are the same without the rows
+
+    await _add(system, key, f"the {word} is back")
+    assert await _own_counts(store, me, term) == (1, 2)
 
 
 async def test_memories_written_before_the_counts_are_counted_at_start_and_again_for_another_encoding(

@@ -365,6 +365,16 @@ class MemoryStore:
         docs, total = await self.keyword_counts(p, terms)
         return {term: sparse.idf(n, total) for term, n in docs.items()}
 
+    async def forget_empty_keyword_counts(self, *, dry_run: bool = False) -> int:
+        """Drop the counts that fell to nothing (every memory holding the word, of that way and source, went):
+        the trigger only adds and subtracts, so without this ``keyword_stats`` would keep every word ever
+        written. Safe beside writers: one that counts the word again meanwhile keeps its row (the delete
+        re-checks ``docs``), or inserts it anew after. Returns how many there were."""
+        if dry_run:
+            return int(await self.pool.fetchval("SELECT count(*) FROM keyword_stats WHERE docs = 0"))
+        status = await self.pool.execute("DELETE FROM keyword_stats WHERE docs = 0")
+        return int(status.split()[-1])
+
     async def count_keyword_terms(self, batch: int = 500) -> int:
         """Give each memory the BM25 terms of its content where it has none (written before migration 0013)
         or, when this version encodes words otherwise (``sparse.ENCODING``), every memory; the counts

@@ -47,6 +47,7 @@ def build(infra: Infra) -> ServiceParts:
                     archived=len(plan.archived),
                     deleted=len(plan.deleted),
                     purged_episodes=plan.purged_episodes,
+                    empty_keyword_counts=plan.empty_keyword_counts,
                 )
             except Exception as exc:  # the next round retries
                 log.warning("maintenance.failed", error=str(exc))

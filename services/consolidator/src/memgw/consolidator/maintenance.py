@@ -38,6 +38,7 @@ class Plan:
     deleted: list[str] = field(default_factory=list)
     expired_candidates: list[str] = field(default_factory=list)
     purged_episodes: int = 0
+    empty_keyword_counts: int = 0
     profile: dict[str, Any] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
@@ -47,6 +48,7 @@ class Plan:
             "deleted": self.deleted,
             "expired_candidates": self.expired_candidates,
             "purged_episodes": self.purged_episodes,
+            "empty_keyword_counts": self.empty_keyword_counts,
             "profile": self.profile,
         }
 
@@ -61,6 +63,8 @@ class Maintenance:
         await self._prune(now, user_id, dry_run, plan)
         if user_id is None:
             plan.purged_episodes = await self._purge_episodes(now, dry_run)
+            # Counts of words no standing memory holds any more: kept by no one user, so by the round of all.
+            plan.empty_keyword_counts = await self.store.forget_empty_keyword_counts(dry_run=dry_run)
         users = [user_id] if user_id else [r["id"] for r in await self.pool.fetch("SELECT id FROM users")]
         for uid in users:
             change = await self.evolve_profile(uid, dry_run=dry_run)
