@@ -16,6 +16,8 @@ import pytest
 from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import InvalidStatus
 
+from memgw.common.db.outbox import NOTIFY_CHANNEL, enqueue
+from memgw.common.events import MemorySyncStageChanged, SyncCounts, SyncStage
 from tests.conftest import System
 
 
@@ -84,6 +86,48 @@ async def test_sse_and_websocket_relay_stages_only_to_those_who_may_see_them(
     assert stages[-1] == "Completed"
     assert [e["stage"] for e in seen["ws"] if e["run_id"] == run_id] == stages
     assert not [e for e in seen["outsider"] if e["connection_id"] == sid]
+
+
+async def test_an_event_the_outbox_publishes_again_reaches_a_listener_once(system: System, files_dir: Path) -> None:
+    """A relay that dies between publishing a row and marking it leaves the row to be published again,
+    with the same id: JetStream keeps one copy, and so must the gateway's plain subscription."""
+    uid = f"once_{uuid.uuid4().hex[:8]}"
+    owner = await system.user(uid)
+    sid = f"once-{files_dir.name}"
+    await system.folder_source(owner, sid, files_dir)
+    infra = system.infra
+
+    def stage(stage: SyncStage) -> MemorySyncStageChanged:
+        return MemorySyncStageChanged(
+            run_id="run_once", connection_id=sid, owner_user_id=uid, stage=stage, counts=SyncCounts()
+        )
+
+    async def announce(event: MemorySyncStageChanged) -> None:
+        async with infra.pool.acquire() as conn, conn.transaction():
+            await enqueue(conn, infra.layout, event)
+
+    seen: list[dict[str, Any]] = []
+    ready = asyncio.Event()
+    task = asyncio.create_task(_sse(system.client, system.auth(owner), seen, ready, sid))
+    try:
+        async with asyncio.timeout(30):
+            await ready.wait()
+            await asyncio.sleep(0.2)  # the relay's NATS subscription is live
+            first = stage(SyncStage.INGESTING)
+            await announce(first)
+            while not seen:
+                await asyncio.sleep(0.05)
+            # the mark is lost, as when its relay died before committing: the row goes out again
+            await infra.pool.execute("UPDATE outbox SET published_at = NULL WHERE msg_id = $1", first.id)
+            await infra.pool.execute(f"NOTIFY {NOTIFY_CHANNEL}")
+            while await infra.pool.fetchval("SELECT published_at IS NULL FROM outbox WHERE msg_id = $1", first.id):
+                await asyncio.sleep(0.05)
+            await announce(stage(SyncStage.COMPLETED))  # published after the copy, so seen after it
+            while len({e["stage"] for e in seen}) < 2:
+                await asyncio.sleep(0.05)
+    finally:
+        task.cancel()
+    assert [e["stage"] for e in seen] == ["Ingesting", "Completed"]
 
 
 async def test_a_websocket_without_a_valid_key_is_closed(system: System) -> None:

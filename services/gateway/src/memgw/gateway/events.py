@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
@@ -27,6 +28,7 @@ from memgw.gateway.identity import principal_for_key
 log = get_logger("memgw.gateway.events")
 QUEUE_SIZE = 1000
 RECHECK_S = 30.0
+REMEMBERED_EVENTS = 10_000  # ids of the events relayed last; a replay comes seconds after the first
 
 
 def may_see(p: Principal, event: MemorySyncStageChanged) -> bool:
@@ -72,9 +74,20 @@ class StageRelay:
         self.recheck_s = recheck_s
         self._listeners: set[Listener] = set()
         self._ticker: asyncio.Task[None] | None = None
+        self._relayed: OrderedDict[str, None] = OrderedDict()
 
     def dispatch(self, event: MemorySyncStageChanged) -> None:
-        """Hand a stage event to every listener that wants it and may see it."""
+        """Hand a stage event to every listener that wants it and may see it, once.
+
+        The outbox publishes at least once: a relay that dies between publishing a row and marking it
+        leaves the row to another relay, which publishes it again with the same id. JetStream drops the
+        copy from its streams (Nats-Msg-Id), but this relay's plain subscription receives every publish,
+        so it is here that the copy is dropped, by the event's id."""
+        if event.id in self._relayed:
+            return
+        self._relayed[event.id] = None
+        if len(self._relayed) > REMEMBERED_EVENTS:
+            self._relayed.popitem(last=False)
         for listener in list(self._listeners):
             wanted = listener.source_id is None or listener.source_id == event.connection_id
             if wanted and not listener.closed and may_see(listener.principal, event):

@@ -3,7 +3,8 @@ and a relay publishes it to JetStream after commit.
 
 So no event is published for a write that rolled back, and none is lost while NATS is away: rows
 stay pending and the relay retries. The event id doubles as ``Nats-Msg-Id``, so a row published twice
-(a relay crash between publish and mark) is dropped by JetStream's de-duplication window.
+(a relay crash between publish and mark) is dropped by JetStream's de-duplication window; a plain
+subscriber sees both publishes and drops the copy by the event id itself (the gateway's stage relay).
 """
 
 from __future__ import annotations
