@@ -537,7 +537,12 @@ class Memories:
             start = time.perf_counter()
             # The words' weights are read from Postgres while the query is embedded, in either order.
             weights = asyncio.ensure_future(weighed(keywords)) if keywords is not None else None
-            dense = listed("dense", dense=await embedded()) if order is Order.ALONE else dense_list()
+            try:
+                dense = listed("dense", dense=await embedded()) if order is Order.ALONE else dense_list()
+            except BaseException:
+                if weights is not None:  # not left running unawaited (its failure would be logged as lost)
+                    weights.cancel()
+                raise
             found = await asyncio.gather(dense, by_words(keywords, weights))
             if chosen:
                 self.order.took(order, time.perf_counter() - start)
