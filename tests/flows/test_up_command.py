@@ -22,12 +22,30 @@ def _embedded_ports(data_dir: Path) -> list[int]:
     return [int(pid_file.read_text().splitlines()[3])] if pid_file.exists() else []
 
 
+def _assert_on_no_command_line(data_dir: Path) -> None:
+    """``ps`` shows every process's arguments to every local user: no secret may be one of them."""
+    secrets = {
+        name: (data_dir / name).read_text().strip() for name in ("postgres/password", "nats/token", "admin.key")
+    }
+    seen = 0
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            args = cmdline.read_bytes().decode(errors="replace")
+        except OSError:  # the process ended meanwhile
+            continue
+        seen += "nats-server" in args or "postgres" in args
+        for name, secret in secrets.items():
+            assert secret not in args, f"{name} is on the command line of process {cmdline.parent.name}"
+    assert seen >= 2  # the servers' own command lines were among those read
+
+
 async def _assert_locked_down(data_dir: Path, pg_port: int) -> None:
     """No other local process reads the embedded infrastructure: the data dir is the user's alone,
     Postgres wants the generated password, NATS the generated token."""
     assert stat.S_IMODE(data_dir.stat().st_mode) == 0o700
-    for secret in ("postgres/password", "nats/token", "admin.key", "credentials.key"):
+    for secret in ("postgres/password", "nats/token", "nats/nats-server.conf", "admin.key", "credentials.key"):
         assert stat.S_IMODE((data_dir / secret).stat().st_mode) == 0o600, secret
+    _assert_on_no_command_line(data_dir)
     with pytest.raises((asyncpg.InvalidPasswordError, asyncpg.InvalidAuthorizationSpecificationError)):
         await asyncpg.connect(f"postgresql://memgw@127.0.0.1:{pg_port}/memgw")
     password = (data_dir / "postgres" / "password").read_text().strip()

