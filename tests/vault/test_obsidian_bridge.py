@@ -407,3 +407,43 @@ async def test_vault_export_and_import_at_a_terminal_while_no_bridge_holds_the_v
     assert code == 0, out
     assert json.loads(out[out.index("{") :])["edited"] == 1
     assert (await person.memory(made["id"]))["content"] == "The printer is on the third floor."
+
+
+async def _probe(person: Person, name: str, memory_id: str) -> str:
+    """A note the person writes naming ``memory_id`` without a version; what the vault shows after."""
+    path = person.vault / f"Memories/LongTerm/{name}.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"---\nmemory_id: {memory_id}\n---\nshow me\n")
+    error = path.with_name(f"{name}.error.md")
+    await eventually(lambda: _exists(error, True))
+    assert "there is no memory" in error.read_text()
+    return person.all_text()
+
+
+async def test_a_note_naming_a_memory_reaches_no_further_than_the_export(system: System) -> None:
+    """A note is a request from whoever could write it: naming another user's memory, one the secret
+    detector flagged, or a workspace's after leaving it shows nothing of it, and the refusal is audited."""
+    alice, bob = [Person(system, uid, await system.user(uid)) for uid in (f"vn_{uuid.uuid4().hex[:6]}" for _ in "ab")]
+    private = await alice.remember("Alice's diagnosis is kept between her and her doctor.")
+    assert "diagnosis" not in await _probe(bob, "theirs", private["id"])
+    assert "diagnosis" not in (bob.vault / "Memories/LongTerm/theirs.md").read_text()
+
+    flagged = await bob.remember("The deploy token is ghp_abcdefghijklmnopqrstuvwxyz0123")
+    assert "ghp_" not in await _probe(bob, "flagged", flagged["id"])
+
+    ws = f"ws_{uuid.uuid4().hex[:6]}"
+    assert (await system.client.post("/v1/workspaces", json={"workspace_id": ws}, headers=alice.h)).status_code == 201
+    assert (await system.client.put(f"/v1/workspaces/{ws}/members/{bob.user_id}", headers=alice.h)).status_code == 200
+    assert (await system.client.post(f"/v1/workspaces/{ws}/join", headers=bob.h)).status_code == 200
+    shared = await alice.remember("Roadmap: the merger closes in May.", visibility="workspace-shared", workspace_id=ws)
+    await bob.note_of(shared["id"])
+    left = await system.client.delete(f"/v1/workspaces/{ws}/members/{bob.user_id}", headers=alice.h)
+    assert left.status_code == 200, left.text
+    await eventually(lambda: _exists(bob.vault / f"Memories/LongTerm/{shared['id']}.md", False))
+    assert "merger" not in await _probe(bob, "left", shared["id"])
+
+    refused = await system.infra.pool.fetchval(
+        "SELECT count(*) FROM audit_log WHERE actor_user_id = $1 AND decision = 'deny' AND reason LIKE '%obsidian%'",
+        bob.user_id,
+    )
+    assert refused == 3

@@ -90,6 +90,12 @@ class Exporter:
                 out.add(user_id)
         return out
 
+    async def may_hold(self, user_id: str, m: MemoryRecord) -> bool:
+        """Whether ``m`` belongs in ``user_id``'s vault now: the one question for what the bridge
+        writes out and for which memory a note in that vault may name (a note is a request from
+        whoever could write it, so it reaches no further than the export does)."""
+        return self.worth_a_note(m) and user_id in await self.readers(m)
+
     async def _memory(self, memory_id: str) -> MemoryRecord | None:
         row = await self.pool.fetchrow(f"SELECT {RECORD_COLUMNS} FROM memories WHERE id = $1", memory_id)
         return to_record(row) if row else None

@@ -33,7 +33,7 @@ from memgw.common.namespaces import derive_namespace
 from memgw.common.principals import principal_of
 from memgw.common.secrets import contains_secret
 from memgw.common.skills import Skills
-from memgw.obsidian_bridge.exporter import review_folder
+from memgw.obsidian_bridge.exporter import Exporter, review_folder
 from memgw.obsidian_bridge.notes import (
     DECISIONS,
     BrokenNote,
@@ -79,9 +79,10 @@ class Importer:
         layout: BusLayout,
         vault: Vault,
         skills: Skills,
+        exporter: Exporter,
     ) -> None:
         self.pool, self.store, self.embedder, self.layout, self.vault = pool, store, embedder, layout, vault
-        self.skills = skills
+        self.skills, self.exporter = skills, exporter
 
     async def _note(self, m: MemoryRecord) -> str:
         return (await self.skills.run(ExportToObsidian, ExportInput(memory=m))).markdown
@@ -216,12 +217,22 @@ class Importer:
 
     # -- edits of exported notes ---------------------------------------------------------------------
 
+    async def _held(self, uv: UserVault, memory_id: str) -> MemoryRecord:
+        """The memory a note names, when it is one this vault may hold; the note's words alone grant
+        nothing. One answer for a memory that is gone and one that is not the person's to see, so a
+        note cannot tell whether another user's id exists; the refusal is audited."""
+        row = await self.pool.fetchrow(f"SELECT {RECORD_COLUMNS} FROM memories WHERE id = $1", memory_id)
+        m = to_record(row) if row is not None else None
+        if m is not None and await self.exporter.may_hold(uv.user_id, m):
+            return m
+        if m is not None:
+            reason = "a note named a memory this vault may not hold (not readable, flagged or not exported) (obsidian)"
+            await self._audit(self.pool, uv.user_id, "memory_get", "memory", memory_id, reason, decision="deny")
+        raise NotApplied(f"there is no memory {memory_id} in your vault")
+
     async def _edit(self, uv: UserVault, rel: Path, text: str, note: Note) -> str:
         memory_id = str(note.meta["memory_id"])
-        row = await self.pool.fetchrow(f"SELECT {RECORD_COLUMNS} FROM memories WHERE id = $1", memory_id)
-        if row is None:
-            raise NotApplied(f"memory {memory_id} no longer exists")
-        m = to_record(row)
+        m = await self._held(uv, memory_id)
         summary, content = await self._text(note)
         changes: dict[str, Any] = {}
         if content != m.content.strip():

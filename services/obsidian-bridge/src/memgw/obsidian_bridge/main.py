@@ -32,6 +32,7 @@ def bridge_for(infra: Infra, vault: Vault | None = None) -> Bridge:
         layout=infra.layout,
         vault=vault,
         skills=infra.skills,
+        exporter=exporter,
     )
     return Bridge(vault, exporter, importer)
 
