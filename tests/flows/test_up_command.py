@@ -24,9 +24,7 @@ def _embedded_ports(data_dir: Path) -> list[int]:
 
 def _assert_on_no_command_line(data_dir: Path) -> None:
     """``ps`` shows every process's arguments to every local user: no secret may be one of them."""
-    secrets = {
-        name: (data_dir / name).read_text().strip() for name in ("postgres/password", "nats/token", "admin.key")
-    }
+    secrets = {name: (data_dir / name).read_text().strip() for name in ("postgres/password", "nats/token", "admin.key")}
     seen = 0
     for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
         try:

@@ -148,6 +148,7 @@ class MemoryFeedbackGiven(Event):
     comment: str | None = None
     target_memory_id: str | None = None
     given_by: str | None = None  # the user who judged it
+    given_by_agent: str | None = None  # through this agent's key (the consolidator decides as that principal)
     # From someone who may not write the memory: their own signal; incorrect/outdated open a review
     # for the memory's owner, and the shared record is never changed by it.
     personal: bool = False

@@ -18,7 +18,7 @@ import asyncpg
 
 from memgw.common import audit_log, jobs, policy, reviews, sessions
 from memgw.common.bus import BusLayout
-from memgw.common.db.pool import Conn
+from memgw.common.db.pool import Conn, Executor
 from memgw.common.domain import MemoryStatus, content_hash, new_id
 from memgw.common.embedding.base import Embedder
 from memgw.common.events import MemoryFeedbackGiven, ReviewDecided, SessionCommitted
@@ -75,7 +75,7 @@ def _finished(job: dict[str, Any]) -> bool:
 
 
 async def audit(
-    conn: Conn,
+    conn: Executor,
     user_id: str | None,
     action: str,
     target: str | None,
@@ -553,12 +553,41 @@ class Consolidator:
 
     # -- feedback -------------------------------------------------------------------------------------------
 
+    async def _may_change(self, event: MemoryFeedbackGiven, *rows: Any) -> bool:
+        """A bus message acts for the user who gave the feedback: the shared record changes only when
+        that user (through the agent they used), as they stand now, may write every record it touches.
+        A refusal is audited and the message settles (asking again would be refused again)."""
+        giver = await principal_of(self.pool, event.given_by, event.given_by_agent) if event.given_by else None
+        for row in rows:
+            ref = policy.MemoryRef(row["user_id"], row["agent_id"], row["visibility"], row["workspace_id"])
+            verdict = policy.decide(giver, policy.Action.MEMORY_WRITE, ref) if giver else None
+            if verdict is None or not verdict.allowed:
+                why = verdict.reason if verdict else "no such user, or the user is disabled"
+                await audit(
+                    self.pool,
+                    event.given_by,
+                    f"feedback_{event.feedback}",
+                    row["id"],
+                    f"not applied: {why}",
+                    row["namespace"],
+                    decision="deny",
+                )
+                return False
+        return True
+
     async def on_feedback(self, event: MemoryFeedbackGiven) -> None:
         row = await self.pool.fetchrow(f"SELECT {RECORD_COLUMNS} FROM memories WHERE id = $1", event.memory_id)
         if row is None:
             return
         if event.personal:
             await self._feedback_for_owner(event, row)
+            return
+        target_row = None
+        if event.feedback == "duplicate" and event.target_memory_id:
+            target_row = await self.pool.fetchrow(
+                f"SELECT {RECORD_COLUMNS} FROM memories WHERE id = $1", event.target_memory_id
+            )
+        if not await self._may_change(event, row, *([target_row] if target_row else [])):
             return
         touched = [event.memory_id]
         async with self.pool.acquire() as conn, conn.transaction():

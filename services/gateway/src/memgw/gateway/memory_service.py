@@ -624,9 +624,19 @@ class Memories:
         ranking and, for incorrect or outdated, opens a review for the memory's owner."""
         await access.require_acting(self.pool, p, "memory_feedback", body.user_id, None, None)
         row = await self._load_visible(p, memory_id, "memory_feedback")
-        if body.target_memory_id:
-            await self._load_visible(p, body.target_memory_id, "memory_feedback")
         shared = policy.decide(p, policy.Action.MEMORY_WRITE, _owners(row))
+        if body.target_memory_id:
+            target = await self._load_visible(p, body.target_memory_id, "memory_feedback")
+            if shared.allowed and body.feedback == "duplicate":  # a merge changes the target's record too
+                await access.require(
+                    self.pool,
+                    p,
+                    policy.Action.MEMORY_WRITE,
+                    _owners(target),
+                    target_type="memory",
+                    target_id=body.target_memory_id,
+                    operation="memory_feedback",
+                )
         async with self.pool.acquire() as conn, conn.transaction():
             await conn.execute(
                 "INSERT INTO memory_feedback"
@@ -654,6 +664,7 @@ class Memories:
                     comment=body.comment,
                     target_memory_id=body.target_memory_id,
                     given_by=p.user_id,
+                    given_by_agent=p.agent_id,
                     personal=not shared.allowed,
                 ),
             )

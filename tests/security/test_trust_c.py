@@ -1,0 +1,96 @@
+"""Issue "Trust C": the vault, the bus and fair shares hold like the API does. Each test here failed on
+the code before it: a request that reached past the policy module through an input it did not guard."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from typing import Any
+
+import pytest
+
+from memgw.common.bus import MSG_ID_HEADER
+from memgw.common.events import MemoryFeedbackGiven, Subject
+from tests.conftest import System
+
+
+@pytest.fixture
+async def pair(system: System) -> tuple[str, str, str, str]:
+    """Two users, each with a key: (alice, alice's key, mallory, mallory's key)."""
+    alice, mallory = f"tc_a_{uuid.uuid4().hex[:6]}", f"tc_m_{uuid.uuid4().hex[:6]}"
+    return alice, await system.user(alice), mallory, await system.user(mallory)
+
+
+async def _remember(system: System, key: str, content: str, **extra: Any) -> dict[str, Any]:
+    answer = await system.client.post("/v1/memory", json={"content": content, **extra}, headers=system.auth(key))
+    assert answer.status_code == 201, answer.text
+    return dict(answer.json())
+
+
+async def _version(system: System, memory_id: str) -> int:
+    return int(await system.infra.pool.fetchval("SELECT version FROM memories WHERE id = $1", memory_id))
+
+
+# -- N2: merging into a record needs the right to write it ----------------------------------------------
+
+
+async def test_duplicate_feedback_cannot_merge_into_a_record_the_reader_may_not_write(
+    system: System, pair: tuple[str, str, str, str]
+) -> None:
+    _, _, mallory, mallory_key = pair
+    everyone = await _remember(system, system.admin_key, "The office closes at 18:00.", visibility="global")
+    own = await _remember(system, mallory_key, "The office closes at 18:00, says mallory.", tags=["mine"])
+    answer = await system.client.post(
+        f"/v1/memory/{own['id']}/feedback",
+        json={"feedback": "duplicate", "target_memory_id": everyone["id"]},
+        headers=system.auth(mallory_key),
+    )
+    assert answer.status_code == 403, answer.text
+    assert "trusted writers" in answer.json()["detail"]
+    denied = await system.infra.pool.fetchval(
+        "SELECT count(*) FROM audit_log WHERE actor_user_id = $1 AND decision = 'deny' AND action = 'memory_feedback'",
+        mallory,
+    )
+    assert denied == 1
+    assert await _version(system, everyone["id"]) == everyone["version"]
+
+
+async def test_a_forged_duplicate_on_the_bus_changes_no_record_the_giver_may_not_write(
+    system: System, pair: tuple[str, str, str, str]
+) -> None:
+    """The bus is an input: a message acting for a user is decided as that user, as they stand now."""
+    alice, alice_key, mallory, mallory_key = pair
+    theirs = await _remember(system, alice_key, "Alice takes the 8:05 train.")
+    own = await _remember(system, mallory_key, "Mallory takes a train too.")
+    infra = system.infra
+    forged = MemoryFeedbackGiven(
+        memory_id=own["id"],
+        user_id=mallory,
+        feedback="duplicate",
+        target_memory_id=theirs["id"],
+        given_by=mallory,
+    )
+    useful = MemoryFeedbackGiven(memory_id=theirs["id"], user_id=alice, feedback="useful", given_by=mallory)
+    for event in (forged, useful):
+        await infra.broker.publish(
+            event.model_dump(mode="json"),
+            infra.layout.subject(Subject.MEMORY_FEEDBACK),
+            headers={MSG_ID_HEADER: event.id},
+            stream=infra.layout.stream_of(Subject.MEMORY_FEEDBACK).name,
+        )
+
+    async def refused() -> int:
+        return int(
+            await infra.pool.fetchval(
+                "SELECT count(*) FROM audit_log WHERE actor_user_id = $1 AND decision = 'deny'"
+                " AND target_id = $2 AND reason LIKE 'not applied:%'",
+                mallory,
+                theirs["id"],
+            )
+        )
+
+    async with asyncio.timeout(30):
+        while await refused() < 2:
+            await asyncio.sleep(0.1)
+    assert await _version(system, theirs["id"]) == theirs["version"]
+    assert await _version(system, own["id"]) == own["version"]
