@@ -262,3 +262,13 @@ def test_one_bridge_holds_a_vault(tmp_path: Path) -> None:
         first.release()
     second.acquire()
     second.release()
+
+
+def test_anchors_and_aliases_are_refused_before_anything_is_expanded() -> None:
+    levels = "a: &a [x, x, x, x, x, x, x, x, x]\n"
+    levels += "".join(f"{c}: &{c} [{', '.join(['*' + p] * 9)}]\n" for p, c in zip("abcdefgh", "bcdefghi", strict=True))
+    with pytest.raises(BrokenNote, match="anchors or aliases"):
+        parse(f"---\n{levels}---\nbody\n")  # 9^9 strings if it were expanded
+    with pytest.raises(BrokenNote, match="anchors or aliases"):
+        parse("---\nbase: &b {x: 1}\nmore:\n  <<: *b\n---\nbody\n")
+    assert parse("---\ntitle: 'a & b * c'\n---\nbody\n").meta == {"title": "a & b * c"}

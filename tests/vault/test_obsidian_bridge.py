@@ -7,6 +7,7 @@ import asyncio
 import dataclasses
 import json
 import os
+import stat
 import sys
 import uuid
 from collections.abc import Awaitable, Callable
@@ -443,7 +444,58 @@ async def test_a_note_naming_a_memory_reaches_no_further_than_the_export(system:
     assert "merger" not in await _probe(bob, "left", shared["id"])
 
     refused = await system.infra.pool.fetchval(
-        "SELECT count(*) FROM audit_log WHERE actor_user_id = $1 AND decision = 'deny' AND reason LIKE '%obsidian%'",
+        "SELECT array_agg(DISTINCT target_id) FROM audit_log"
+        " WHERE actor_user_id = $1 AND decision = 'deny' AND reason LIKE '%obsidian%'",
         bob.user_id,
     )
-    assert refused == 3
+    assert sorted(refused) == sorted([private["id"], flagged["id"], shared["id"]])  # a note read twice is two rows
+
+
+async def test_a_bad_note_fails_alone_for_its_owner_after_a_restart(system: System, tmp_path: Path) -> None:
+    """A link, a file that is not UTF-8, an over-long name and a note of nested YAML aliases in one
+    user's folder: each gets its own error note, and another user's edit made meanwhile is applied."""
+    mallory, alice = [
+        Person(system, uid, await system.user(uid)) for uid in (f"vb_{uuid.uuid4().hex[:6]}" for _ in "ma")
+    ]
+    made = await alice.remember("The team meets on Mondays.")
+    await mallory.remember("Mallory's own memory, so her folder exists.")
+    infra = system.infra
+    vault_dir = tmp_path / "vault"
+    settings = infra.settings.model_copy(
+        update={"vault": infra.settings.vault.model_copy(update={"vault_dir": vault_dir})}
+    )
+    first = bridge_for(dataclasses.replace(infra, settings=settings))
+    first.vault.acquire()
+    for person in (mallory, alice):
+        await first.exporter.export_user(person.user_id)
+    first.vault.release()
+    assert stat.S_IMODE(vault_dir.stat().st_mode) == 0o700
+    assert stat.S_IMODE((vault_dir / alice.user_id).stat().st_mode) == 0o700
+
+    theirs = vault_dir / mallory.user_id / "Memories/LongTerm"
+    (theirs / "link.md").symlink_to(vault_dir / alice.user_id / f"Memories/LongTerm/{made['id']}.md")
+    (theirs / "latin1.md").write_bytes("---\nmemory_type: note\n---\ncaf\xe9\n".encode("latin-1"))
+    long_name = "长" * 80 + ".md"  # 242 bytes: the note fits, a name with ".error.md" added would not
+    (theirs / long_name).write_text("---\nmemory_id: mem_x\n---\ntext\n")
+    aliases = "---\na: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
+    aliases += "".join(f"{c}: &{c} [{', '.join(['*' + p] * 9)}]\n" for p, c in zip("bcdefg", "cdefgh", strict=True))
+    (theirs / "aliases.md").write_text(aliases + "memory_id: mem_x\n---\nboom\n")
+    note = vault_dir / alice.user_id / f"Memories/LongTerm/{made['id']}.md"
+    note.write_text(note.read_text().replace("Mondays", "Tuesdays"))
+
+    again = bridge_for(dataclasses.replace(infra, settings=settings))
+    again.vault.acquire()
+    try:
+        outcomes = await asyncio.wait_for(again.importer.catch_up(), timeout=60)
+    finally:
+        again.vault.release()
+    assert outcomes.get("edited") == 1, outcomes
+    assert (await alice.memory(made["id"]))["content"] == "The team meets on Tuesdays."
+    errors = {p.name: p.read_text() for p in theirs.glob("*.error.md")}
+    assert "a link" in errors.pop("link.error.md")
+    assert "UTF-8" in errors.pop("latin1.error.md")
+    assert "anchors or aliases" in errors.pop("aliases.error.md")
+    [(_, long_error)] = errors.items()
+    assert long_name in long_error
+    assert not list((vault_dir / alice.user_id).rglob("*.error.md"))
+    assert all(len(p.read_bytes()) < 10_000 for p in theirs.glob("*.error.md"))

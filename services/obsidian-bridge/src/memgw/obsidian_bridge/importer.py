@@ -43,7 +43,7 @@ from memgw.obsidian_bridge.notes import (
     your_version,
 )
 from memgw.obsidian_bridge.skills import ExportInput, ExportToObsidian, ImportFromObsidian, ImportInput
-from memgw.obsidian_bridge.vault import UserVault, Vault, is_note
+from memgw.obsidian_bridge.vault import UnreadableNote, UserVault, Vault, is_note
 
 log = get_logger("memgw.obsidian_bridge.import")
 _CONTENT: TypeAdapter[str] = TypeAdapter(MemoryContent)
@@ -97,15 +97,15 @@ class Importer:
             return "ignored"
         async with self.vault.lock(user_id):
             uv = self.vault.user(user_id)
-            text = uv.read(rel)
-            if text is None:
-                uv.forget(rel)  # deleted or moved away; a move shows up again at its new path
-                return "gone"
-            if uv.is_own(rel, text):
-                return "own"
             try:
+                text = uv.read(rel)
+                if text is None:
+                    uv.forget(rel)  # deleted or moved away; a move shows up again at its new path
+                    return "gone"
+                if uv.is_own(rel, text):
+                    return "own"
                 outcome = await self._apply(uv, rel, text, parse(text))
-            except (BrokenNote, NotApplied) as exc:
+            except (BrokenNote, NotApplied, UnreadableNote) as exc:
                 uv.error_note(rel, str(exc))
                 log.info("vault.not_applied", user=user_id, note=str(rel), reason=str(exc))
                 return "error"
@@ -117,9 +117,19 @@ class Importer:
         """Apply what people changed while the bridge was away (a hash differs from the manifest)."""
         outcomes: dict[str, int] = {}
         for user_id in self.vault.existing_users():
-            uv = self.vault.user(user_id)
-            for rel in sorted({*map(Path, uv.manifest), *uv.notes()}):  # each note once, gone ones too
-                outcome = await self.apply(user_id, rel)
+            try:
+                uv = self.vault.user(user_id)
+                rels = sorted({*map(Path, uv.manifest), *uv.notes()})  # each note once, gone ones too
+            except Exception:  # a folder that cannot be read is its owner's problem, no one else's
+                log.exception("vault.folder_unreadable", user=user_id)
+                outcomes["failed"] = outcomes.get("failed", 0) + 1
+                continue
+            for rel in rels:
+                try:
+                    outcome = await self.apply(user_id, rel)
+                except Exception:  # one note's failure is its own: every other note, any user's, goes on
+                    log.exception("vault.apply_failed", user=user_id, note=str(rel))
+                    outcome = "failed"
                 outcomes[outcome] = outcomes.get(outcome, 0) + 1
         return outcomes
 

@@ -1,7 +1,9 @@
 """Notes as a person reads them in Obsidian, and what a person's edit of one says. Pure functions.
 
 A note is YAML front matter (Obsidian's properties) and Markdown. Front matter is read and written by
-python-frontmatter over PyYAML; nothing here parses YAML by hand. The bridge's own instructions sit
+python-frontmatter over PyYAML's safe loader; nothing here parses YAML by hand. Anchors and aliases
+are refused before anything is built: Obsidian never writes them, and a few hundred bytes of nested
+aliases expand to gigabytes. The bridge's own instructions sit
 in an Obsidian comment (``%%memgw … %%``): hidden in reading view, and never part of a memory.
 """
 
@@ -59,9 +61,21 @@ class Note:
     body: str
 
 
+class _PlainYaml(frontmatter.YAMLHandler):
+    def load(self, fm: str, **kwargs: object) -> Any:
+        for token in yaml.scan(fm, Loader=yaml.SafeLoader):  # tokens only: nothing is expanded yet
+            if isinstance(token, yaml.AnchorToken | yaml.AliasToken):
+                raise BrokenNote(
+                    "the properties (front matter) use YAML anchors or aliases (& or *), which notes may not"
+                )
+        return super().load(fm, **kwargs)
+
+
 def parse(text: str) -> Note:
     try:
-        post = frontmatter.loads(text)
+        post = frontmatter.loads(text, handler=_PlainYaml())
+    except BrokenNote:
+        raise
     except (yaml.YAMLError, ValueError, TypeError, AttributeError) as exc:
         raise BrokenNote(f"the properties (front matter) are not valid YAML: {exc}") from exc
     if not isinstance(post.metadata, dict):

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from memgw.common.domain import ID_PATTERN
-from memgw.common.paths import resolve_within
+from memgw.common.paths import PathOutsideRoot, resolve_within
 from memgw.obsidian_bridge.templates import TEMPLATES
 
 TREE = (
@@ -42,10 +42,16 @@ TREE = (
     "Exports",
     "Templates",
 )
+NOTE_MAX_BYTES = 1 << 20  # a note longer than this is no person's note: it is refused, never read whole
+_NAME_MAX_BYTES = 255  # one file name, on the filesystems a vault lives on
 STATE_DIR = ".memgw"  # the bridge's own files inside a user's vault (Obsidian ignores dot folders)
 ERROR_SUFFIX = ".error.md"
 _USER_ID = re.compile(ID_PATTERN)
 _EDITOR_LITTER = (".swp", ".swx", ".tmp", "~", ".crswap", ".part")
+
+
+class UnreadableNote(ValueError):
+    """A file where a note would be that the bridge will not read: a link, too large, not UTF-8."""
 
 
 class VaultLocked(RuntimeError):
@@ -107,6 +113,7 @@ class UserVault:
     def ensure_tree(self) -> None:
         for folder in (*TREE, f"Users/{self.user_id}/LongTerm", STATE_DIR):
             (self.root / folder).mkdir(parents=True, exist_ok=True)
+        self.root.chmod(0o700)
         for name, text in TEMPLATES.items():
             if not (self.root / "Templates" / name).exists():
                 self.write(f"Templates/{name}", text)
@@ -117,19 +124,37 @@ class UserVault:
         return resolve_within(self.root, rel)
 
     def read(self, rel: str | Path) -> str | None:
+        """The note's text, None when there is none; UnreadableNote for what is no plain note of this
+        folder (the path guard resolves links, so a link to another folder is refused before)."""
         try:
-            return self.path(rel).read_text(encoding="utf-8")
-        except (FileNotFoundError, IsADirectoryError):
+            path = self.path(rel)
+        except PathOutsideRoot as exc:
+            raise UnreadableNote("it is a link out of your folder; the bridge reads only plain notes") from exc
+        if path != self.root / rel:
+            raise UnreadableNote("it is a link (or lies in a linked folder); the bridge reads only plain notes")
+        try:
+            with path.open("rb") as handle:
+                data = handle.read(NOTE_MAX_BYTES + 1)
+        except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
             return None
+        except OSError as exc:
+            raise UnreadableNote(f"it cannot be read ({exc.strerror})") from exc
+        if len(data) > NOTE_MAX_BYTES:
+            raise UnreadableNote(f"it is larger than {NOTE_MAX_BYTES >> 10} KiB, the most a note may hold")
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise UnreadableNote(f"it is not UTF-8 text (byte {exc.start})") from exc
 
     def write(self, rel: str | Path, text: str, **ids: str | int | None) -> bool:
         """Write atomically (a temp file renamed over the note) and record it; False when the note
         already holds exactly this text (nothing is touched then)."""
         key = str(Path(rel))
         target = self.path(rel)
-        if self.read(rel) == text:
-            self._record(key, text, ids)
-            return False
+        with contextlib.suppress(UnreadableNote):  # what stands there now is replaced whatever it is
+            if self.read(rel) == text:
+                self._record(key, text, ids)
+                return False
         target.parent.mkdir(parents=True, exist_ok=True)
         self._record(key, text, ids)  # recorded before the file appears: the watcher sees it as ours
         with _temp_beside(target) as tmp:
@@ -175,11 +200,20 @@ class UserVault:
             if is_note(rel):
                 yield rel
 
+    @staticmethod
+    def _error_rel(rel: Path) -> Path:
+        """Where a note's error note goes: beside it, under a short name when its own is too long."""
+        name = rel.stem + ERROR_SUFFIX
+        if len(name.encode()) > _NAME_MAX_BYTES:
+            name = digest(str(rel))[:16] + ERROR_SUFFIX
+        return rel.with_name(name)
+
     def error_note(self, rel: str | Path, message: str) -> None:
         """Say beside a note why nothing was applied; the note itself is left exactly as it is."""
         rel = Path(rel)
-        beside = rel.with_name(rel.stem + ERROR_SUFFIX)
-        with _temp_beside(self.path(beside)) as tmp:
+        if len(message) > _MESSAGE_MAX:
+            message = message[:_MESSAGE_MAX] + " …"
+        with _temp_beside(self.path(self._error_rel(rel))) as tmp:
             tmp.write(
                 f"# ⚠ {rel.name}: nothing was applied\n\n{message}\n\n"
                 "Fix the note and save it again; this note goes away once it is applied.\n"
@@ -187,9 +221,8 @@ class UserVault:
             )
 
     def clear_error(self, rel: str | Path) -> None:
-        rel = Path(rel)
         with contextlib.suppress(FileNotFoundError):
-            self.path(rel.with_name(rel.stem + ERROR_SUFFIX)).unlink()
+            self.path(self._error_rel(Path(rel))).unlink()
 
     def _record(self, key: str, text: str, ids: dict[str, str | int | None]) -> None:
         previous = self.manifest.get(key)
@@ -231,6 +264,8 @@ class UserVault:
             self._journal_path.unlink()
         self._journal_lines, self._journal_cut = 0, False
 
+
+_MESSAGE_MAX = 2000  # what an error note says of one failure; the rest is in the bridge's log
 
 # The journal is folded into the snapshot once it is as long as the manifest, and never sooner than
 # this: a small vault's snapshot is cheap, but rewriting it every few writes buys nothing.
@@ -274,6 +309,7 @@ class Vault:
 
     def __init__(self, root: Path):
         root.mkdir(parents=True, exist_ok=True)
+        root.chmod(0o700)  # people's notes: no other local user lists or reads them, wherever the vault is
         self.root = root
         self._users: dict[str, UserVault] = {}
         self._locks: dict[str, asyncio.Lock] = {}
