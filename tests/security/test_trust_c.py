@@ -94,3 +94,38 @@ async def test_a_forged_duplicate_on_the_bus_changes_no_record_the_giver_may_not
             await asyncio.sleep(0.1)
     assert await _version(system, theirs["id"]) == theirs["version"]
     assert await _version(system, own["id"]) == own["version"]
+
+
+# -- N7: the last 500s ----------------------------------------------------------------------------------
+
+
+async def test_deep_nesting_on_rpc_and_the_toml_import_is_a_clear_refusal(
+    system: System, pair: tuple[str, str, str, str]
+) -> None:
+    _, key, _, _ = pair
+    h = system.auth(key)
+    deep_json = '{"jsonrpc": "2.0", "id": 1, "method": "x", "params": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    for body in (deep_json, '{"jsonrpc": "2.0", "id": 1, "method": "x", "params": ' + "[" * 40 + "]" * 40 + "}"):
+        answer = await system.client.post("/rpc", content=body, headers={**h, "Content-Type": "application/json"})
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["error"]["code"] == -32600
+        assert "nested" in answer.json()["error"]["message"]
+    for depth in (100_000, 40):
+        toml = "x = " + "[" * depth + "]" * depth + "\n"
+        answer = await system.client.post(
+            "/v1/sources/import", content=toml, headers={**h, "Content-Type": "text/plain"}
+        )
+        assert answer.status_code == 400, answer.text
+        assert "nested" in answer.json()["detail"]
+
+
+async def test_a_binary_first_frame_on_the_events_websocket_is_an_unauthenticated_close(system: System) -> None:
+    from websockets.asyncio.client import connect as ws_connect
+    from websockets.exceptions import ConnectionClosed
+
+    ws_url = system.url.replace("http://", "ws://") + "/v1/events/ws"
+    async with ws_connect(ws_url) as ws:
+        await ws.send(b"\x00\xff binary")
+        with pytest.raises(ConnectionClosed) as closed:
+            await asyncio.wait_for(ws.recv(), 10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401

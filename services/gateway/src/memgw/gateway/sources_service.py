@@ -44,6 +44,7 @@ from memgw.common.sources import (
 )
 from memgw.gateway import access, audit
 from memgw.gateway.errors import ApiError, BadRequest, Conflict, NotFound, Unavailable
+from memgw.gateway.schemas import MAX_NESTING, check_value
 
 log = get_logger("memgw.gateway.sources")
 
@@ -394,9 +395,15 @@ class Sources:
         """Bring [[memory_sources]] of OpenHuman's config.toml in: new ids are added, the caller's own
         existing ones updated; each entry that cannot be taken is reported with its reason."""
         try:
-            tables = tomllib.loads(text).get("memory_sources", [])
+            parsed = tomllib.loads(text)
+            check_value(parsed, "toml")
         except tomllib.TOMLDecodeError as exc:
             raise BadRequest(f"not valid TOML: {exc}") from exc
+        except RecursionError as exc:  # nested deeper than the parser follows
+            raise BadRequest(f"toml: nested more than {MAX_NESTING} levels") from exc
+        except ValueError as exc:
+            raise BadRequest(str(exc)) from exc
+        tables = parsed.get("memory_sources", [])
         if not isinstance(tables, list):
             raise BadRequest("memory_sources must be an array of tables ([[memory_sources]])")
         added, updated, errors = [], [], []

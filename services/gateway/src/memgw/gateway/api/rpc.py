@@ -11,6 +11,7 @@ from fastapi.responses import JSONResponse
 
 from memgw.gateway.deps import PrincipalDep, RpcDep
 from memgw.gateway.openhuman_rpc import INVALID_REQUEST, MAX_BATCH, PARSE_ERROR, error_reply, handle
+from memgw.gateway.schemas import MAX_NESTING, check_value
 
 router = APIRouter(tags=["openhuman-rpc"])
 
@@ -22,6 +23,12 @@ async def rpc(request: Request, endpoint: RpcDep, principal: PrincipalDep) -> Re
         message: Any = json.loads(await request.body())
     except (ValueError, UnicodeDecodeError):
         return JSONResponse(error_reply(None, PARSE_ERROR, "the body is not JSON"))
+    except RecursionError:  # nested deeper than the parser follows
+        return JSONResponse(error_reply(None, INVALID_REQUEST, f"nested more than {MAX_NESTING} levels"))
+    try:
+        check_value(message, "request")
+    except ValueError as exc:
+        return JSONResponse(error_reply(None, INVALID_REQUEST, str(exc)))
     if isinstance(message, list):
         if not message or len(message) > MAX_BATCH:
             return JSONResponse(error_reply(None, INVALID_REQUEST, f"a batch holds 1 to {MAX_BATCH} requests"))

@@ -179,9 +179,10 @@ async def stage_events_ws(websocket: WebSocket, source_id: str | None = None) ->
     if first_message:
         await websocket.accept()
         try:
-            hello = json.loads(await asyncio.wait_for(websocket.receive_text(), FIRST_MESSAGE_S))
+            frame = await asyncio.wait_for(websocket.receive(), FIRST_MESSAGE_S)
+            hello = json.loads(frame.get("text") or "null")  # a binary or closing frame carries no key
             secret = str(hello.get("api_key") or "") if isinstance(hello, dict) else ""
-        except (TimeoutError, ValueError, WebSocketDisconnect):
+        except (TimeoutError, ValueError, RecursionError, WebSocketDisconnect):
             secret = ""
     try:
         principal = await authenticate(services.pool, secret, target="websocket /v1/events/ws")
