@@ -243,7 +243,7 @@ async def test_stored_embeddings_are_reused_only_within_one_tenant(
     system: System, passages_embedded: list[str]
 ) -> None:
     embedded = passages_embedded
-    guess = f"the PIN is {uuid.uuid4().hex[:6]}"
+    guess = f"the locker is number {uuid.uuid4().hex[:6]}"
     a = await system.user(f"tn_{uuid.uuid4().hex[:8]}")
     b = await system.user(f"tn_{uuid.uuid4().hex[:8]}")
     for who in (a, b, b):

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from memgw.common.bus import MSG_ID_HEADER
 from memgw.common.events import MemoryFeedbackGiven, Subject
-from tests.conftest import System
+from tests.conftest import StageWatcher, System
 
 
 @pytest.fixture
@@ -128,4 +129,128 @@ async def test_a_binary_first_frame_on_the_events_websocket_is_an_unauthenticate
         await ws.send(b"\x00\xff binary")
         with pytest.raises(ConnectionClosed) as closed:
             await asyncio.wait_for(ws.recv(), 10)
-    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
+    assert closed.value.rcvd is not None
+    assert closed.value.rcvd.code == 4401
+
+
+# -- N8: one rule for a secret on every write path ------------------------------------------------------
+
+
+async def test_every_write_path_stores_a_secret_redacted(
+    system: System, pair: tuple[str, str, str, str], stage_watcher: StageWatcher, files_dir: Path
+) -> None:
+    alice, key, _, _ = pair
+    made = await _remember(system, key, "Note to self: my password is hunter2")
+    got = await system.client.get(f"/v1/memory/{made['id']}", headers=system.auth(key))
+    assert got.json()["content"] == "Note to self: my [redacted]"
+    patched = await system.client.patch(
+        f"/v1/memory/{made['id']}", json={"content": "PIN: 4821"}, headers=system.auth(key)
+    )
+    assert patched.status_code == 200, patched.text
+    assert patched.json()["content"] == "[redacted]"
+
+    folder = files_dir
+    (folder / "travel.md").write_text("# Travel\n\nHotel booked with card 4111 1111 1111 1111, room 12.\n")
+    source_id = f"src_{uuid.uuid4().hex[:6]}"
+    await system.folder_source(key, source_id, folder)
+    final = await system.sync(key, source_id, stage_watcher)
+    assert final["stage"] == "Completed", final
+    chunks = await system.infra.pool.fetch("SELECT content FROM memories WHERE source_id = $1", source_id)
+    assert chunks
+    assert all("4111" not in c["content"] for c in chunks)
+    assert any("[redacted]" in c["content"] for c in chunks)
+    stored = await system.infra.pool.fetch("SELECT content FROM memories WHERE user_id = $1", alice)
+    assert not any("hunter2" in r["content"] or "4821" in r["content"] for r in stored)
+
+
+async def test_the_refuse_rule_answers_422_and_a_source_counts_what_it_left_out(
+    system: System,
+    pair: tuple[str, str, str, str],
+    stage_watcher: StageWatcher,
+    files_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _, key, _, _ = pair
+    monkeypatch.setattr(system.infra.store, "secrets_on_write", "refuse")
+    answer = await system.client.post(
+        "/v1/memory", json={"content": "stripe sk_live_51HqLyjWDarjtT1zdp7dcXYZ"}, headers=system.auth(key)
+    )
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["error"] == "secret_refused"
+
+    folder = files_dir
+    (folder / "a.md").write_text("The garden needs water on Sundays.\n")
+    (folder / "b.md").write_text("The safe's PIN: 4821\n")
+    source_id = f"src_{uuid.uuid4().hex[:6]}"
+    await system.folder_source(key, source_id, folder)
+    final = await system.sync(key, source_id, stage_watcher)
+    assert final["counts"]["chunks"] == 1, final
+    assert final["counts"]["chunks_refused"] == 1, final
+
+
+# -- N9: mem0's add tells an agent nothing of a sibling's memories --------------------------------------
+
+
+async def test_mem0_add_does_not_answer_with_a_sibling_agents_memory(
+    system: System, pair: tuple[str, str, str, str]
+) -> None:
+    alice, _, _, _ = pair
+    first, second = f"ag1_{uuid.uuid4().hex[:6]}", f"ag2_{uuid.uuid4().hex[:6]}"
+    first_key, second_key = await system.agent(alice, first), await system.agent(alice, second)
+    said = [{"role": "user", "content": "The staging database lives on port 6543."}]
+    mine = await _remember(system, first_key, said[0]["content"], visibility="agent-only")
+    again = await system.client.post(
+        "/mem0/v3/memories/add/",
+        json={"messages": said, "agent_id": second, "infer": False},
+        headers={"Authorization": f"Token {second_key}"},
+    )
+    [theirs] = again.json()["results"]
+    assert theirs["event"] == "ADD"
+    assert theirs["id"] != mine["id"]
+
+
+# -- N6: one user's big commit does not hold another's ----------------------------------------------------
+
+
+async def _commit(system: System, key: str, text: str) -> str:
+    sid = f"s_{uuid.uuid4().hex[:8]}"
+    h = system.auth(key)
+    assert (await system.client.post("/v1/episodes", json={"session_id": sid, "content": text}, headers=h)).is_success
+    answer = await system.client.post(f"/v1/sessions/{sid}/commit", json={}, headers=h)
+    assert answer.status_code == 202, answer.text
+    return str(answer.json()["job"])
+
+
+async def _job_state(system: System, key: str, job_url: str) -> str:
+    return str((await system.client.get(job_url, headers=system.auth(key))).json()["state"])
+
+
+async def test_a_users_commit_is_consolidated_while_anothers_is_still_running(
+    system: System, pair: tuple[str, str, str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memgw.consolidator.service import Consolidator
+
+    alice, alice_key, _, mallory_key = pair
+    release = asyncio.Event()
+    original = Consolidator.on_session_committed
+
+    async def slow_for_alice(self: Consolidator, event: Any) -> Any:
+        if event.user_id == alice:
+            await release.wait()  # a big commit, as long as the test wants
+        return await original(self, event)
+
+    monkeypatch.setattr(Consolidator, "on_session_committed", slow_for_alice)
+    try:
+        held = await _commit(system, alice_key, "I work at the harbour office as a pilot.")
+        await asyncio.sleep(0.5)  # alice's commit is taken first
+        other = await _commit(system, mallory_key, "I am allergic to shellfish.")
+        async with asyncio.timeout(30):
+            while await _job_state(system, mallory_key, other) not in ("done", "failed"):
+                await asyncio.sleep(0.1)
+        assert await _job_state(system, mallory_key, other) == "done"
+        assert await _job_state(system, alice_key, held) not in ("done", "failed")
+    finally:
+        release.set()
+    async with asyncio.timeout(30):
+        while await _job_state(system, alice_key, held) not in ("done", "failed"):
+            await asyncio.sleep(0.1)

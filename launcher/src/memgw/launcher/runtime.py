@@ -105,7 +105,7 @@ async def open_infra(settings: Settings) -> AsyncIterator[Infra]:
 
         skills = Skills(settings)  # a binding that names nothing installed stops the start here
         stack.push_async_callback(skills.close)
-        store = MemoryStore(pool, index, layout)
+        store = MemoryStore(pool, index, layout, settings.data.secrets_on_write)
         stack.push_async_callback(store.marks_cleared)  # before the pool closes
         yield Infra(
             settings=settings,

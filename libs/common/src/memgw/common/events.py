@@ -74,6 +74,7 @@ class SyncCounts(BaseModel):
     items_deleted: int = 0
     items_failed: int = 0
     chunks: int = 0
+    chunks_refused: int = 0  # held a secret, and the install refuses such writes (MEMGW_SECRETS_ON_WRITE)
     tokens: int = 0
     cost_usd: float = 0.0
 

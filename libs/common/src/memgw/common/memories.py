@@ -13,7 +13,7 @@ import asyncio
 import json
 import weakref
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from operator import attrgetter
 from typing import Any
@@ -21,7 +21,7 @@ from typing import Any
 import asyncpg
 import numpy as np
 
-from memgw.common.acl import KEYLESS_STANDING, SqlParams, keyword_stats_sql, read_key
+from memgw.common.acl import KEYLESS_STANDING, SqlParams, keyword_stats_sql, read_key, read_sql
 from memgw.common.bus import BusLayout
 from memgw.common.db.outbox import enqueue, enqueue_many
 from memgw.common.db.pool import Conn, Executor
@@ -31,6 +31,7 @@ from memgw.common.embedding.base import Embedder
 from memgw.common.events import CHANGE_KINDS, MemoryChanged
 from memgw.common.index import sparse
 from memgw.common.index.base import READ_KEY_FIELD, IndexPoint, VectorIndex
+from memgw.common.secrets import SecretsOnWrite, screen
 
 _UPDATABLE = frozenset(
     {
@@ -230,7 +231,10 @@ def _changed(row: asyncpg.Record, change: str) -> MemoryChanged:
 
 
 class MemoryStore:
-    def __init__(self, pool: asyncpg.Pool, index: VectorIndex, layout: BusLayout):
+    def __init__(
+        self, pool: asyncpg.Pool, index: VectorIndex, layout: BusLayout, secrets_on_write: SecretsOnWrite = "redact"
+    ):
+        self.secrets_on_write = secrets_on_write  # the one rule for a secret in what is written (secrets.py)
         self.pool = pool
         self.index = index
         self.layout = layout
@@ -239,6 +243,10 @@ class MemoryStore:
         # of its own (its own WAL flush: 1.6 ms of a write's p50, timed step by step) that no answer
         # needs. A mark left behind (a crash first) only has the reconciler index its memory again.
         self._indexed_marks = WriteBehind[int](self._clear_marks, name="index-marks")
+
+    def screen(self, text: str) -> str:
+        """``text`` as this install stores it: as it is, with its secrets redacted, or SecretRefused."""
+        return screen(text, self.secrets_on_write)
 
     def _tenant_lane(self, tenant: str) -> asyncio.Lock:
         lane = self._lanes.get(tenant)
@@ -258,6 +266,7 @@ class MemoryStore:
         statement (and the outbox's one) however many there are; one by one, 100 paid ~500 round trips."""
         if not news:
             return []
+        news = [replace(n, content=self.screen(n.content), summary=self.screen(n.summary)) for n in news]
         ids = [new.id for new in news]
         if len(set(ids)) != len(ids):
             raise ValueError("one statement cannot write the same memory twice: ids must differ")
@@ -283,6 +292,7 @@ class MemoryStore:
         unknown = set(changes) - _UPDATABLE
         if unknown:
             raise ValueError(f"not updatable: {sorted(unknown)}")
+        changes = {k: self.screen(v) if k in ("content", "summary") else v for k, v in changes.items()}
         if "content" in changes:
             if "embedding" not in changes:
                 raise ValueError("a content change needs its new embedding")
@@ -324,14 +334,16 @@ class MemoryStore:
         chunks are neither versioned nor announced: their life belongs to their source."""
         return [r["id"] for r in await conn.fetch("DELETE FROM memories WHERE source_id = $1 RETURNING id", source_id)]
 
-    async def same_content(self, db: Executor, user_id: str, content: str) -> str | None:
-        """An active memory of ``user_id`` holding exactly this text, if any (a repeated add is not a
-        second memory)."""
+    async def same_content(self, db: Executor, p: Principal, user_id: str, content: str) -> str | None:
+        """An active memory of ``user_id`` holding exactly this text that ``p`` may read, if any (a
+        repeated add is not a second memory). Only what the writer may read: an answer naming a memory
+        it may not read (a sibling agent's) would tell it that memory's id and text."""
+        params = SqlParams()
+        hashed, owner = params.add(content_hash(self.screen(content))), params.add(user_id)
         found = await db.fetchval(
-            "SELECT id FROM memories WHERE content_hash = $1 AND user_id = $2 AND status = 'active'"
-            " AND source_id IS NULL ORDER BY created_at LIMIT 1",
-            content_hash(content),
-            user_id,
+            f"SELECT m.id FROM memories m WHERE m.content_hash = {hashed} AND m.user_id = {owner}"
+            f" AND m.source_id IS NULL AND {read_sql(p, params)} ORDER BY m.created_at LIMIT 1",
+            *params.values,
         )
         return str(found) if found else None
 
@@ -431,6 +443,7 @@ class MemoryStore:
         how fast a write is never tells whether another tenant stored that text. One call per
         tenant at a time goes to the embedder, so one tenant's bulk write cannot occupy it: others
         get their batches in between."""
+        texts = [self.screen(t) for t in texts]  # the vector is of the text that is stored
         hashes = [content_hash(t) for t in texts]
         # A memory written in a session may be embedded with the turn before it (the gateway's
         # session context): its vector is not its text's alone, so it is never reused for that text.

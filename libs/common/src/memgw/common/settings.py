@@ -26,6 +26,12 @@ class DataSettings(BaseSettings):
         default=None,
         description="Fernet key sealing source credentials; unset = credentials.key (0600) in the data dir.",
     )
+    secrets_on_write: Literal["redact", "refuse"] = Field(
+        default="redact",
+        description="What a write into memory that holds a secret (key, token, password, PIN, card number) gets,"
+        " on every path: redact = stored with each secret replaced by [redacted]; refuse = refused (a request"
+        " answers 422, a source skips the chunk and counts it in chunks_refused).",
+    )
 
 
 class NatsSettings(BaseSettings):
@@ -117,6 +123,16 @@ class GatewaySettings(BaseSettings):
         default=None, description="Admin API key to provision; unset = generated once and kept in the data dir."
     )
     session_ttl_s: int = Field(default=7 * 86400, ge=60, description="How long a session and its episodes live.")
+    key_rate_per_s: float = Field(
+        default=100.0, gt=0, description="Requests a second one API key may make (a token bucket); past it, 429."
+    )
+    key_burst: int = Field(default=300, ge=1, description="Requests one API key may make at once above its rate.")
+    key_max_in_flight: int = Field(
+        default=8, ge=1, description="Requests of one API key served at once; the rest wait in the key's own queue."
+    )
+    key_max_queued: int = Field(
+        default=64, ge=0, description="Requests of one API key that may wait for a slot; past it, 429."
+    )
     job_stale_s: float = Field(
         default=900.0, ge=60, description="A job queued or running this long without a move is reported failed."
     )
@@ -270,6 +286,13 @@ class ConsolidationSettings(BaseSettings):
     promote_min_importance: float = Field(default=0.5, ge=0, le=1)
     promote_min_confidence: float = Field(default=0.6, ge=0, le=1)
     near_duplicate_similarity: float = Field(default=0.95, gt=0, le=1)
+    commit_workers: int = Field(
+        default=4,
+        ge=1,
+        le=64,
+        description="Session commits consolidated at once per process, one user's at a time: a big commit"
+        " holds its own user's queue, not everyone's.",
+    )
     conflict_neighbours: int = Field(
         default=8, ge=1, le=50, description="Nearest memories by meaning and by words checked for a contradiction."
     )

@@ -69,7 +69,13 @@ def build(infra: Infra) -> ServiceParts:
         cleanup.append(client.close)
     return ServiceParts(
         name="consolidator",
-        router=create_router(infra.layout, infra.broker, consolidator_for(infra), sync),
+        router=create_router(
+            infra.layout,
+            infra.broker,
+            consolidator_for(infra),
+            sync,
+            commit_workers=infra.settings.consolidation.commit_workers,
+        ),
         background=background,
         cleanup=cleanup,
     )

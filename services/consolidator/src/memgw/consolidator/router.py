@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import weakref
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -16,14 +18,29 @@ from memgw.consolidator.service import Consolidator
 
 
 def create_router(
-    layout: BusLayout, broker: NatsBroker, consolidator: Consolidator, openviking: OpenVikingSync | None = None
+    layout: BusLayout,
+    broker: NatsBroker,
+    consolidator: Consolidator,
+    openviking: OpenVikingSync | None = None,
+    *,
+    commit_workers: int = 1,
 ) -> NatsRouter:
     """Subscribers for ``layout``'s subjects; ``broker`` is where dead letters are published. With
-    ``openviking``, memory changes are also carried to OpenViking (a consumer of its own)."""
+    ``openviking``, memory changes are also carried to OpenViking (a consumer of its own).
+    ``commit_workers`` commits are consolidated at once, one user's at a time."""
     router = NatsRouter(middlewares=[settling(layout, broker)])
+    # One user's commits one at a time (in this process): the workers serve several users at once, and
+    # no two commits of one user run against each other.
+    lanes: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    def lane(user_id: str) -> asyncio.Lock:
+        found = lanes.get(user_id)
+        if found is None:
+            found = lanes[user_id] = asyncio.Lock()
+        return found
 
     def consume(
-        subject: Subject, title: str, consumer: str = "consolidator"
+        subject: Subject, title: str, consumer: str = "consolidator", workers: int = 1
     ) -> Callable[[Callable[..., Awaitable[Any]]], Any]:
         return router.subscriber(
             layout.subject(subject),
@@ -33,17 +50,19 @@ def create_router(
             config=layout.consumer_config(),
             ack_policy=AckPolicy.MANUAL,  # settled by the one middleware
             title=title,
+            max_workers=workers,
         )
 
-    @consume(Subject.SESSION_COMMITTED, "consolidator: SessionCommitted")
+    @consume(Subject.SESSION_COMMITTED, "consolidator: SessionCommitted", workers=commit_workers)
     async def on_commit(event: SessionCommitted, msg: NatsMessage) -> None:
         with correlation_scope(event.correlation_id):
-            try:
-                await consolidator.on_session_committed(event)
-            except Exception as exc:
-                if last_try(layout, msg, exc):  # its job says so at once
-                    await consolidator.gave_up(event, exc)
-                raise
+            async with lane(event.user_id):
+                try:
+                    await consolidator.on_session_committed(event)
+                except Exception as exc:
+                    if last_try(layout, msg, exc):  # its job says so at once
+                        await consolidator.gave_up(event, exc)
+                    raise
 
     @consume(Subject.MEMORY_FEEDBACK, "consolidator: MemoryFeedbackGiven")
     async def on_feedback(event: MemoryFeedbackGiven) -> None:

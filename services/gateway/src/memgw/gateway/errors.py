@@ -25,6 +25,7 @@ from pydantic import ValidationError
 
 from memgw.common.logging import CORRELATION_HEADER, correlation_scope, current_correlation_id, get_logger
 from memgw.common.outages import TRANSIENT
+from memgw.common.secrets import SecretRefused
 
 log = get_logger("memgw.gateway.errors")
 
@@ -93,6 +94,9 @@ def install_error_handlers(app: FastAPI) -> None:
         ]
         return JSONResponse(error_body("invalid_request", problems), status_code=422)
 
+    async def on_secret(_: Request, exc: Exception) -> JSONResponse:
+        return JSONResponse(error_body("secret_refused", str(exc)), status_code=422)
+
     async def on_database_refusal(request: Request, exc: Exception) -> JSONResponse:
         status, code = _database_answer(exc)
         log.warning("request.refused_by_database", path=request.url.path, error=type(exc).__name__, status=status)
@@ -119,6 +123,7 @@ def install_error_handlers(app: FastAPI) -> None:
         app.add_exception_handler(down, on_dependency_down)
     app.add_exception_handler(RequestValidationError, on_validation)
     app.add_exception_handler(ValidationError, on_model_validation)
+    app.add_exception_handler(SecretRefused, on_secret)
     for refused in (asyncpg.DataError, asyncpg.IntegrityConstraintViolationError, OverflowError):
         app.add_exception_handler(refused, on_database_refusal)
     app.add_exception_handler(Exception, on_unexpected)

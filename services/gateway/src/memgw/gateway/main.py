@@ -6,6 +6,7 @@ from __future__ import annotations
 from fastapi import FastAPI
 
 from memgw.common.runtime import Infra, ServiceParts
+from memgw.common.settings import GatewaySettings
 from memgw.gateway.api import (
     audit,
     directory,
@@ -24,6 +25,7 @@ from memgw.gateway.console import install_console
 from memgw.gateway.correlation import Correlation
 from memgw.gateway.errors import install_error_handlers
 from memgw.gateway.events import relay_router
+from memgw.gateway.fair_shares import FairShares, Limits
 from memgw.gateway.mcp import mcp_app
 from memgw.gateway.server_timing import ServerTiming
 from memgw.gateway.services import Services, services_for
@@ -31,7 +33,7 @@ from memgw.gateway.services import Services, services_for
 MAX_BODY_BYTES = 1_000_000
 
 
-def create_app(services: Services) -> FastAPI:
+def create_app(services: Services, limits: Limits) -> FastAPI:
     mcp = mcp_app(services)
     app = FastAPI(
         title="Memory Gateway",
@@ -48,15 +50,20 @@ def create_app(services: Services) -> FastAPI:
     app.mount("/", mcp)  # last: FastAPI's own routes match first
     app.add_middleware(ServerTiming)
     app.add_middleware(Correlation)
-    app.add_middleware(BodyLimit, max_bytes=MAX_BODY_BYTES)  # outermost: before anything reads a body
+    app.add_middleware(BodyLimit, max_bytes=MAX_BODY_BYTES)  # before anything reads a body
+    app.add_middleware(FairShares, limits=limits)  # outermost: a key past its share costs nothing more
     return app
+
+
+def limits_of(settings: GatewaySettings) -> Limits:
+    return Limits(settings.key_rate_per_s, settings.key_burst, settings.key_max_in_flight, settings.key_max_queued)
 
 
 def build(infra: Infra) -> ServiceParts:
     services = services_for(infra)
     return ServiceParts(
         name="gateway",
-        app=create_app(services),
+        app=create_app(services, limits_of(infra.settings.gateway)),
         router=relay_router(infra.layout, services.stage_relay),
         cleanup=[services.close],
     )

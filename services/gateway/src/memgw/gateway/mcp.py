@@ -25,6 +25,7 @@ from pydantic import AfterValidator, Field, ValidationError
 from starlette.routing import Route
 
 from memgw.common.domain import MemoryType, Principal, Visibility
+from memgw.common.secrets import SecretRefused
 from memgw.common.viking import memory_id_of
 from memgw.gateway import session_service
 from memgw.gateway.deps import authenticate
@@ -88,6 +89,8 @@ async def _call(services: Services, action: Callable[[Principal], Awaitable[T]])
         raise ToolError(f"{exc.code}: {exc.detail}") from exc
     except ValidationError as exc:
         raise ToolError(f"invalid_request: {_problem(exc)}") from exc
+    except SecretRefused as exc:
+        raise ToolError(f"secret_refused: {exc}") from exc
 
 
 def _compact(hit: SearchHit) -> dict[str, Any]:

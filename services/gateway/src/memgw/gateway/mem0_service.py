@@ -177,7 +177,7 @@ class Mem0:
         metadata = {**(body.metadata or {}), **({"run_id": body.run_id} if body.run_id else {})}
         results = []
         for content, memory_type, importance, confidence, tags in items:
-            if existing := await self.store.same_content(self.pool, owner, content):
+            if existing := await self.store.same_content(self.pool, p, owner, content):
                 results.append({"id": existing, "memory": content, "event": "NONE"})
                 continue
             record = await self.memories.create(

@@ -31,7 +31,7 @@ from memgw.common.logging import get_logger
 from memgw.common.memories import RECORD_COLUMNS, MemoryStore, NewMemory, to_record
 from memgw.common.namespaces import derive_namespace
 from memgw.common.principals import principal_of
-from memgw.common.secrets import contains_secret
+from memgw.common.secrets import SecretRefused
 from memgw.common.skills import Skills
 from memgw.obsidian_bridge.exporter import Exporter, review_folder
 from memgw.obsidian_bridge.notes import (
@@ -105,7 +105,7 @@ class Importer:
                 if uv.is_own(rel, text):
                     return "own"
                 outcome = await self._apply(uv, rel, text, parse(text))
-            except (BrokenNote, NotApplied, UnreadableNote) as exc:
+            except (BrokenNote, NotApplied, UnreadableNote, SecretRefused) as exc:
                 uv.error_note(rel, str(exc))
                 log.info("vault.not_applied", user=user_id, note=str(rel), reason=str(exc))
                 return "error"
@@ -302,8 +302,6 @@ class Importer:
         if not content.strip():
             return "empty"  # a note just created; its text comes with a later save
         content = _content(content)
-        if contains_secret(content):
-            raise NotApplied("the text looks like it holds a credential (a key, token or password); it was not stored")
         memory_type = str(note.meta.get("memory_type") or MemoryType.NOTE.value)
         if memory_type not in NEW_NOTE_TYPES:
             raise NotApplied(f"memory_type must be one of {', '.join(NEW_NOTE_TYPES)}, not {memory_type!r}")
