@@ -254,3 +254,24 @@ async def test_a_users_commit_is_consolidated_while_anothers_is_still_running(
     async with asyncio.timeout(30):
         while await _job_state(system, alice_key, held) not in ("done", "failed"):
             await asyncio.sleep(0.1)
+
+
+# -- Lower: ids that differ only in case, an unbounded correlation id --------------------------------------
+
+
+async def test_user_ids_that_differ_only_in_case_are_one_id(system: System) -> None:
+    uid = f"Case_{uuid.uuid4().hex[:6]}"
+    await system.admin("POST", "/v1/users", json={"user_id": uid})
+    answer = await system.client.post("/v1/users", json={"user_id": uid.lower()}, headers=system.auth())
+    assert answer.status_code == 409, answer.text
+
+
+async def test_a_correlation_id_the_caller_sends_is_kept_only_when_plain_and_short(
+    system: System, pair: tuple[str, str, str, str]
+) -> None:
+    _, key, _, _ = pair
+    for sent, kept in (("req-42.a:b", True), ("x" * 10_000, False), ("has space", False)):
+        answer = await system.client.get("/v1/memory", headers={**system.auth(key), "X-Correlation-ID": sent})
+        assert answer.status_code == 200
+        assert (answer.headers["X-Correlation-ID"] == sent) is kept
+        assert len(answer.headers["X-Correlation-ID"]) <= 128

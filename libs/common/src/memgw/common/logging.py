@@ -7,6 +7,7 @@ The correlation id lives in a context variable; HTTP middleware and bus consumer
 from __future__ import annotations
 
 import logging
+import re
 import sys
 import uuid
 from collections.abc import Iterator
@@ -29,10 +30,14 @@ def new_correlation_id() -> str:
     return uuid.uuid4().hex
 
 
+_PLAIN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,127}")
+
+
 @contextmanager
 def correlation_scope(correlation_id: str | None) -> Iterator[str]:
-    """Bind a correlation id (a fresh one when None) for the duration of a request or message."""
-    cid = correlation_id or new_correlation_id()
+    """Bind a correlation id for the duration of a request or message: the caller's when it is a
+    plain short token, else a fresh one (a caller's header must not grow every log line and answer)."""
+    cid = correlation_id if correlation_id and _PLAIN_ID.fullmatch(correlation_id) else new_correlation_id()
     token = _correlation_id.set(cid)
     try:
         yield cid

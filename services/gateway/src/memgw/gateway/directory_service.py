@@ -225,7 +225,7 @@ class Directory:
                 body.is_trusted,
             )
         except asyncpg.UniqueViolationError as exc:
-            raise Conflict(f"user {body.user_id!r} exists already") from exc
+            raise Conflict(f"user {body.user_id!r} exists already (user ids are unique whatever their case)") from exc
         await audit.record(self.pool, p, "user_create", target_type="user", target_id=body.user_id)
         assert row is not None
         return _user(row)
