@@ -275,3 +275,48 @@ async def test_a_correlation_id_the_caller_sends_is_kept_only_when_plain_and_sho
         assert answer.status_code == 200
         assert (answer.headers["X-Correlation-ID"] == sent) is kept
         assert len(answer.headers["X-Correlation-ID"]) <= 128
+
+
+# -- N10: a session id is its user's ------------------------------------------------------------------------
+
+
+async def test_a_session_id_another_user_took_first_is_still_free_for_each_user(
+    system: System, pair: tuple[str, str, str, str]
+) -> None:
+    _, alice_key, _, mallory_key = pair
+    sid = f"chat-{uuid.uuid4().hex[:6]}"
+    for key, text in ((mallory_key, "squatting on the id"), (alice_key, "I prefer tea in the morning.")):
+        answer = await system.client.post(
+            "/v1/episodes", json={"session_id": sid, "content": text}, headers=system.auth(key)
+        )
+        assert answer.status_code == 201, answer.text
+    alices = await system.client.get(f"/v1/sessions/{sid}/episodes", headers=system.auth(alice_key))
+    assert [e["content"] for e in alices.json()] == ["I prefer tea in the morning."]
+    committed = await system.client.post(f"/v1/sessions/{sid}/commit", json={}, headers=system.auth(alice_key))
+    assert committed.status_code == 202, committed.text
+    mallorys = await system.client.get(f"/v1/sessions/{sid}/episodes", headers=system.auth(mallory_key))
+    assert [e["content"] for e in mallorys.json()] == ["squatting on the id"]
+
+
+async def test_an_evermemos_group_session_cannot_be_taken_by_another_user(
+    system: System, pair: tuple[str, str, str, str]
+) -> None:
+    from memgw.gateway.evermemos_service import session_of
+
+    alice, alice_key, _, mallory_key = pair
+    squatted = session_of(alice, "family")  # what anyone can compute
+    taken = await system.client.post("/v1/sessions", json={"session_id": squatted}, headers=system.auth(mallory_key))
+    assert taken.status_code == 201, taken.text
+    message = {
+        "message_id": f"m_{uuid.uuid4().hex[:6]}",
+        "create_time": "2026-12-01T10:00:00Z",
+        "sender": alice,
+        "content": "We moved the family dinner to Sundays.",
+        "group_id": "family",
+    }
+    answer = await system.client.post("/evermemos/api/v0/memories", json=message, headers=system.auth(alice_key))
+    assert answer.status_code == 200, answer.text
+    rows = await system.infra.pool.fetch(
+        "SELECT user_id, content FROM episodes WHERE session_id = $1 ORDER BY user_id", squatted
+    )
+    assert [(r["user_id"], r["content"]) for r in rows] == [(alice, "We moved the family dinner to Sundays.")]

@@ -148,7 +148,7 @@ class Consolidator:
             extraction = ExtractOutput.model_validate(progress["extraction"])
             episodes = int(progress.get("episodes", 0))
         else:
-            rows = await sessions.live_episodes(pool, event.session_id, since=event.episodes_since)
+            rows = await sessions.live_episodes(pool, event.user_id, event.session_id, since=event.episodes_since)
             extraction = await self.extract([r["content"] for r in rows])
             episodes = len(rows)
             # The summarize step (seed 004 §E summarize_episode): an episode its agent left without a

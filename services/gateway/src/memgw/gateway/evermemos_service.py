@@ -82,7 +82,7 @@ class EverDelete(EverRequest):
 
 
 def session_of(user_id: str, group_id: str) -> str:
-    """The session that stands for a user's EverMemOS group (ids are global; the user is in it)."""
+    """The session that stands for a user's EverMemOS group (a session id is its user's own)."""
     return "ev_" + hashlib.sha256(f"{user_id}\0{group_id}".encode()).hexdigest()[:24]
 
 
@@ -142,8 +142,8 @@ class EverMemOSFacade:
         owner = await self._own(p, speaker, "memory_append_episode")
         session_id = session_of(owner, body.group_id or f"{owner}__group")
         event = {"message_id": body.message_id}
-        if await sessions.get(self.pool, session_id) is None or not await sessions.has_event(
-            self.pool, session_id, event
+        if await sessions.get(self.pool, owner, session_id) is None or not await sessions.has_event(
+            self.pool, owner, session_id, event
         ):
             await self.sessions.append_episode(
                 p,
@@ -184,7 +184,7 @@ class EverMemOSFacade:
             session = await self.sessions.get_session(p, request_id)
         except ApiError:
             return {"success": True, "found": False, "message": f"no request {request_id!r}"}
-        count = await sessions.live_episode_count(self.pool, request_id)
+        count = await sessions.live_episode_count(self.pool, session.user_id, request_id)
         waiting = {"request_id": request_id, "status": session.status, "messages": count}
         return {"success": True, "found": True, "data": waiting}
 
@@ -195,7 +195,7 @@ class EverMemOSFacade:
             readable = await self.sessions.readable(p)  # the policy's session rule, not a copy of it
             if q.group_id:
                 readable = [s for s in readable if s == session_of(owner, q.group_id)]
-            rows, total = await sessions.episodes_in(self.pool, readable, limit=q.limit, offset=q.offset)
+            rows, total = await sessions.episodes_in(self.pool, p.user_id, readable, limit=q.limit, offset=q.offset)
             items = [
                 {
                     "id": r["id"],

@@ -121,7 +121,7 @@ class Sessions:
         self.pool, self.layout, self.settings, self.skills = pool, layout, settings, skills
 
     async def _own_session(self, p: Principal, session_id: str, action: policy.Action) -> asyncpg.Record:
-        row = await sessions.get(self.pool, session_id)
+        row = await sessions.get(self.pool, p.user_id, session_id)  # an id names a session of the caller's own
         if row is None or row["expires_at"] <= datetime.now(UTC):
             raise NotFound(f"no open session {session_id!r} (it may have expired)")
         await access.require(self.pool, p, action, _session_ref(row), target_type="session", target_id=session_id)
@@ -152,7 +152,9 @@ class Sessions:
         await access.require_acting(
             self.pool, p, "memory_append_episode", body.user_id, body.agent_id, body.workspace_id
         )
-        if await sessions.get(self.pool, body.session_id) is None:  # the seed's agents name a session unopened
+        if (
+            await sessions.get(self.pool, p.user_id, body.session_id) is None
+        ):  # the seed's agents name a session unopened
             opening = SessionCreate(session_id=body.session_id, agent_id=body.agent_id, workspace_id=body.workspace_id)
             with contextlib.suppress(Conflict):  # a concurrent first append opened it: append to that one
                 await self.open_session(p, opening)
@@ -181,7 +183,7 @@ class Sessions:
 
     async def list_episodes(self, p: Principal, session_id: str) -> list[Episode]:
         await self._own_session(p, session_id, policy.Action.SESSION_READ)
-        rows = await sessions.live_episodes(self.pool, session_id)
+        rows = await sessions.live_episodes(self.pool, p.user_id, session_id)
         await audit.record(self.pool, p, "episode_list", target_type="session", target_id=session_id)
         return [Episode(**dict(r)) for r in rows]
 
@@ -196,19 +198,19 @@ class Sessions:
                 self.pool, p, policy.Action.COMMIT_TARGET, target, target_type="session", target_id=session_id
             )
         since = session["committed_at"]  # committed before: only what came after is new
-        episodes = await sessions.live_episode_count(self.pool, session_id, since=since)
+        episodes = await sessions.live_episode_count(self.pool, session["user_id"], session_id, since=since)
         if episodes == 0 and since is not None:
             raise Conflict(f"session {session_id} was committed already and has no new episodes since")
         if episodes == 0:
             raise BadRequest(f"session {session_id} has no episodes to commit")
         job_id = new_id("job")
         async with self.pool.acquire() as conn, conn.transaction():
-            if await sessions.committed_at_locked(conn, session_id) != since:
+            if await sessions.committed_at_locked(conn, session["user_id"], session_id) != since:
                 raise Conflict(f"session {session_id} was committed meanwhile: read its job and commit again if needed")
             await jobs.create(
                 conn, job_id, kind="consolidate_session", user_id=session["user_id"], subject_id=session_id
             )
-            await sessions.mark_committed(conn, session_id)
+            await sessions.mark_committed(conn, session["user_id"], session_id)
             await enqueue(
                 conn,
                 self.layout,
