@@ -320,3 +320,18 @@ async def test_an_evermemos_group_session_cannot_be_taken_by_another_user(
         "SELECT user_id, content FROM episodes WHERE session_id = $1 ORDER BY user_id", squatted
     )
     assert [(r["user_id"], r["content"]) for r in rows] == [(alice, "We moved the family dinner to Sundays.")]
+
+
+async def test_revoking_another_users_key_answers_as_a_missing_one(
+    system: System, pair: tuple[str, str, str, str]
+) -> None:
+    _, alice_key, _, mallory_key = pair
+    [alices] = (await system.client.get("/v1/keys", headers=system.auth(alice_key))).json()
+    theirs = await system.client.delete(f"/v1/keys/{alices['id']}", headers=system.auth(mallory_key))
+    missing = await system.client.delete("/v1/keys/key_does_not_exist", headers=system.auth(mallory_key))
+    assert (
+        (theirs.status_code, theirs.json()["error"])
+        == (missing.status_code, missing.json()["error"])
+        == (404, "not_found")
+    )
+    assert (await system.client.get("/v1/memory", headers=system.auth(alice_key))).status_code == 200

@@ -507,7 +507,10 @@ class Directory:
         owner = await self.pool.fetchval("SELECT user_id FROM api_keys WHERE id = $1", key_id)
         if owner is None:
             raise NotFound(f"no key {key_id!r}")
-        await self._require(p, policy.Action.KEY_REVOKE, policy.KeyRef(owner), key_id)
+        ref = policy.KeyRef(owner)
+        # Another user's key answers as a missing one: the answer must not tell that a key id exists.
+        hidden = owner != p.user_id and not p.is_admin
+        await self._require(p, policy.Action.KEY_REVOKE, ref, key_id, hidden=hidden)
         await self.pool.execute("UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL", key_id)
         await audit.record(self.pool, p, "key_revoke", target_type="key", target_id=key_id)
         await self.announce_access_changed(owner, f"key {key_id} revoked")
