@@ -317,11 +317,11 @@ async def test_mcp_tools_take_no_principal_and_refuse_other_users_and_unknown_ke
         assert created.structured_content["namespace"] == f"user/{world.users['alice']}/long_term"
         profile = await mcp.call_tool("memory_get_profile", {})
         assert profile.structured_content["user_id"] == world.users["alice"]
-    async with _mcp(world, "bob") as mcp:
-        with pytest.raises(ToolError, match="forbidden"):
-            await mcp.call_tool("memory_append_episode", {"session_id": f"s_{world.tag}", "content": "intrude"})
-        with pytest.raises(ToolError, match="forbidden"):
-            await mcp.call_tool("memory_commit_session", {"session_id": f"s_{world.tag}"})
+    async with _mcp(world, "bob") as mcp:  # a session id is its user's: Bob's "s_…" is a session of his own
+        theirs = await mcp.call_tool("memory_append_episode", {"session_id": f"s_{world.tag}", "content": "intrude"})
+        assert theirs.structured_content["namespace"] == f"session/s_{world.tag}/episodic"
+    alices = await world.system.client.get(f"/v1/sessions/s_{world.tag}/episodes", headers=world.headers("alice"))
+    assert [e["content"] for e in alices.json()] == ["我们讨论了 ACL"]
     async with Client(
         StreamableHttpTransport(f"{world.system.url}/mcp", headers={"Authorization": "Bearer nope"})
     ) as mcp:

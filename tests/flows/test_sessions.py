@@ -121,8 +121,10 @@ async def test_another_users_session_and_profile_are_refused(system: System, use
     intrude = await system.client.post(
         "/v1/episodes", json={"session_id": sid, "content": "not yours"}, headers=system.auth(other)
     )
-    assert intrude.status_code == 403
-    assert (await system.client.get(f"/v1/sessions/{sid}/episodes", headers=system.auth(other))).status_code == 403
+    assert intrude.status_code == 201  # a session id is its user's: this is the other user's own session
+    assert intrude.json()["user_id"] != uid
+    mine = await system.client.get(f"/v1/sessions/{sid}/episodes", headers=system.auth(key))
+    assert [e["content"] for e in mine.json()] == ["mine"]
     assert (await system.client.get(f"/v1/users/{uid}/profile", headers=system.auth(other))).status_code == 403
     own = (await system.client.get(f"/v1/users/{uid}/profile", headers=system.auth(key))).json()
     assert own["namespace"] == f"user/{uid}/profile"
