@@ -64,7 +64,7 @@ async def test_a_commit_promotes_what_matters_and_keeps_the_rest_as_candidates(p
         min_importance=0.6,
     )
     assert job["state"] == "done"
-    assert job["result"]["method"] == "rules"
+    assert job["result"]["method"] == "durable"
     active = {m["content"]: m for m in await person.memories()}
     assert "我们决定使用 Postgres 作为唯一的事实来源。" in active
     assert active["The user prefers answers in Chinese, structured and short."]["namespace"] == (

@@ -16,6 +16,7 @@ from typing import Any
 
 import httpx
 
+from memgw.common.formation.durable import KEEP_AT
 from memgw.common.logging import get_logger
 from memgw.common.secrets import contains_secret, redact
 from memgw.common.settings import ConsolidationSettings
@@ -36,7 +37,7 @@ class Candidate:
 class Extraction:
     candidates: list[Candidate]
     summary: str
-    method: str  # "rules" or "llm"
+    method: str  # "durable" (the default), "rules" (an embedder the model does not know) or "llm"
 
 
 # (memory type, importance, confidence, patterns): the first rule that matches a sentence wins.
@@ -84,7 +85,13 @@ _RULES: list[tuple[str, float, float, re.Pattern[str]]] = [
         ),
     ),
 ]
+_FACT = next((importance, confidence) for t, importance, confidence, _ in _RULES if t == "fact")
 _SENTENCE = re.compile(r"(?<=[。！？!?；;\n])|(?<=\.)\s+")
+_QUESTION = re.compile(r"[?？]\s*$")
+_USER_SUBJECT = re.compile(
+    r"^\s*(?:(?:i|i'm|i've|i'd|i'll|we)\b(?!')|(?:the )?user\b(?!'s)|我(?!的)|我们|用户(?!的))", re.I
+)
+_UNSURE_AT = 0.02  # below this the model is sure the statement is not one to keep
 _TAGS = {
     "failure": "lesson",
     "decision": "decision",
@@ -92,6 +99,14 @@ _TAGS = {
     "fact": "fact",
     "experience": "experience",
 }
+
+
+def _typed(sentence: str) -> tuple[str, float, float]:
+    """(memory type, importance, confidence) of a statement kept: its rule's, else a plain fact's."""
+    for memory_type, importance, confidence, pattern in _RULES:
+        if pattern.search(sentence):
+            return memory_type, importance, confidence
+    return "fact", _FACT[0], _FACT[1]
 
 
 def classify_type(sentence: str) -> str | None:
@@ -102,7 +117,26 @@ def classify_type(sentence: str) -> str | None:
     return None
 
 
+def durable_extract(statements: list[str], durable: list[float]) -> Extraction:
+    """The user's statements the durable model keeps (``durable``: each one's probability), each as it
+    was said: the user's own clause. The model decides whether; where it is unsure, a statement whose
+    subject is the user ("I …", "The user …", "我…", "用户…", not "If I …" nor "My brother …") and
+    that states a fact, preference, decision or lesson of theirs is kept too. the type (and with it importance and
+    confidence, so what is promoted at once and what waits as a candidate) is its rule's where one
+    matches, else a plain fact's. A question is never kept, whatever its vector says."""
+    candidates: list[Candidate] = []
+    for sentence, p in zip(statements, durable, strict=True):
+        if len(sentence) < 4 or _QUESTION.search(sentence) or contains_secret(sentence):
+            continue
+        if p < KEEP_AT and not (p >= _UNSURE_AT and _USER_SUBJECT.match(sentence) and classify_type(sentence)):
+            continue
+        memory_type, importance, confidence = _typed(sentence)
+        candidates.append(Candidate(sentence, memory_type, importance, confidence, [_TAGS[memory_type]]))
+    return Extraction(candidates=candidates, summary=summarize(statements), method="durable")
+
+
 def rule_extract(episodes: list[str]) -> Extraction:
+    """Word rules, for an embedder the durable model was not trained on."""
     candidates: list[Candidate] = []
     for episode in episodes:
         for raw in _SENTENCE.split(episode):
@@ -176,13 +210,13 @@ class LlmExtractor:
     async def close(self) -> None:
         await self._client.aclose()
 
-    async def extract(self, episodes: list[str]) -> Extraction:
-        """The LLM's extraction, or the rules' when the answer cannot be used."""
+    async def extract(self, episodes: list[str], durable: list[float] | None = None) -> Extraction:
+        """The LLM's extraction, or the default's when the answer cannot be used."""
         try:
             return self._parse(await self._ask(episodes))
         except (httpx.HTTPError, ValueError, KeyError, TypeError) as exc:
             log.warning("extract.llm_fallback", error=str(exc)[:300])
-            return rule_extract(episodes)
+            return durable_extract(episodes, durable) if durable is not None else rule_extract(episodes)
 
     async def _ask(self, episodes: list[str]) -> Any:
         body = {

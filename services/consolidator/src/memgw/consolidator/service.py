@@ -22,6 +22,7 @@ from memgw.common.db.pool import Conn, Executor
 from memgw.common.domain import MemoryStatus, content_hash, new_id
 from memgw.common.embedding.base import Embedder
 from memgw.common.events import MemoryFeedbackGiven, ReviewDecided, SessionCommitted
+from memgw.common.formation import form as formation
 from memgw.common.index.base import Match, MatchAny, VectorIndex, Where
 from memgw.common.logging import get_logger
 from memgw.common.memories import RECORD_COLUMNS, MemoryStore, NewMemory
@@ -36,8 +37,6 @@ from memgw.common.skills.memory import (
     CommitDecision,
     CommitInput,
     CommitMemory,
-    ExtractInput,
-    ExtractMemory,
     ExtractOutput,
     MergeInput,
     MergeMemory,
@@ -95,6 +94,13 @@ async def audit(
     )
 
 
+def _role_of(episode: Any) -> str | None:
+    """Who said an episode, when its client said so (EverMemOS messages carry their sender's role)."""
+    events = episode["events"] or []
+    first = events[0] if events else None
+    return str(first["role"]) if isinstance(first, dict) and first.get("role") else None
+
+
 async def first_time(conn: Conn, consumer: str, message_id: str) -> bool:
     """Record a message as applied; False when it was applied before (a redelivery)."""
     done = await conn.fetchval(
@@ -123,8 +129,8 @@ class Consolidator:
 
     # -- session commits ------------------------------------------------------------------------------------
 
-    async def extract(self, episodes: list[str]) -> ExtractOutput:
-        return await self.skills.run(ExtractMemory, ExtractInput(episodes=episodes))
+    async def extract(self, episodes: list[tuple[str | None, str]]) -> ExtractOutput:
+        return await formation.extract(self.skills, self.embedder, episodes)
 
     async def _summary(self, episode: str) -> str:
         return (await self.skills.run(SummarizeEpisode, SummarizeInput(episodes=[episode], limit=160))).summary
@@ -149,7 +155,7 @@ class Consolidator:
             episodes = int(progress.get("episodes", 0))
         else:
             rows = await sessions.live_episodes(pool, event.user_id, event.session_id, since=event.episodes_since)
-            extraction = await self.extract([r["content"] for r in rows])
+            extraction = await self.extract([(_role_of(r), r["content"]) for r in rows])
             episodes = len(rows)
             # The summarize step (seed 004 §E summarize_episode): an episode its agent left without a
             # summary gets its lead sentence, secrets redacted. Idempotent, so a replay may skip it.

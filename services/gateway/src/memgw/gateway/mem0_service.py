@@ -19,9 +19,10 @@ import asyncpg
 from pydantic import ConfigDict, Field
 
 from memgw.common.domain import MemoryRecord, Principal
+from memgw.common.formation import form as formation
 from memgw.common.memories import MemoryStore
 from memgw.common.skills import Skills
-from memgw.common.skills.memory import ExtractInput, ExtractMemory, Ingest, IngestInput, RawItem
+from memgw.common.skills.memory import Ingest, IngestInput, RawItem
 from memgw.gateway import access
 from memgw.gateway.errors import BadRequest
 from memgw.gateway.memory_service import Memories
@@ -167,9 +168,10 @@ class Mem0:
         raw = IngestInput(items=[RawItem(role=m.role, content=m.content) for m in body.messages])
         turns = (await self.skills.run(Ingest, raw)).episodes
         texts = [t.content for t in turns]
-        if body.infer:
-            said = [t.content for t in turns if t.role == "user"] or texts
-            found = (await self.skills.run(ExtractMemory, ExtractInput(episodes=said))).candidates
+        if body.infer:  # what the user said, formed as every path forms it
+            found = (
+                await formation.extract(self.skills, self.memories.embedder, [(t.role, t.content) for t in turns])
+            ).candidates
             items = [(c.content, c.memory_type, c.importance, c.confidence, c.tags) for c in found]
         else:
             items = [(text, "note", 0.5, 0.8, []) for text in texts]

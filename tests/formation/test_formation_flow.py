@@ -1,0 +1,70 @@
+"""Formation end to end: a commit keeps what the user said about themselves and nothing of the
+assistant's chatter; the README's round trip promotes its fact; mem0's add forms memory the same way."""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from pathlib import Path
+from typing import Any
+
+from tests.conftest import System
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+async def _commit(system: System, key: str, content: str) -> dict[str, Any]:
+    h = system.auth(key)
+    sid = f"s_{uuid.uuid4().hex[:8]}"
+    assert (
+        await system.client.post("/v1/episodes", json={"session_id": sid, "content": content}, headers=h)
+    ).is_success
+    answer = await system.client.post(
+        f"/v1/sessions/{sid}/commit?wait=true", json={"promote": True, "min_importance": 0.6}, headers=h
+    )
+    assert answer.status_code == 200, answer.text
+    return dict(answer.json())
+
+
+async def _contents(system: System, key: str, *statuses: str) -> list[str]:
+    params = [("status", s) for s in statuses or ("active",)]
+    listed = await system.client.get("/v1/memory", params=params, headers=system.auth(key))
+    return [m["content"] for m in listed.json()["items"]]
+
+
+async def test_the_readme_round_trip_promotes_the_users_fact_and_nothing_of_the_assistant(system: System) -> None:
+    [line] = [ln for ln in README.read_text().splitlines() if "/v1/episodes" in ln and "sess_001" in ln]
+    body = json.loads(re.search(r"-d '(.+)'$", line).group(1))  # type: ignore[union-attr]
+    key = await system.user(f"rt_{uuid.uuid4().hex[:6]}")
+    committed = await _commit(system, key, body["content"])
+    assert len(committed["promoted"]) == 1, committed
+    assert await _contents(system, key) == ["我对花生过敏，推荐菜谱时请避开。"]
+
+
+async def test_small_talk_and_the_assistants_lines_leave_nothing(system: System) -> None:
+    key = await system.user(f"st_{uuid.uuid4().hex[:6]}")
+    conversation = (
+        "User: What a grey morning, it's drizzling again.\n"
+        "Assistant: I love rainy days! I prefer tea when it rains, and I live in the cloud.\n"
+        "User: Can you suggest a podcast for the commute?\n"
+        "Assistant: Sure, I decided to recommend 'The Daily'."
+    )
+    committed = await _commit(system, key, conversation)
+    assert committed["promoted"] == []
+    assert await _contents(system, key, "active", "candidate") == []
+
+
+async def test_mem0_add_with_infer_keeps_the_users_facts_only(system: System) -> None:
+    uid = f"m0f_{uuid.uuid4().hex[:6]}"
+    key = await system.user(uid)
+    messages = [
+        {"role": "user", "content": "I'm a paramedic and I work night shifts."},
+        {"role": "assistant", "content": "I'm allergic to nothing, I'm an AI. Noted about your shifts!"},
+        {"role": "user", "content": "Thanks!"},
+    ]
+    added = await system.client.post(
+        "/mem0/v3/memories/add/", json={"messages": messages, "user_id": uid}, headers={"Authorization": f"Token {key}"}
+    )
+    assert added.status_code == 200, added.text
+    assert [r["memory"] for r in added.json()["results"]] == ["I'm a paramedic and I work night shifts."]

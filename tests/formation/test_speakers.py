@@ -1,0 +1,35 @@
+"""Who said what: only the user's turns become statements about the user."""
+
+from __future__ import annotations
+
+from memgw.common.formation.speakers import ASSISTANT, USER, turns, user_statements
+
+
+def test_prefixed_turns_are_split_by_speaker_and_continuation_lines_stay_with_theirs() -> None:
+    text = "User: I moved to Porto.\nIt is lovely.\nAssistant: Congratulations!\n用户：我对花生过敏。\n助手：记住了。"
+    assert [(t.speaker, t.text) for t in turns(text)] == [
+        (USER, "I moved to Porto.\nIt is lovely."),
+        (ASSISTANT, "Congratulations!"),
+        (USER, "我对花生过敏。"),
+        (ASSISTANT, "记住了。"),
+    ]
+
+
+def test_only_the_users_sentences_are_statements() -> None:
+    episodes: list[tuple[str | None, str]] = [
+        (None, "I work night shifts. Assistant: Got it, I'll plan around that."),
+        ("assistant", "I am an AI assistant and I love helping."),
+        ("user", "我住在成都。我喜欢吃辣。"),
+        (None, "**Assistant:** Sure thing.\n**User:** My deadline is Friday."),
+    ]
+    assert user_statements(episodes) == [
+        "I work night shifts.",
+        "我住在成都。",
+        "我喜欢吃辣。",
+        "My deadline is Friday.",
+    ]
+
+
+def test_an_episode_without_prefixes_is_its_roles() -> None:
+    assert user_statements([("tool", "exit code 0"), ("system", "You are helpful.")]) == []
+    assert user_statements([(None, "I take the 8:05 train.")]) == ["I take the 8:05 train."]
