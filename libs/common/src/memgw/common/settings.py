@@ -285,7 +285,12 @@ class ConsolidationSettings(BaseSettings):
     llm_timeout_s: float = Field(default=30.0, gt=0)
     promote_min_importance: float = Field(default=0.5, ge=0, le=1)
     promote_min_confidence: float = Field(default=0.6, ge=0, le=1)
-    near_duplicate_similarity: float = Field(default=0.95, gt=0, le=1)
+    near_duplicate_similarity: float = Field(
+        default=0.95,
+        gt=0,
+        le=1,
+        description="Cosine from which a statement naming no new value (number, email, name) merges into a memory.",
+    )
     commit_workers: int = Field(
         default=4,
         ge=1,

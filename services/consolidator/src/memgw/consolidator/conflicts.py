@@ -116,6 +116,21 @@ def _value(pattern: re.Pattern[str], text: str) -> str | None:
     return found.group(1).lower().rstrip("了的啦呢") if found else None
 
 
+_VALUE = re.compile(
+    r"[\w.+-]+@[\w-]+\.[\w.]+"  # an email
+    r"|\d[\d\s-]*\d|\d"  # a number, a phone number
+    r"|(?<=[\s\u4e00-\u9fff])[A-Z][\w-]+"  # a name in the middle of a sentence, or Latin inside Chinese
+    r"|(?<=[\u4e00-\u9fff])[A-Za-z][\w-]*"
+)
+
+
+def new_values(old: str, new: str) -> set[str]:
+    """The values ``new`` names that ``old`` does not (numbers, emails, names): what a paraphrase of the
+    same fact never brings, and a changed fact usually does."""
+    said = {v.replace(" ", "").replace("-", "").lower() for v in _VALUE.findall(old)}
+    return {v for v in _VALUE.findall(new) if v.replace(" ", "").replace("-", "").lower() not in said}
+
+
 def contradiction(old: str, new: str) -> str | None:
     """Why ``new`` contradicts ``old`` (None when it does not)."""
     for attribute, pattern in _ATTRIBUTES:

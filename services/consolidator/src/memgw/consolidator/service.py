@@ -44,7 +44,7 @@ from memgw.common.skills.memory import (
     SummarizeEpisode,
     SummarizeInput,
 )
-from memgw.consolidator.conflicts import attribute_triggers, contradiction
+from memgw.consolidator.conflicts import attribute_triggers, contradiction, new_values
 
 log = get_logger("memgw.consolidator")
 ACTOR = "consolidator"
@@ -287,7 +287,10 @@ class Consolidator:
                 )
                 return
         for existing, score in neighbours:
-            if score >= self.settings.near_duplicate_similarity and existing["status"] == MemoryStatus.ACTIVE:
+            same = score >= self.settings.near_duplicate_similarity and not new_values(
+                existing["content"], candidate.content
+            )
+            if same and existing["status"] == MemoryStatus.ACTIVE:
                 why = f"near duplicate (similarity {score:.3f})"
                 await self._merge(existing, candidate, event, why, min_importance, step)
                 outcome.merged.append(existing["id"])
