@@ -307,18 +307,22 @@ async def test_editor_litter_half_saves_and_bursts_are_read_once_whole(person: P
     assert mine == [made["id"]]  # none from litter or a half save
 
 
+def _bridge_on(system: System, vault_dir: Path) -> Any:
+    """A second bridge of the system's services, on a vault of its own (as after a restart)."""
+    vault = system.infra.settings.vault.model_copy(update={"vault_dir": vault_dir})
+    return bridge_for(
+        dataclasses.replace(system.infra, settings=system.infra.settings.model_copy(update={"vault": vault}))
+    )
+
+
 async def test_one_bridge_per_vault_and_catch_up_after_a_restart(person: Person, tmp_path: Path) -> None:
     system = person.system
     with pytest.raises(VaultLocked):
         Vault(system.infra.settings.vault.root(system.infra.settings.data.data_dir)).acquire()
 
     made = await person.remember("The team meets on Mondays.")
-    infra = system.infra
     vault_dir = tmp_path / "other-vault"
-    settings = infra.settings.model_copy(
-        update={"vault": infra.settings.vault.model_copy(update={"vault_dir": vault_dir})}
-    )
-    first = bridge_for(dataclasses.replace(infra, settings=settings))
+    first = _bridge_on(system, vault_dir)
     first.vault.acquire()
     await first.exporter.export_user(person.user_id)
     note = vault_dir / person.user_id / f"Memories/LongTerm/{made['id']}.md"
@@ -327,7 +331,7 @@ async def test_one_bridge_per_vault_and_catch_up_after_a_restart(person: Person,
 
     note.write_text(note.read_text().replace("Mondays", "Tuesdays"))  # edited while it was down
 
-    again = bridge_for(dataclasses.replace(infra, settings=settings))
+    again = _bridge_on(system, vault_dir)
     again.vault.acquire()
     try:
         outcomes = await again.importer.catch_up()
@@ -463,12 +467,8 @@ async def test_a_bad_note_fails_alone_for_its_owner_after_a_restart(system: Syst
     ]
     made = await alice.remember("The team meets on Mondays.")
     await mallory.remember("Mallory's own memory, so her folder exists.")
-    infra = system.infra
     vault_dir = tmp_path / "vault"
-    settings = infra.settings.model_copy(
-        update={"vault": infra.settings.vault.model_copy(update={"vault_dir": vault_dir})}
-    )
-    first = bridge_for(dataclasses.replace(infra, settings=settings))
+    first = _bridge_on(system, vault_dir)
     first.vault.acquire()
     for person in (mallory, alice):
         await first.exporter.export_user(person.user_id)
@@ -487,7 +487,7 @@ async def test_a_bad_note_fails_alone_for_its_owner_after_a_restart(system: Syst
     note = vault_dir / alice.user_id / f"Memories/LongTerm/{made['id']}.md"
     note.write_text(note.read_text().replace("Mondays", "Tuesdays"))
 
-    again = bridge_for(dataclasses.replace(infra, settings=settings))
+    again = _bridge_on(system, vault_dir)
     again.vault.acquire()
     try:
         outcomes = await asyncio.wait_for(again.importer.catch_up(), timeout=60)
