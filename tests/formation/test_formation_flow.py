@@ -68,3 +68,30 @@ async def test_mem0_add_with_infer_keeps_the_users_facts_only(system: System) ->
     )
     assert added.status_code == 200, added.text
     assert [r["memory"] for r in added.json()["results"]] == ["I'm a paramedic and I work night shifts."]
+
+
+async def _active(system: System, key: str) -> list[dict[str, Any]]:
+    listed = await system.client.get("/v1/memory", headers=system.auth(key))
+    return list(listed.json()["items"])
+
+
+async def test_a_new_value_of_a_single_valued_attribute_is_a_change_a_past_is_not(system: System) -> None:
+    key = await system.user(f"ch_{uuid.uuid4().hex[:6]}")
+    await _commit(system, key, "My email is ann@old.example.")
+    changed = await _commit(system, key, "My email is now ann@new.example.")
+    assert len(changed["reviews"]) == 1, changed
+
+    other = await system.user(f"ch_{uuid.uuid4().hex[:6]}")
+    await _commit(system, other, "I live in Manchester.")
+    past = await _commit(system, other, "I used to live in Leeds as a kid.")
+    assert past["reviews"] == []
+    assert "I live in Manchester." in [m["content"] for m in await _active(system, other)]
+
+
+async def test_the_same_fact_in_other_words_is_evidence_on_the_one_memory(system: System) -> None:
+    key = await system.user(f"sa_{uuid.uuid4().hex[:6]}")
+    await _commit(system, key, "I work at Siemens in Munich.")
+    again = await _commit(system, key, "I'm employed by Siemens in Munich.")
+    assert len(again["merged"]) == 1, again
+    [memory] = await _active(system, key)
+    assert (memory["content"], memory["evidence_count"]) == ("I work at Siemens in Munich.", 2)

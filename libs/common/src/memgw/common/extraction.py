@@ -17,6 +17,7 @@ from typing import Any
 import httpx
 
 from memgw.common.formation.durable import KEEP_AT
+from memgw.common.formation.structure import about_user, is_question
 from memgw.common.logging import get_logger
 from memgw.common.secrets import contains_secret, redact
 from memgw.common.settings import ConsolidationSettings
@@ -87,10 +88,6 @@ _RULES: list[tuple[str, float, float, re.Pattern[str]]] = [
 ]
 _FACT = next((importance, confidence) for t, importance, confidence, _ in _RULES if t == "fact")
 _SENTENCE = re.compile(r"(?<=[。！？!?；;\n])|(?<=\.)\s+")
-_QUESTION = re.compile(r"[?？]\s*$")
-_USER_SUBJECT = re.compile(
-    r"^\s*(?:(?:i|i'm|i've|i'd|i'll|we)\b(?!')|(?:the )?user\b(?!'s)|我(?!的)|我们|用户(?!的))", re.I
-)
 _UNSURE_AT = 0.02  # below this the model is sure the statement is not one to keep
 _TAGS = {
     "failure": "lesson",
@@ -126,9 +123,9 @@ def durable_extract(statements: list[str], durable: list[float]) -> Extraction:
     matches, else a plain fact's. A question is never kept, whatever its vector says."""
     candidates: list[Candidate] = []
     for sentence, p in zip(statements, durable, strict=True):
-        if len(sentence) < 4 or _QUESTION.search(sentence) or contains_secret(sentence):
+        if len(sentence) < 4 or is_question(sentence) or contains_secret(sentence):
             continue
-        if p < KEEP_AT and not (p >= _UNSURE_AT and _USER_SUBJECT.match(sentence) and classify_type(sentence)):
+        if p < KEEP_AT and not (p >= _UNSURE_AT and about_user(sentence) and classify_type(sentence)):
             continue
         memory_type, importance, confidence = _typed(sentence)
         candidates.append(Candidate(sentence, memory_type, importance, confidence, [_TAGS[memory_type]]))

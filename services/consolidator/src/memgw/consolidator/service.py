@@ -15,6 +15,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
 import asyncpg
+import numpy as np
 
 from memgw.common import audit_log, jobs, policy, reviews, sessions
 from memgw.common.bus import BusLayout
@@ -22,10 +23,11 @@ from memgw.common.db.pool import Conn, Executor
 from memgw.common.domain import MemoryStatus, content_hash, new_id
 from memgw.common.embedding.base import Embedder
 from memgw.common.events import MemoryFeedbackGiven, ReviewDecided, SessionCommitted
+from memgw.common.formation import attributes, structure
 from memgw.common.formation import form as formation
 from memgw.common.index.base import Match, MatchAny, VectorIndex, Where
 from memgw.common.logging import get_logger
-from memgw.common.memories import RECORD_COLUMNS, MemoryStore, NewMemory
+from memgw.common.memories import RECORD_COLUMNS, MemoryStore, NewMemory, vector_of
 from memgw.common.namespaces import USER_KINDS, Owners, owners_in, user_namespace
 from memgw.common.principals import principal_of
 from memgw.common.settings import ConsolidationSettings
@@ -48,6 +50,8 @@ from memgw.consolidator.conflicts import attribute_triggers, contradiction, new_
 
 log = get_logger("memgw.consolidator")
 ACTOR = "consolidator"
+# Two statements of one attribute this close in meaning (and naming no new value) say the same thing.
+SAME_VALUE_AT = 0.92
 
 
 @dataclass
@@ -251,7 +255,8 @@ class Consolidator:
         )
         similarity = {h.memory_id: h.score for h in by_meaning}
         rows = await self.pool.fetch(
-            f"SELECT {RECORD_COLUMNS} FROM memories WHERE user_id = $1 AND namespace = ANY($2) AND status = ANY($3)"
+            f"SELECT {RECORD_COLUMNS}, embedding, embedding_model FROM memories"
+            " WHERE user_id = $1 AND namespace = ANY($2) AND status = ANY($3)"
             " AND (id = ANY($4) OR EXISTS (SELECT 1 FROM unnest($5::text[]) t WHERE strpos(lower(content), t) > 0))"
             " ORDER BY updated_at DESC LIMIT 100",
             user_id,
@@ -262,6 +267,25 @@ class Consolidator:
         )
         found = [(r, similarity.get(r["id"], 0.0)) for r in rows]
         return sorted(found, key=lambda pair: pair[1], reverse=True)
+
+    def _same_attribute(self, text: str, vector: list[float], neighbours: list[tuple[Any, float]]) -> Any:
+        """(memory, attribute, the same again?) for the nearest memory that gives the same single-valued
+        attribute of the user as ``text`` (attributes.py), or None. The same again: close in meaning and
+        naming no value the memory does not; anything else is a new value of it."""
+        model = attributes.for_embedder(self.embedder.name)
+        if model is None:
+            return None
+        [mine] = model.of([vector])
+        if mine == attributes.OTHER:
+            return None
+        known = [e for e, _ in neighbours if e["embedding_model"] == self.embedder.name]
+        theirs = model.of([vector_of(e["embedding"]).tolist() for e in known])
+        here = np.asarray(vector)
+        for existing, kind in zip(known, theirs, strict=True):
+            if kind == mine:
+                close = float(vector_of(existing["embedding"]) @ here) >= SAME_VALUE_AT
+                return existing, mine, close and not new_values(existing["content"], text)
+        return None
 
     async def _consider(
         self, event: SessionCommitted, candidate: CandidateMemory, min_importance: float, outcome: Outcome, step: int
@@ -279,9 +303,25 @@ class Consolidator:
             return
         [vector] = await self.store.embed_passages([candidate.content], self.embedder, tenant=event.user_id)
         neighbours = await self._neighbours(event.user_id, namespace, candidate.content, vector)
+        text = candidate.content
+        # Only a statement of the user's own, as it holds now, can change a fact of theirs: not a past
+        # ("I used to …"), not another person's ("my sister moved …"). Such a statement opens no review.
+        may_change = not structure.about_someone_else(text) and not structure.in_the_past(text)
         for existing, _ in neighbours:  # a contradiction first: it must reach a person, never be merged
-            reason = contradiction(existing["content"], candidate.content)
+            reason = contradiction(existing["content"], text) if may_change else None
             if reason:
+                outcome.reviews.append(
+                    await self._review(existing, candidate, event, namespace, owners, vector, reason, step)
+                )
+                return
+        if same_attribute := self._same_attribute(candidate.content, vector, neighbours):
+            existing, attribute, again = same_attribute
+            if again and existing["status"] == MemoryStatus.ACTIVE:
+                await self._merge(existing, candidate, event, f"the same {attribute} again", min_importance, step)
+                outcome.merged.append(existing["id"])
+                return
+            if not again and may_change:
+                reason = f"{attribute} changed: a new value of a single-valued attribute"
                 outcome.reviews.append(
                     await self._review(existing, candidate, event, namespace, owners, vector, reason, step)
                 )

@@ -1,0 +1,51 @@
+"""Who a statement is about and when it holds: the guards that keep a relative's move or a childhood
+habit from changing a fact of the user's."""
+
+from __future__ import annotations
+
+import pytest
+
+from memgw.common.formation.structure import about_someone_else, about_user, in_the_past, is_question
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My sister just moved to Leeds.",
+        "My best friend is vegan.",
+        "Our landlord changed the door code.",
+        "The office phone number changed last week.",
+        "She started at Google.",
+        "我妹妹刚搬去了上海。",
+        "公司的前台电话换了。",
+        "我儿子也对花生过敏。",
+    ],
+)
+def test_another_persons_or_things_statement(text: str) -> None:
+    assert about_someone_else(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I moved to Bristol.",
+        "My email is now a@b.example.",
+        "New phone number: 0161 496 0000.",
+        "我换号了。",
+        "用户搬到了西安。",
+    ],
+)
+def test_the_users_own_statement(text: str) -> None:
+    assert not about_someone_else(text)
+
+
+def test_the_subject_the_past_and_questions() -> None:
+    assert about_user("I'm vegan.")
+    assert about_user("用户住在青岛。")
+    assert not about_user("If I were rich I'd retire.")
+    assert not about_user("我的朋友是医生。")
+    assert in_the_past("I used to live in Leeds as a kid.")
+    assert in_the_past("我小时候住在乡下。")
+    assert not in_the_past("I live in Leeds.")
+    assert is_question("Where should we eat?")
+    assert is_question("明天会下雨吗？")
