@@ -54,7 +54,8 @@ def build(infra: Infra) -> ServiceParts:
             await asyncio.sleep(settings.maintenance_interval_s)
 
     background = [schedule]
-    cleanup = []
+    consolidator = consolidator_for(infra)
+    cleanup = [consolidator.close]
     client = openviking_for(infra.settings.openviking)
     sync = OpenVikingSync(infra.pool, client) if client is not None else None
     if client is not None and sync is not None:
@@ -72,7 +73,7 @@ def build(infra: Infra) -> ServiceParts:
         router=create_router(
             infra.layout,
             infra.broker,
-            consolidator_for(infra),
+            consolidator,
             sync,
             commit_workers=infra.settings.consolidation.commit_workers,
         ),

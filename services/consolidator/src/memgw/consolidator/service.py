@@ -47,6 +47,7 @@ from memgw.common.skills.memory import (
     SummarizeInput,
 )
 from memgw.consolidator.conflicts import attribute_triggers, contradiction, new_values
+from memgw.consolidator.decide import Decided, LlmDecider
 
 log = get_logger("memgw.consolidator")
 ACTOR = "consolidator"
@@ -69,6 +70,20 @@ class Outcome:
             "merged": self.merged,
             "reviews": self.reviews,
         }
+
+
+@dataclass(frozen=True)
+class _Asked:
+    """One candidate of a commit being considered, with where it would go."""
+
+    event: SessionCommitted
+    candidate: CandidateMemory
+    namespace: str
+    owners: Owners
+    vector: list[float]
+    min_importance: float
+    outcome: Outcome
+    step: int
 
 
 def _finished(job: dict[str, Any]) -> bool:
@@ -130,6 +145,11 @@ class Consolidator:
         self.pool, self.store, self.index, self.embedder, self.layout = pool, store, index, embedder, layout
         self.settings = settings
         self.skills = skills
+        self.decider = LlmDecider(settings) if settings.llm_base_url else None
+
+    async def close(self) -> None:
+        if self.decider is not None:
+            await self.decider.close()
 
     # -- session commits ------------------------------------------------------------------------------------
 
@@ -303,57 +323,99 @@ class Consolidator:
             return
         [vector] = await self.store.embed_passages([candidate.content], self.embedder, tenant=event.user_id)
         neighbours = await self._neighbours(event.user_id, namespace, candidate.content, vector)
-        text = candidate.content
+        asked = _Asked(event, candidate, namespace, owners, vector, min_importance, outcome, step)
+        if self.decider is not None:
+            shown = [e for e, _ in neighbours[: self.settings.conflict_neighbours]]
+            decided = await self.decider.decide(candidate.content, shown)
+            if decided is not None:
+                await self._follow(decided, asked)
+                return
+        if not await self._judged(asked, neighbours):
+            await self._store_new(asked)
+
+    async def _follow(self, decided: Decided, asked: _Asked) -> None:
+        """Apply the LLM's checked decision (decide.py)."""
+        target = decided.target
+        if decided.action == "none":
+            return
+        if decided.action == "review":
+            asked.outcome.reviews.append(await self._review_for(asked, target, decided.reason))
+        elif decided.action == "update" and target["status"] == MemoryStatus.ACTIVE:
+            await self._merged_into(asked, target, decided.reason)
+        elif decided.action == "supersede":
+            await self._store_new(asked, supersedes=target, reason=decided.reason)
+        else:
+            await self._store_new(asked)
+
+    async def _judged(self, asked: _Asked, neighbours: list[tuple[Any, float]]) -> bool:
+        """The default's judgement against the user's nearest memories: a contradiction or a new value
+        of the same attribute goes to review, the same again merges; False when the candidate is new."""
+        text = asked.candidate.content
         # Only a statement of the user's own, as it holds now, can change a fact of theirs: not a past
         # ("I used to …"), not another person's ("my sister moved …"). Such a statement opens no review.
         may_change = not structure.about_someone_else(text) and not structure.in_the_past(text)
         for existing, _ in neighbours:  # a contradiction first: it must reach a person, never be merged
             reason = contradiction(existing["content"], text) if may_change else None
             if reason:
-                outcome.reviews.append(
-                    await self._review(existing, candidate, event, namespace, owners, vector, reason, step)
-                )
-                return
-        if same_attribute := self._same_attribute(candidate.content, vector, neighbours):
+                asked.outcome.reviews.append(await self._review_for(asked, existing, reason))
+                return True
+        if same_attribute := self._same_attribute(text, asked.vector, neighbours):
             existing, attribute, again = same_attribute
             if again and existing["status"] == MemoryStatus.ACTIVE:
-                await self._merge(existing, candidate, event, f"the same {attribute} again", min_importance, step)
-                outcome.merged.append(existing["id"])
-                return
+                await self._merged_into(asked, existing, f"the same {attribute} again")
+                return True
             if not again and may_change:
                 reason = f"{attribute} changed: a new value of a single-valued attribute"
-                outcome.reviews.append(
-                    await self._review(existing, candidate, event, namespace, owners, vector, reason, step)
-                )
-                return
+                asked.outcome.reviews.append(await self._review_for(asked, existing, reason))
+                return True
         for existing, score in neighbours:
-            same = score >= self.settings.near_duplicate_similarity and not new_values(
-                existing["content"], candidate.content
-            )
+            same = score >= self.settings.near_duplicate_similarity and not new_values(existing["content"], text)
             if same and existing["status"] == MemoryStatus.ACTIVE:
-                why = f"near duplicate (similarity {score:.3f})"
-                await self._merge(existing, candidate, event, why, min_importance, step)
-                outcome.merged.append(existing["id"])
-                return
-        decision = await self._commit_decision(candidate.importance, candidate.confidence, 1, ACTOR, min_importance)
-        promote = decision.promote
+                await self._merged_into(asked, existing, f"near duplicate (similarity {score:.3f})")
+                return True
+        return False
+
+    async def _merged_into(self, asked: _Asked, existing: Any, reason: str) -> None:
+        await self._merge(existing, asked.candidate, asked.event, reason, asked.min_importance, asked.step)
+        asked.outcome.merged.append(existing["id"])
+
+    async def _review_for(self, asked: _Asked, existing: Any, reason: str) -> str:
+        a = asked
+        return await self._review(existing, a.candidate, a.event, a.namespace, a.owners, a.vector, reason, a.step)
+
+    async def _store_new(self, asked: _Asked, *, supersedes: Any = None, reason: str = "") -> None:
+        """Store the candidate, promoted or kept as a candidate; when it ``supersedes`` a memory, that one
+        is archived in the same transaction, with when it stopped holding (its history keeps it)."""
+        a = asked
+        decision = await self._commit_decision(
+            a.candidate.importance, a.candidate.confidence, 1, ACTOR, a.min_importance
+        )
+        promote = decision.promote or supersedes is not None
         status = MemoryStatus.ACTIVE if promote else MemoryStatus.CANDIDATE
         expires = None if promote else datetime.now(UTC) + timedelta(days=self.settings.candidate_ttl_days)
+        new = self._new(a.event, a.candidate, a.namespace, a.owners, a.vector, status, expires)
+        now = datetime.now(UTC).isoformat()
+        if supersedes is not None:
+            new.metadata = {**(new.metadata or {}), "supersedes": supersedes["id"], "valid_from": now}
         async with self.pool.acquire() as conn, conn.transaction():
-            record = await self.store.insert(
-                conn, self._new(event, candidate, namespace, owners, vector, status, expires), actor=ACTOR
-            )
-            await audit(
-                conn,
-                event.user_id,
-                "promote" if promote else "keep_candidate",
-                record.id,
-                decision.reason,
-                namespace,
-            )
-            await jobs.record_step(conn, event.job_id, step, "promoted" if promote else "candidates", record.id)
-        await self.store.sync_index(upserted=[record.id])
-        (outcome.promoted if promote else outcome.candidates).append(record.id)
+            record = await self.store.insert(conn, new, actor=ACTOR)
+            why = f"{reason}; supersedes {supersedes['id']}" if supersedes is not None else decision.reason
+            await audit(conn, a.event.user_id, "promote" if promote else "keep_candidate", record.id, why, a.namespace)
+            if supersedes is not None:
+                meta = await conn.fetchval("SELECT metadata FROM memories WHERE id = $1", supersedes["id"])
+                await self.store.update(
+                    conn,
+                    supersedes["id"],
+                    {
+                        "status": MemoryStatus.ARCHIVED.value,
+                        "metadata": {**(meta or {}), "superseded_by": record.id, "valid_to": now},
+                    },
+                    actor=ACTOR,
+                    change="archived",
+                )
+            await jobs.record_step(conn, a.event.job_id, a.step, "promoted" if promote else "candidates", record.id)
+        await self.store.sync_index(upserted=[record.id, *([supersedes["id"]] if supersedes is not None else [])])
+        (a.outcome.promoted if promote else a.outcome.candidates).append(record.id)
 
     def _new(
         self,
