@@ -204,6 +204,9 @@ async def test_a_contradiction_goes_to_review_and_each_decision_is_applied(syste
 
     assert "我搬到上海了。" in await contents("accept_new")
     assert "我住在北京。" in await contents("accept_new", "archived")
+    accepted = {m["content"]: m for m in await people["accept_new"].memories("active", "archived")}
+    held_until = accepted["我住在北京。"]["metadata"]["valid_to"]  # when the old fact stopped holding
+    assert accepted["我搬到上海了。"]["metadata"]["valid_from"] == held_until
     assert "The user prefers tea." in await contents("keep_old")
     assert "The user no longer drinks tea." in await contents("keep_old", "archived")
     assert {"我喜欢喝咖啡。", "我不再喝咖啡了。"} <= await contents("keep_both")

@@ -610,17 +610,24 @@ class Consolidator:
                     actor=event.decided_by,
                     change="updated",
                 )
+            # What a decision replaces keeps when it stopped holding; what replaces it, since when it holds.
+            now = datetime.now(UTC).isoformat()
             for memory_id in active:
-                await self.store.update(
-                    conn, memory_id, {"status": MemoryStatus.ACTIVE.value}, actor=event.decided_by, change="status"
-                )
+                changes: dict[str, Any] = {"status": MemoryStatus.ACTIVE.value}
+                if archived:
+                    meta = await conn.fetchval("SELECT metadata FROM memories WHERE id = $1", memory_id)
+                    changes["metadata"] = {**(meta or {}), "valid_from": now}
+                await self.store.update(conn, memory_id, changes, actor=event.decided_by, change="status")
             for memory_id in archived:
                 superseded_by = new_id_ if memory_id == old_id else old_id
                 meta = await conn.fetchval("SELECT metadata FROM memories WHERE id = $1", memory_id)
                 await self.store.update(
                     conn,
                     memory_id,
-                    {"status": MemoryStatus.ARCHIVED.value, "metadata": {**meta, "superseded_by": superseded_by}},
+                    {
+                        "status": MemoryStatus.ARCHIVED.value,
+                        "metadata": {**(meta or {}), "superseded_by": superseded_by, "valid_to": now},
+                    },
                     actor=event.decided_by,
                     change="archived",
                 )
