@@ -95,3 +95,20 @@ async def test_the_same_fact_in_other_words_is_evidence_on_the_one_memory(system
     assert len(again["merged"]) == 1, again
     [memory] = await _active(system, key)
     assert (memory["content"], memory["evidence_count"]) == ("I work at Siemens in Munich.", 2)
+
+
+async def test_session_memory_does_not_leak_into_long_term_memory_unasked(system: System) -> None:
+    """Seed 004's POC metric: what a session holds reaches long-term memory only through a commit that
+    asks for it; uncommitted episodes and a commit with promote=false leave no standing memory."""
+    key = await system.user(f"lk_{uuid.uuid4().hex[:6]}")
+    h = system.auth(key)
+    said = "I'm allergic to shellfish and I work as a ferry pilot."
+    sid = f"s_{uuid.uuid4().hex[:8]}"
+    assert (await system.client.post("/v1/episodes", json={"session_id": sid, "content": said}, headers=h)).is_success
+    found = await system.client.post("/v1/memory/search", json={"query": "shellfish allergy ferry pilot"}, headers=h)
+    assert [hit for hit in found.json()["results"] if hit["memory"]["visibility"] != "global"] == []
+    unasked = await system.client.post(f"/v1/sessions/{sid}/commit?wait=true", json={"promote": False}, headers=h)
+    assert unasked.status_code == 200, unasked.text
+    assert unasked.json()["promoted"] == []
+    assert await _contents(system, key) == []
+    assert await _contents(system, key, "candidate") == [said]  # kept for later evidence, out of retrieval
