@@ -19,7 +19,11 @@ async def test_alive_is_apart_from_ready(system: System) -> None:
     assert (await system.client.get("/healthz")).json() == {"status": "ok"}
     ready = await system.client.get("/readyz")
     assert ready.status_code == 200
-    assert ready.json() == {"status": "ready", "database": "ok", "bus": "ok"}
+    assert {k: v for k, v in ready.json().items() if k != "detail"} == {
+        "status": "ready",
+        "database": "ok",
+        "bus": "ok",
+    }
 
 
 async def test_a_database_that_does_not_answer_is_a_503_with_retry_after(

@@ -1,0 +1,106 @@
+"""Reliability II: a NATS outage of any length loses no event (the relay retries for as long as it
+lasts, and says how long the oldest event has waited); readiness asks the bus, not its connection."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import uuid
+from pathlib import Path
+from typing import Any
+
+import nats
+import nats.errors
+import pytest
+
+from memgw.common.bus import BusLayout
+from memgw.common.db import outbox
+from memgw.common.db.outbox import OutboxRelay, enqueue, oldest_pending_age_s
+from memgw.common.events import MemoryChanged
+from memgw.launcher.embedded.nats import EmbeddedNats
+from tests.conftest import System
+
+
+class FlakyBus:
+    """A broker whose first ``failures`` publishes time out, as NATS does while it is away."""
+
+    def __init__(self, failures: int) -> None:
+        self.failures, self.calls, self.published = failures, 0, []
+
+    async def publish(self, payload: Any, subject: str, **_: Any) -> None:
+        self.calls += 1
+        if self.calls <= self.failures:
+            raise nats.errors.TimeoutError
+        self.published.append(payload)
+
+
+async def test_an_outage_longer_than_any_count_of_tries_loses_no_event(
+    system: System, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(outbox, "MAX_BACKOFF_S", 0.002)  # the test's outage is 80 tries, not minutes
+    layout = BusLayout("tf" + uuid.uuid4().hex[:8])  # streams of its own: the system's relay leaves them
+    event = MemoryChanged(
+        memory_id=f"mem_{uuid.uuid4().hex[:6]}", user_id="u", namespace="user/u/long_term", change="created", version=1
+    )
+    async with system.infra.pool.acquire() as conn:
+        await enqueue(conn, layout, event)
+    bus = FlakyBus(failures=outbox.MAX_ATTEMPTS + 30)
+    relay = OutboxRelay(system.infra.pool, bus, layout, poll_s=0.001)  # type: ignore[arg-type]
+    await relay.start()
+    try:
+        async with asyncio.timeout(30):
+            while bus.calls < outbox.MAX_ATTEMPTS:
+                await asyncio.sleep(0.01)
+            assert await oldest_pending_age_s(system.infra.pool, layout) > 0  # waiting, and said so
+            while await oldest_pending_age_s(system.infra.pool, layout) > 0:  # published, and marked
+                await asyncio.sleep(0.01)
+    finally:
+        await relay.stop()
+    assert [p["memory_id"] for p in bus.published] == [event.memory_id]
+    row = await system.infra.pool.fetchrow("SELECT attempts, published_at FROM outbox WHERE msg_id = $1", event.id)
+    assert row["published_at"] is not None
+    assert row["attempts"] == 0  # an outage is no fault of the row's
+
+
+async def test_readiness_and_metrics_say_how_long_the_oldest_event_waited(system: System) -> None:
+    ready = await system.client.get("/readyz")
+    assert ready.status_code == 200, ready.text
+    assert ready.json()["detail"]["outbox_oldest_pending_s"] >= 0
+    metrics = await system.client.get("/metrics")
+    assert "memgw_outbox_oldest_pending_seconds " in metrics.text
+
+
+async def test_a_frozen_bus_keeps_its_connection_but_answers_no_round_trip(tmp_path: Path) -> None:
+    """Why readiness flushes: a frozen server's connection still looks connected."""
+    server = EmbeddedNats(tmp_path)
+    url = await server.start()
+    nc = await nats.connect(url, allow_reconnect=False)
+    pid = int((tmp_path / "nats" / "nats-server.pid").read_text())
+    try:
+        await nc.flush(timeout=2)
+        os.kill(pid, signal.SIGSTOP)
+        try:
+            assert nc.is_connected
+            with pytest.raises(nats.errors.TimeoutError):
+                await nc.flush(timeout=1)
+        finally:
+            os.kill(pid, signal.SIGCONT)
+    finally:
+        await nc.close()
+        server.stop()
+
+
+async def test_readiness_is_503_while_the_bus_answers_no_round_trip(
+    system: System, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    connection = system.infra.broker.connection
+
+    async def frozen(timeout: int = 10) -> None:
+        raise nats.errors.TimeoutError
+
+    monkeypatch.setattr(connection, "flush", frozen)
+    answer = await system.client.get("/readyz")
+    assert answer.status_code == 503
+    assert answer.json()["bus"] == "down (TimeoutError)"
+    assert "Retry-After" in answer.headers
