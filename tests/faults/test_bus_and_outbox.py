@@ -4,6 +4,7 @@ lasts, and says how long the oldest event has waited); readiness asks the bus, n
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import uuid
@@ -104,3 +105,30 @@ async def test_readiness_is_503_while_the_bus_answers_no_round_trip(
     assert answer.status_code == 503
     assert answer.json()["bus"] == "down (TimeoutError)"
     assert "Retry-After" in answer.headers
+
+
+async def test_a_request_that_cannot_get_a_connection_answers_503_at_once(
+    system: System, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """M1: every connection held (as by statements hanging on a frozen Postgres): a request waits a
+    bounded moment for one and answers 503 with Retry-After, never for the length of the freeze."""
+    from memgw.common.db import pool as pools
+
+    key = await system.user(f"m1_{uuid.uuid4().hex[:6]}")
+    monkeypatch.setattr(pools, "ACQUIRE_TIMEOUT_S", 0.5)
+    db = system.infra.pool
+    held = []
+    with contextlib.suppress(TimeoutError):  # every connection the system does not hold itself
+        while len(held) < db.get_max_size():
+            held.append(await db.acquire(timeout=1))
+    try:
+        started = asyncio.get_running_loop().time()
+        answer = await system.client.get("/v1/memory", headers=system.auth(key))
+        waited = asyncio.get_running_loop().time() - started
+    finally:
+        for conn in held:
+            await db.release(conn)
+    assert answer.status_code == 503, answer.text
+    assert answer.headers["Retry-After"] == "5"
+    assert waited < 20  # bounded by the acquire's timeout, not by how long the connections are held
+    assert (await system.client.get("/v1/memory", headers=system.auth(key))).status_code == 200

@@ -32,17 +32,34 @@ async def _session_left_clean(conn: asyncpg.Connection) -> None:
     advisory locks (migrations, the index owner's) are on connections of their own."""
 
 
+# Waiting this long for a connection means Postgres is frozen or every connection is held by one:
+# the caller gets TimeoutError (an outage: 503 with Retry-After) instead of waiting out the freeze.
+ACQUIRE_TIMEOUT_S = 5.0
+
+
+class BoundedPool(asyncpg.pool.Pool):
+    """asyncpg's pool whose every acquire, its own ``fetch`` and ``execute`` included, is bounded."""
+
+    def acquire(self, *, timeout: float | None = None) -> Any:
+        return super().acquire(timeout=ACQUIRE_TIMEOUT_S if timeout is None else timeout)
+
+
 async def create_pool(dsn: str, *, max_size: int = 10) -> asyncpg.Pool:
-    pool = await asyncpg.create_pool(
+    pool = BoundedPool(
         dsn,
+        connection_class=asyncpg.Connection,
+        record_class=asyncpg.Record,
         min_size=1,
         max_size=max_size,
+        max_queries=50_000,
+        max_inactive_connection_lifetime=300.0,
+        loop=None,
         init=_init_connection,
         reset=_session_left_clean,
         command_timeout=STATEMENT_TIMEOUT_S,
         timeout=CONNECT_TIMEOUT_S,
     )
-    assert pool is not None
+    await pool
     return pool
 
 
