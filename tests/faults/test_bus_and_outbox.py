@@ -132,3 +132,29 @@ async def test_a_request_that_cannot_get_a_connection_answers_503_at_once(
     assert answer.headers["Retry-After"] == "5"
     assert waited < 20  # bounded by the acquire's timeout, not by how long the connections are held
     assert (await system.client.get("/v1/memory", headers=system.auth(key))).status_code == 200
+
+
+async def test_a_message_nested_deeper_than_any_parser_follows_dies_at_once(system: System) -> None:
+    """No retry can mend it: dead-lettered on its first delivery, never retried."""
+    import structlog
+
+    from memgw.common.bus import MSG_ID_HEADER, dead_letters
+    from memgw.common.events import Subject
+
+    infra = system.infra
+    marker = f"deep-{uuid.uuid4().hex}"
+    payload = ('{"marker": "' + marker + '", "x": ' + "[" * 100_000 + "]" * 100_000 + "}").encode()
+    nc = await nats.connect(infra.nats_url)
+    try:
+        with structlog.testing.capture_logs() as logs:
+            await nc.jetstream().publish(
+                infra.layout.subject(Subject.SESSION_COMMITTED), payload, headers={MSG_ID_HEADER: marker}
+            )
+            async with asyncio.timeout(30):
+                while not any(marker.encode() in d.data for d in await dead_letters(nc, infra.layout)):
+                    await asyncio.sleep(0.1)
+        assert not [line for line in logs if line["event"] == "bus.message.retry"]
+        [dead] = [line for line in logs if line["event"] == "bus.message.dead_lettered"]
+        assert dead["deliveries"] == 1
+    finally:
+        await nc.close()

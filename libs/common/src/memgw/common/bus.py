@@ -158,8 +158,9 @@ class PoisonMessage(Exception):
     """A handler's way to say: this message can never succeed; dead-letter it now, do not retry."""
 
 
-# What no retry can mend: a payload that is not the event it claims to be.
-_POISON = (ValidationError, json.JSONDecodeError, UnicodeDecodeError, PoisonMessage)
+# What no retry can mend: a payload that is not the event it claims to be (or nested deeper than any
+# parser follows).
+_POISON = (ValidationError, json.JSONDecodeError, UnicodeDecodeError, RecursionError, PoisonMessage)
 
 
 def deliveries(msg: Any) -> int | None:
