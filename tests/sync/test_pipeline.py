@@ -213,3 +213,21 @@ async def test_one_sources_status_failure_degrades_to_an_idle_zero_row(
     assert (broken["freshness"], broken["synced_chunks"], broken["pending_items"]) == ("Idle", 0, 0)
     assert broken["error"] == "chunk count query failed"
     assert rows[f"good-{files_dir.name}"]["error"] is None
+
+
+async def test_an_item_larger_than_the_whole_budget_fails_alone_and_says_why(
+    system: System, stage_watcher: StageWatcher, files_dir: Path, owner: tuple[str, str]
+) -> None:
+    """Reliability II: it completed with 0 chunks on every run, silently, and held back the rest."""
+    _, key = owner
+    (files_dir / "a-huge.md").write_text("# Huge\n\n" + " ".join(f"word{j}" for j in range(400)))
+    (files_dir / "b-small.md").write_text("# Small\n\nA short note.")
+    sid = f"toobig-{files_dir.name}"
+    await system.folder_source(key, sid, files_dir, max_tokens_per_sync=60)
+    for _ in range(2):  # the same on every run: never silent, never holding the rest back
+        run = await system.sync(key, sid, stage_watcher)
+        assert run["stage"] == "Completed"
+        assert run["counts"]["items_failed"] == 1, run
+        assert "a-huge.md" in run["detail"]
+        assert "max_tokens_per_sync 60" in run["detail"]
+    assert run["more_pending"] is False

@@ -236,6 +236,9 @@ class SyncService:
             except asyncpg.DataError as exc:  # this item holds what the store refuses: it alone fails
                 run.fail_item(content.item_id, f"refused by the store: {str(exc).splitlines()[0]}")
                 continue
+            except ItemError as exc:  # larger than the whole budget: it alone fails, the rest goes on
+                run.fail_item(content.item_id, str(exc))
+                continue
             if existed:
                 run.counts.items_changed += 1
             else:
@@ -270,13 +273,15 @@ class SyncService:
             return source.max_cost_per_sync_usd
         return self.prices.sync_default_max_cost_usd if self.prices.price_per_item(source.kind.value) else None
 
-    def _within_budget(self, run: _Run, tokens: int) -> bool:
+    def _within_budget(self, run: _Run, tokens: int, *, alone: bool = False) -> bool:
+        """Whether ``tokens`` more fit the run's budget (``alone``: an otherwise empty run's)."""
         s = run.source
-        if s.max_tokens_per_sync is not None and run.counts.tokens + tokens > s.max_tokens_per_sync:
+        spent_tokens, spent_usd = (0, 0.0) if alone else (run.counts.tokens, run.counts.cost_usd)
+        if s.max_tokens_per_sync is not None and spent_tokens + tokens > s.max_tokens_per_sync:
             return False
         budget = self._cost_budget(s)
         # Sums of float prices drift in the last digits: a budget of 1.0 buys 200 items at 0.005.
-        return budget is None or run.counts.cost_usd + self._cost(s, tokens) <= budget + 1e-9
+        return budget is None or spent_usd + self._cost(s, tokens) <= budget + 1e-9
 
     def _screened(self, chunks: list[Chunk]) -> tuple[list[Chunk], int]:
         """The chunks as the store's secret rule keeps them (redacted), and how many it refuses."""
@@ -296,6 +301,12 @@ class SyncService:
         chunks, refused = self._screened(chunks)
         run.counts.chunks_refused += refused
         tokens = sum(c.tokens for c in chunks)
+        if not self._within_budget(run, tokens, alone=True):  # no run will ever take it: say so, every run
+            raise ItemError(
+                f"needs {tokens} tokens, more than one sync of this source may spend"
+                f" (max_tokens_per_sync {source.max_tokens_per_sync}, max_cost_per_sync_usd"
+                f" {self._cost_budget(source)}): raise the budget to take it in"
+            )
         if not self._within_budget(run, tokens):
             return False
         vectors = await self.store.embed_passages([c.text for c in chunks], self.embedder, tenant=source.owner_user_id)
