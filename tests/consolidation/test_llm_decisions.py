@@ -5,6 +5,7 @@ timeout falls back to the default's judgement, and nothing is lost."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import uuid
 from collections.abc import AsyncIterator
@@ -19,6 +20,7 @@ from starlette.routing import Route
 from memgw.common import jobs
 from memgw.common.domain import new_id
 from memgw.common.events import SessionCommitted
+from memgw.consolidator.main import consolidator_for
 from memgw.consolidator.service import Consolidator
 from tests.conftest import System
 from tests.fakes import serve
@@ -64,17 +66,11 @@ async def llm() -> AsyncIterator[tuple[str, list[dict[str, Any]]]]:
 
 def _consolidator(system: System, url: str) -> Consolidator:
     infra = system.infra
-    settings = infra.settings.consolidation.model_copy(
+    asking = infra.settings.consolidation.model_copy(
         update={"llm_base_url": f"{url}/v1", "llm_model": "m", "llm_timeout_s": 1.0}
     )
-    return Consolidator(
-        pool=infra.pool,
-        store=infra.store,
-        index=infra.index,
-        embedder=infra.embedder,
-        layout=infra.layout,
-        settings=settings,
-        skills=infra.skills,
+    return consolidator_for(
+        dataclasses.replace(infra, settings=infra.settings.model_copy(update={"consolidation": asking}))
     )
 
 

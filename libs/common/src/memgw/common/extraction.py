@@ -118,9 +118,9 @@ def durable_extract(statements: list[str], durable: list[float]) -> Extraction:
     """The user's statements the durable model keeps (``durable``: each one's probability), each as it
     was said: the user's own clause. The model decides whether; where it is unsure, a statement whose
     subject is the user ("I …", "The user …", "我…", "用户…", not "If I …" nor "My brother …") and
-    that states a fact, preference, decision or lesson of theirs is kept too. the type (and with it importance and
-    confidence, so what is promoted at once and what waits as a candidate) is its rule's where one
-    matches, else a plain fact's. A question is never kept, whatever its vector says."""
+    that states a fact, preference, decision or lesson of theirs is kept too. The type (and with it
+    importance and confidence, so what is promoted at once and what waits as a candidate) is its
+    rule's where one matches, else a plain fact's. A question is never kept, whatever its vector says."""
     candidates: list[Candidate] = []
     for sentence, p in zip(statements, durable, strict=True):
         if len(sentence) < 4 or is_question(sentence) or contains_secret(sentence):
@@ -199,6 +199,25 @@ def chat_client(
     )
 
 
+async def ask_json(client: httpx.AsyncClient, model: str, system: str, user: str, schema: dict[str, Any]) -> Any:
+    """The JSON a chat endpoint answers to ``system`` and ``user``, asked for as structured output by
+    ``schema``; ValueError for a truncated or refused answer (JSON that does not parse raises too)."""
+    body = {
+        "model": model,
+        "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}],
+        "response_format": {"type": "json_schema", "json_schema": schema},
+        "temperature": 0,
+    }
+    response = await client.post("chat/completions", json=body)
+    response.raise_for_status()
+    choice = response.json()["choices"][0]
+    if choice.get("finish_reason") == "length":
+        raise ValueError("the answer was truncated")
+    if choice["message"].get("refusal"):
+        raise ValueError(f"the model refused: {choice['message']['refusal']}")
+    return json.loads(choice["message"]["content"])
+
+
 class LlmExtractor:
     def __init__(self, settings: ConsolidationSettings, transport: httpx.AsyncBaseTransport | None = None):
         self._client = chat_client(settings, transport)
@@ -216,21 +235,8 @@ class LlmExtractor:
             return durable_extract(episodes, durable) if durable is not None else rule_extract(episodes)
 
     async def _ask(self, episodes: list[str]) -> Any:
-        body = {
-            "model": self._model,
-            "messages": [
-                {"role": "system", "content": _PROMPT},
-                {"role": "user", "content": "\n\n".join(f"- {redact(e)}" for e in episodes)},
-            ],
-            "response_format": {"type": "json_schema", "json_schema": _SCHEMA},
-            "temperature": 0,
-        }
-        response = await self._client.post("chat/completions", json=body)
-        response.raise_for_status()
-        choice = response.json()["choices"][0]
-        if choice.get("finish_reason") == "length":
-            raise ValueError("the answer was truncated")
-        return json.loads(choice["message"]["content"])
+        said = "\n\n".join(f"- {redact(e)}" for e in episodes)
+        return await ask_json(self._client, self._model, _PROMPT, said, _SCHEMA)
 
     @staticmethod
     def _parse(answer: Any) -> Extraction:

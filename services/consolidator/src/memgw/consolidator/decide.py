@@ -17,13 +17,12 @@ default decides as if no LLM were configured.
 
 from __future__ import annotations
 
-import json
 from typing import Any, Literal
 
 import httpx
 from pydantic import BaseModel, ValidationError
 
-from memgw.common.extraction import chat_client
+from memgw.common.extraction import ask_json, chat_client
 from memgw.common.logging import get_logger
 from memgw.common.secrets import redact
 from memgw.common.settings import ConsolidationSettings
@@ -99,20 +98,4 @@ class LlmDecider:
 
     async def _ask(self, fact: str, existing: list[Any]) -> Any:
         listed = "\n".join(f"{n}. {redact(row['content'])}" for n, row in enumerate(existing, start=1)) or "(none)"
-        body = {
-            "model": self._model,
-            "messages": [
-                {"role": "system", "content": PROMPT},
-                {"role": "user", "content": f"NEW: {redact(fact)}\n\nEXISTING:\n{listed}"},
-            ],
-            "response_format": {"type": "json_schema", "json_schema": SCHEMA},
-            "temperature": 0,
-        }
-        response = await self._client.post("chat/completions", json=body)
-        response.raise_for_status()
-        choice = response.json()["choices"][0]
-        if choice.get("finish_reason") == "length":
-            raise ValueError("the answer was truncated")
-        if choice["message"].get("refusal"):
-            raise ValueError(f"the model refused: {choice['message']['refusal']}")
-        return json.loads(choice["message"]["content"])
+        return await ask_json(self._client, self._model, PROMPT, f"NEW: {redact(fact)}\n\nEXISTING:\n{listed}", SCHEMA)
