@@ -335,3 +335,76 @@ async def test_revoking_another_users_key_answers_as_a_missing_one(
         == (404, "not_found")
     )
     assert (await system.client.get("/v1/memory", headers=system.auth(alice_key))).status_code == 200
+
+
+# -- Candidates follow the visibility of what they would become -------------------------------------------
+
+
+async def test_an_agents_candidates_are_read_as_the_memories_they_would_become(
+    system: System, pair: tuple[str, str, str, str]
+) -> None:
+    """A lesson of agent Y's session would become Y's agent-only memory: as a candidate, sibling agent X
+    of the same user neither lists nor reads it. The user's own facts from that session would become
+    the user's private memories, which every agent of the user reads: so do their candidates."""
+    alice, _, _, _ = pair
+    x, y = f"agx_{uuid.uuid4().hex[:6]}", f"agy_{uuid.uuid4().hex[:6]}"
+    x_key, y_key = await system.agent(alice, x), await system.agent(alice, y)
+    sid = f"s_{uuid.uuid4().hex[:8]}"
+    lesson = "Lesson learned: the migration failed because the advisory lock was missing."
+    for text in (lesson, "I am allergic to shellfish."):
+        posted = await system.client.post(
+            "/v1/episodes", json={"session_id": sid, "content": text}, headers=system.auth(y_key)
+        )
+        assert posted.status_code == 201, posted.text
+    committed = await system.client.post(
+        f"/v1/sessions/{sid}/commit?wait=true", json={"promote": False}, headers=system.auth(y_key)
+    )
+    assert committed.status_code == 200, committed.text
+
+    async def candidates(key: str) -> dict[str, dict[str, Any]]:
+        listed = await system.client.get("/v1/memory", params={"status": "candidate"}, headers=system.auth(key))
+        return {m["content"]: m for m in listed.json()["items"]}
+
+    mine = await candidates(y_key)
+    assert mine[lesson]["visibility"] == "agent-only"
+    theirs = await candidates(x_key)
+    assert lesson not in theirs
+    assert "I am allergic to shellfish." in theirs
+    hidden = await system.client.get(f"/v1/memory/{mine[lesson]['id']}", headers=system.auth(x_key))
+    assert hidden.status_code == 404
+    asked = {"query": "migration advisory lock lesson", "statuses": ["candidate"], "limit": 20}
+    found = await system.client.post("/v1/memory/search", json=asked, headers=system.auth(x_key))
+    assert mine[lesson]["id"] not in [hit["memory"]["id"] for hit in found.json()["results"]]
+    own_found = await system.client.post("/v1/memory/search", json=asked, headers=system.auth(y_key))
+    assert mine[lesson]["id"] in [hit["memory"]["id"] for hit in own_found.json()["results"]]  # the query finds it
+
+
+async def test_a_forged_review_decision_on_the_bus_is_decided_by_the_policy(
+    system: System, pair: tuple[str, str, str, str]
+) -> None:
+    from memgw.common.events import ReviewDecided
+
+    _, alice_key, mallory, _ = pair
+    for text in ("我住在北京。", "我搬到上海了。"):
+        await _commit(system, alice_key, text)
+    async with asyncio.timeout(30):
+        while not (reviews := (await system.client.get("/v1/reviews", headers=system.auth(alice_key))).json()):
+            await asyncio.sleep(0.1)
+    [review] = reviews
+    forged = ReviewDecided(review_id=review["id"], decision="accept_new", decided_by=mallory)
+    infra = system.infra
+    await infra.broker.publish(
+        forged.model_dump(mode="json"),
+        infra.layout.subject(Subject.REVIEW_DECIDED),
+        headers={MSG_ID_HEADER: forged.id},
+        stream=infra.layout.stream_of(Subject.REVIEW_DECIDED).name,
+    )
+    async with asyncio.timeout(30):
+        while not await infra.pool.fetchval(
+            "SELECT 1 FROM audit_log WHERE actor_user_id = $1 AND target_id = $2 AND decision = 'deny'",
+            mallory,
+            review["id"],
+        ):
+            await asyncio.sleep(0.1)
+    still = await system.client.get("/v1/reviews", params={"status": "open"}, headers=system.auth(alice_key))
+    assert [r["id"] for r in still.json()] == [review["id"]]

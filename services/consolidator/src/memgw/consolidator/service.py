@@ -581,6 +581,11 @@ class Consolidator:
             review = await reviews.get(conn, event.review_id, lock=True)
             if review is None or review["status"] == "decided":
                 return False
+            if refusal := await self._may_not_decide(event, review):
+                await audit(
+                    conn, event.decided_by, "review_decide", event.review_id, f"not applied: {refusal}", None, "deny"
+                )
+                return False
             if review["kind"] == "feedback":
                 touched = await self._decide_feedback(conn, review, event)
                 await self._close_review(conn, review, event)
@@ -634,6 +639,16 @@ class Consolidator:
             await self._close_review(conn, review, event)
         await self.store.sync_index(upserted=[old_id, new_id_])
         return True
+
+    async def _may_not_decide(self, event: ReviewDecided, review: Any) -> str | None:
+        """Why the user a ReviewDecided message acts for may not decide this review now (the bus is an
+        input: a message names its decider, the policy decides); None when they may."""
+        decider = await principal_of(self.pool, event.decided_by, None)
+        if decider is None:
+            return f"user {event.decided_by} is gone or disabled"
+        ref = policy.OwnedRef("review", event.review_id, review["user_id"])
+        verdict = policy.decide(decider, policy.Action.REVIEW_DECIDE, ref)
+        return None if verdict.allowed else verdict.reason
 
     async def _close_review(self, conn: Conn, review: Any, event: ReviewDecided) -> None:
         await reviews.close(conn, event.review_id, decision=event.decision, decided_by=event.decided_by)
