@@ -148,3 +148,19 @@ def test_every_secret_named_is_explained_in_the_readme() -> None:
     assert secrets == {"memgw-secrets", "memgw-pg-app", "qdrant-apikey"}
     for name in secrets:
         assert f"`{name}`" in readme, name
+
+
+def test_the_bus_requires_a_token_that_only_the_services_hold() -> None:
+    """Reliability II: the manifests' NATS had no auth; any pod of the cluster could read the bus."""
+    conf = _of("ConfigMap")["nats-config"]["data"]["nats.conf"]
+    assert "authorization" in conf
+    assert "token: $NATS_TOKEN" in conf
+    [nats] = _of("StatefulSet")["nats"]["spec"]["template"]["spec"]["containers"]
+    token = {e["name"]: e.get("valueFrom", {}).get("secretKeyRef") for e in nats["env"]}["NATS_TOKEN"]
+    assert token == {"name": "memgw-secrets", "key": "MEMGW_NATS_TOKEN"}
+    assert "MEMGW_NATS_URL" not in _of("ConfigMap")["memgw-config"]["data"]  # a URL with a token is a secret
+    served = [c for c in _containers() if c.get("args", [""])[0] == "serve"]
+    assert {c["args"][1] for c in served} == {"gateway", "consolidator", "sync-worker", "obsidian-bridge"}
+    for c in served:
+        url = {e["name"]: e.get("valueFrom", {}).get("secretKeyRef") for e in c["env"]}["MEMGW_NATS_URL"]
+        assert url == {"name": "memgw-secrets", "key": "MEMGW_NATS_URL"}, c["name"]
