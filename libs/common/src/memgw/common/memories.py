@@ -9,9 +9,7 @@ Who may write what is decided by the callers (gateway, sync-worker, consolidator
 
 from __future__ import annotations
 
-import asyncio
 import json
-import weakref
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -31,6 +29,7 @@ from memgw.common.embedding.base import Embedder
 from memgw.common.events import CHANGE_KINDS, MemoryChanged
 from memgw.common.index import sparse
 from memgw.common.index.base import READ_KEY_FIELD, IndexPoint, VectorIndex
+from memgw.common.lanes import Lanes
 from memgw.common.secrets import SecretsOnWrite, screen
 
 _UPDATABLE = frozenset(
@@ -238,7 +237,7 @@ class MemoryStore:
         self.pool = pool
         self.index = index
         self.layout = layout
-        self._lanes: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._tenant_lane = Lanes()
         # Marks whose changes are in the index, cleared off the writer's path: the DELETE is a commit
         # of its own (its own WAL flush: 1.6 ms of a write's p50, timed step by step) that no answer
         # needs. A mark left behind (a crash first) only has the reconciler index its memory again.
@@ -247,12 +246,6 @@ class MemoryStore:
     def screen(self, text: str) -> str:
         """``text`` as this install stores it: as it is, with its secrets redacted, or SecretRefused."""
         return screen(text, self.secrets_on_write)
-
-    def _tenant_lane(self, tenant: str) -> asyncio.Lock:
-        lane = self._lanes.get(tenant)
-        if lane is None:
-            lane = self._lanes[tenant] = asyncio.Lock()
-        return lane
 
     async def insert(self, conn: Conn, new: NewMemory, *, actor: str | None, announce: bool = True) -> MemoryRecord:
         [record] = await self.insert_many(conn, [new], actor=actor, announce=announce)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import weakref
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -12,6 +10,7 @@ from faststream.nats import NatsBroker, NatsMessage, NatsRouter
 
 from memgw.common.bus import BusLayout, last_try, settling
 from memgw.common.events import MemoryChanged, MemoryFeedbackGiven, ReviewDecided, SessionCommitted, Subject
+from memgw.common.lanes import Lanes
 from memgw.common.logging import correlation_scope
 from memgw.consolidator.openviking_sync import OpenVikingSync
 from memgw.consolidator.service import Consolidator
@@ -31,13 +30,7 @@ def create_router(
     router = NatsRouter(middlewares=[settling(layout, broker)])
     # One user's commits one at a time (in this process): the workers serve several users at once, and
     # no two commits of one user run against each other.
-    lanes: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
-
-    def lane(user_id: str) -> asyncio.Lock:
-        found = lanes.get(user_id)
-        if found is None:
-            found = lanes[user_id] = asyncio.Lock()
-        return found
+    lane = Lanes()
 
     def consume(
         subject: Subject, title: str, consumer: str = "consolidator", workers: int = 1

@@ -6,11 +6,11 @@ question behind all of its own."""
 
 from __future__ import annotations
 
-import asyncio
-import weakref
 from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Protocol
+
+from memgw.common.lanes import Lanes
 
 
 class EmbeddingError(RuntimeError):
@@ -43,7 +43,7 @@ class QueryCache:
         self._cache: OrderedDict[tuple[str, str], list[float]] = OrderedDict()
         # Queries run one at a time on this process's cores, first come first served: a scope's flood
         # would queue ahead of everyone else's question. One lane per scope lets each wait for one.
-        self._lanes: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._lane = Lanes()
 
     async def embed_passages(self, texts: Sequence[str]) -> list[list[float]]:
         return await self.inner.embed_passages(texts)
@@ -54,10 +54,7 @@ class QueryCache:
             self._cache.move_to_end(key)
             return hit
         if self.shares_cores:  # one query of a scope at a time on our cores: another's waits for one, not all
-            lane = self._lanes.get(scope)
-            if lane is None:
-                lane = self._lanes[scope] = asyncio.Lock()
-            async with lane:
+            async with self._lane(scope):
                 vector = await self.inner.embed_query(text)
         else:
             vector = await self.inner.embed_query(text)
