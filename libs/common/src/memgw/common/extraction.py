@@ -21,6 +21,7 @@ from memgw.common.formation.structure import about_user, is_question
 from memgw.common.logging import get_logger
 from memgw.common.secrets import contains_secret, redact
 from memgw.common.settings import ConsolidationSettings
+from memgw.common.text import sentences
 
 log = get_logger("memgw.common.extraction")
 
@@ -87,7 +88,6 @@ _RULES: list[tuple[str, float, float, re.Pattern[str]]] = [
     ),
 ]
 _FACT = next((importance, confidence) for t, importance, confidence, _ in _RULES if t == "fact")
-_SENTENCE = re.compile(r"(?<=[。！？!?；;\n])|(?<=\.)\s+")
 _UNSURE_AT = 0.02  # below this the model is sure the statement is not one to keep
 _TAGS = {
     "failure": "lesson",
@@ -98,20 +98,23 @@ _TAGS = {
 }
 
 
-def _typed(sentence: str) -> tuple[str, float, float]:
-    """(memory type, importance, confidence) of a statement kept: its rule's, else a plain fact's."""
+def _rule_of(sentence: str) -> tuple[str, float, float] | None:
+    """(memory type, importance, confidence) of the first rule that matches ``sentence``, or None."""
     for memory_type, importance, confidence, pattern in _RULES:
         if pattern.search(sentence):
             return memory_type, importance, confidence
-    return "fact", _FACT[0], _FACT[1]
+    return None
 
 
 def classify_type(sentence: str) -> str | None:
     """The memory type the rules give one sentence, None when no rule matches."""
-    for memory_type, _, _, pattern in _RULES:
-        if pattern.search(sentence):
-            return memory_type
-    return None
+    rule = _rule_of(sentence)
+    return rule[0] if rule else None
+
+
+def _candidate(sentence: str, rule: tuple[str, float, float]) -> Candidate:
+    memory_type, importance, confidence = rule
+    return Candidate(sentence, memory_type, importance, confidence, [_TAGS[memory_type]])
 
 
 def durable_extract(statements: list[str], durable: list[float]) -> Extraction:
@@ -125,10 +128,10 @@ def durable_extract(statements: list[str], durable: list[float]) -> Extraction:
     for sentence, p in zip(statements, durable, strict=True):
         if len(sentence) < 4 or is_question(sentence) or contains_secret(sentence):
             continue
-        if p < KEEP_AT and not (p >= _UNSURE_AT and about_user(sentence) and classify_type(sentence)):
+        rule = _rule_of(sentence)
+        if p < KEEP_AT and not (p >= _UNSURE_AT and about_user(sentence) and rule):
             continue
-        memory_type, importance, confidence = _typed(sentence)
-        candidates.append(Candidate(sentence, memory_type, importance, confidence, [_TAGS[memory_type]]))
+        candidates.append(_candidate(sentence, rule or ("fact", *_FACT)))
     return Extraction(candidates=candidates, summary=summarize(statements), method="durable")
 
 
@@ -136,20 +139,15 @@ def rule_extract(episodes: list[str]) -> Extraction:
     """Word rules, for an embedder the durable model was not trained on."""
     candidates: list[Candidate] = []
     for episode in episodes:
-        for raw in _SENTENCE.split(episode):
-            sentence = raw.strip().strip("-•* ")
-            if len(sentence) < 4 or contains_secret(sentence):
-                continue
-            for memory_type, importance, confidence, pattern in _RULES:
-                if pattern.search(sentence):
-                    candidates.append(Candidate(sentence, memory_type, importance, confidence, [_TAGS[memory_type]]))
-                    break
+        for sentence in sentences(episode):
+            if len(sentence) >= 4 and not contains_secret(sentence) and (rule := _rule_of(sentence)):
+                candidates.append(_candidate(sentence, rule))
     return Extraction(candidates=candidates, summary=summarize(episodes), method="rules")
 
 
 def summarize(episodes: list[str], limit: int = 300) -> str:
     """The first sentence of each episode, secrets redacted, within ``limit`` characters."""
-    firsts = [redact(_SENTENCE.split(e.strip(), maxsplit=1)[0].strip()) for e in episodes if e.strip()]
+    firsts = [redact(said[0]) for e in episodes if (said := sentences(e))]
     summary = " ".join(firsts)
     return summary if len(summary) <= limit else summary[: limit - 1] + "…"
 

@@ -89,6 +89,12 @@ def _split_long(text: str, max_chars: int) -> list[str]:
     return pieces
 
 
+def sentences(text: str) -> list[str]:
+    """The sentences of ``text`` (cut where chunking cuts them), each without surrounding blank space
+    or a leading list marker; empty ones left out. How memory formation reads what someone said."""
+    return [cut for piece in _SENTENCE_END.split(text) if (cut := piece.strip().strip("-•* "))]
+
+
 def _sentences(paragraph: str, max_chars: int) -> list[str]:
     out: list[str] = []
     for sentence in _SENTENCE_END.split(paragraph):

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from memgw.common.text import sentences
+
 USER, ASSISTANT, OTHER = "user", "assistant", "other"
 
 _ROLES = {
@@ -37,7 +39,6 @@ _PREFIX = re.compile(r"^\s*(?:\*\*)?(" + _NAMES + r")(?:\*\*)?\s*[:：]\s*", re.
 # A turn that starts mid-line ("… that. Assistant: Sure"): after a space or a sentence's end only, so
 # "他问我：" inside a sentence stays the sentence's.
 _INLINE = re.compile(r"(?<=[\s.!?。！？])(?=(?:\*\*)?(?:" + _NAMES + r")(?:\*\*)?\s*[:：])", re.IGNORECASE)
-_SENTENCE = re.compile(r"(?<=[。！？!?；;])|(?<=\.)\s+|\n+")
 
 
 @dataclass(frozen=True)
@@ -64,10 +65,6 @@ def turns(text: str, role: str | None = None) -> list[Turn]:
             else:
                 out.append(Turn(current, line.strip()))
     return out
-
-
-def sentences(text: str) -> list[str]:
-    return [s.strip().strip("-•* ") for s in _SENTENCE.split(text) if s and s.strip().strip("-•* ")]
 
 
 def user_statements(episodes: list[tuple[str | None, str]]) -> list[str]:
