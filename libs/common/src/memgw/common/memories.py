@@ -30,7 +30,7 @@ from memgw.common.events import CHANGE_KINDS, MemoryChanged
 from memgw.common.index import sparse
 from memgw.common.index.base import READ_KEY_FIELD, IndexPoint, VectorIndex
 from memgw.common.lanes import Lanes
-from memgw.common.secrets import SecretsOnWrite, screen
+from memgw.common.secrets import SecretsOnWrite, contains_secret, screen
 
 _UPDATABLE = frozenset(
     {
@@ -246,6 +246,10 @@ class MemoryStore:
     def screen(self, text: str) -> str:
         """``text`` as this install stores it: as it is, with its secrets redacted, or SecretRefused."""
         return screen(text, self.secrets_on_write)
+
+    def refuses(self, text: str) -> bool:
+        """Whether a write of ``text`` would be refused (what a bulk writer leaves out beforehand)."""
+        return self.secrets_on_write == "refuse" and contains_secret(text)
 
     async def insert(self, conn: Conn, new: NewMemory, *, actor: str | None, announce: bool = True) -> MemoryRecord:
         [record] = await self.insert_many(conn, [new], actor=actor, announce=announce)

@@ -34,10 +34,9 @@ from memgw.common.logging import get_logger
 from memgw.common.memories import MemoryStore, NewMemory
 from memgw.common.namespaces import derive_namespace
 from memgw.common.principals import principal_of
-from memgw.common.secrets import SecretRefused
 from memgw.common.settings import ChunkSettings, SourceSettings
 from memgw.common.sources import MemorySourceEntry, SourceKind, entry_from_row
-from memgw.common.text import Chunk, chunk_text
+from memgw.common.text import chunk_text
 from memgw.sync_worker.readers.base import ItemError, SourceContent, SourceError, SourceReader
 
 log = get_logger("memgw.sync")
@@ -283,23 +282,14 @@ class SyncService:
         # Sums of float prices drift in the last digits: a budget of 1.0 buys 200 items at 0.005.
         return budget is None or spent_usd + self._cost(s, tokens) <= budget + 1e-9
 
-    def _screened(self, chunks: list[Chunk]) -> tuple[list[Chunk], int]:
-        """The chunks as the store's secret rule keeps them (redacted), and how many it refuses."""
-        kept: list[Chunk] = []
-        for chunk in chunks:
-            try:
-                kept.append(dataclasses.replace(chunk, text=self.store.screen(chunk.text)))
-            except SecretRefused:
-                continue
-        return kept, len(chunks) - len(kept)
-
     async def _ingest_item(self, run: _Run, content: SourceContent, digest: str) -> bool:
         """Ingest one item; False when the budget leaves no room for it."""
         source = run.source
         settings = self.chunking
         chunks = chunk_text(content.text, max_chars=settings.chunk_max_chars, max_tokens=settings.chunk_max_tokens)
-        chunks, refused = self._screened(chunks)
-        run.counts.chunks_refused += refused
+        kept = [c for c in chunks if not self.store.refuses(c.text)]  # the store redacts what it keeps
+        run.counts.chunks_refused += len(chunks) - len(kept)
+        chunks = kept
         tokens = sum(c.tokens for c in chunks)
         if not self._within_budget(run, tokens, alone=True):  # no run will ever take it: say so, every run
             raise ItemError(
