@@ -88,7 +88,6 @@ _RULES: list[tuple[str, float, float, re.Pattern[str]]] = [
     ),
 ]
 _FACT = next((importance, confidence) for t, importance, confidence, _ in _RULES if t == "fact")
-_UNSURE_AT = 0.02  # below this the model is sure the statement is not one to keep
 _TAGS = {
     "failure": "lesson",
     "decision": "decision",
@@ -119,7 +118,7 @@ def _candidate(sentence: str, rule: tuple[str, float, float]) -> Candidate:
 
 def durable_extract(statements: list[str], durable: list[float]) -> Extraction:
     """The user's statements the durable model keeps (``durable``: each one's probability), each as it
-    was said: the user's own clause. The model decides whether; where it is unsure, a statement whose
+    was said: the user's own clause. The model decides whether; besides, a statement whose
     subject is the user ("I …", "The user …", "我…", "用户…", not "If I …" nor "My brother …") and
     that states a fact, preference, decision or lesson of theirs is kept too. The type (and with it
     importance and confidence, so what is promoted at once and what waits as a candidate) is its
@@ -129,7 +128,7 @@ def durable_extract(statements: list[str], durable: list[float]) -> Extraction:
         if len(sentence) < 4 or is_question(sentence) or contains_secret(sentence):
             continue
         rule = _rule_of(sentence)
-        if p < KEEP_AT and not (p >= _UNSURE_AT and about_user(sentence) and rule):
+        if p < KEEP_AT and not (about_user(sentence) and rule):
             continue
         candidates.append(_candidate(sentence, rule or ("fact", *_FACT)))
     return Extraction(candidates=candidates, summary=summarize(statements), method="durable")
