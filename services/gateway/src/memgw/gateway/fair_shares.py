@@ -85,8 +85,9 @@ class FairShares:
             return
         secret = api_key_from(Headers(scope=scope)) or ""
         key = hashlib.sha256(secret.encode()).hexdigest()
-        share = self._share(key, time.monotonic())
-        if wait := share.take(self.limits, time.monotonic()):
+        now = time.monotonic()
+        share = self._share(key, now)
+        if wait := share.take(self.limits, now):
             await _too_many(send, wait, f"this key's rate is {self.limits.rate_per_s:g} requests a second")
             return
         if share.busy >= self.limits.max_in_flight and share.waiting >= self.limits.max_queued:

@@ -152,9 +152,8 @@ class Sessions:
         await access.require_acting(
             self.pool, p, "memory_append_episode", body.user_id, body.agent_id, body.workspace_id
         )
-        if (
-            await sessions.get(self.pool, p.user_id, body.session_id) is None
-        ):  # the seed's agents name a session unopened
+        # The seed's agents name a session they never opened: the first episode opens it.
+        if await sessions.get(self.pool, p.user_id, body.session_id) is None:
             opening = SessionCreate(session_id=body.session_id, agent_id=body.agent_id, workspace_id=body.workspace_id)
             with contextlib.suppress(Conflict):  # a concurrent first append opened it: append to that one
                 await self.open_session(p, opening)
