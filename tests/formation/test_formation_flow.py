@@ -14,14 +14,14 @@ from tests.conftest import System
 README = Path(__file__).resolve().parents[2] / "README.md"
 
 
-async def _commit(system: System, key: str, content: str) -> dict[str, Any]:
+async def _commit(system: System, key: str, content: str, *, min_importance: float = 0.6) -> dict[str, Any]:
     h = system.auth(key)
     sid = f"s_{uuid.uuid4().hex[:8]}"
     assert (
         await system.client.post("/v1/episodes", json={"session_id": sid, "content": content}, headers=h)
     ).is_success
     answer = await system.client.post(
-        f"/v1/sessions/{sid}/commit?wait=true", json={"promote": True, "min_importance": 0.6}, headers=h
+        f"/v1/sessions/{sid}/commit?wait=true", json={"promote": True, "min_importance": min_importance}, headers=h
     )
     assert answer.status_code == 200, answer.text
     return dict(answer.json())
@@ -112,3 +112,27 @@ async def test_session_memory_does_not_leak_into_long_term_memory_unasked(system
     assert unasked.json()["promoted"] == []
     assert await _contents(system, key) == []
     assert await _contents(system, key, "candidate") == [said]  # kept for later evidence, out of retrieval
+
+
+async def test_someone_elses_fact_never_becomes_evidence_of_the_users(system: System) -> None:
+    key = await system.user(f"se_{uuid.uuid4().hex[:6]}")
+    await _commit(system, key, "I'm allergic to walnuts.")
+    theirs = await _commit(system, key, "My daughter is allergic to walnuts too.")
+    assert theirs["merged"] == theirs["reviews"] == [], theirs
+    assert [m["evidence_count"] for m in await _active(system, key) if m["content"] == "I'm allergic to walnuts."] == [
+        1
+    ]
+
+
+async def test_a_new_value_of_a_candidate_replaces_it_unreviewed(system: System) -> None:
+    """A candidate is nobody's trusted memory yet: a new value archives it, with when it stopped holding."""
+    key = await system.user(f"cc_{uuid.uuid4().hex[:6]}")
+    h = system.auth(key)
+    await _commit(system, key, "I live in Leicester.", min_importance=0.95)
+    listed = await system.client.get("/v1/memory", params={"status": "candidate"}, headers=h)
+    [old] = [m["id"] for m in listed.json()["items"] if m["visibility"] != "global"]
+    moved = await _commit(system, key, "We moved to Aberdeen in the summer.")
+    assert moved["reviews"] == [], moved
+    archived = (await system.client.get(f"/v1/memory/{old}", headers=h)).json()
+    assert archived["status"] == "archived"
+    assert "valid_to" in archived["metadata"]

@@ -127,8 +127,17 @@ _VALUE = re.compile(
 def new_values(old: str, new: str) -> set[str]:
     """The values ``new`` names that ``old`` does not (numbers, emails, names): what a paraphrase of the
     same fact never brings, and a changed fact usually does."""
-    said = {v.replace(" ", "").replace("-", "").lower() for v in _VALUE.findall(old)}
-    return {v for v in _VALUE.findall(new) if v.replace(" ", "").replace("-", "").lower() not in said}
+    said = {_plain(v) for v in _VALUE.findall(old)}
+    # A value inside one said ("Saturday" in "Saturdays") is the same value in another form.
+    return {
+        v
+        for v in _VALUE.findall(new)
+        if not any(_plain(v) in s or s in _plain(v) for s in said if len(s) > 2) and _plain(v) not in said
+    }
+
+
+def _plain(value: str) -> str:
+    return value.replace(" ", "").replace("-", "").lower()
 
 
 def contradiction(old: str, new: str) -> str | None:

