@@ -72,6 +72,14 @@ async def test_readiness_and_metrics_say_how_long_the_oldest_event_waited(system
     assert "memgw_outbox_oldest_pending_seconds " in metrics.text
 
 
+async def _stopped(pid: int) -> None:
+    """Until the process is stopped: kill() only queues SIGSTOP, and a server running on the other core
+    may still answer a ping it already holds."""
+    async with asyncio.timeout(10):
+        while Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] not in ("T", "t"):
+            await asyncio.sleep(0.01)
+
+
 async def test_a_frozen_bus_keeps_its_connection_but_answers_no_round_trip(tmp_path: Path) -> None:
     """Why readiness flushes: a frozen server's connection still looks connected."""
     server = EmbeddedNats(tmp_path)
@@ -82,6 +90,7 @@ async def test_a_frozen_bus_keeps_its_connection_but_answers_no_round_trip(tmp_p
         await nc.flush(timeout=2)
         os.kill(pid, signal.SIGSTOP)
         try:
+            await _stopped(pid)
             assert nc.is_connected
             with pytest.raises(nats.errors.TimeoutError):
                 await nc.flush(timeout=1)
