@@ -49,6 +49,10 @@ SINGLE: dict[str, dict[str, tuple[list[str], list[str], list[str]]]] = {
                 "I don't live in {x} anymore, I'm in {y} now.",
                 "Since the spring I've been living in {y}.",
                 "The user moved to {y}.",
+                "I moved out of {x} for good.",
+                "We moved to {y} in the summer.",
+                "I moved to {y} last spring.",
+                "In March we moved house to {y}.",
             ],
             [
                 "Glasgow",
@@ -94,6 +98,9 @@ SINGLE: dict[str, dict[str, tuple[list[str], list[str], list[str]]]] = {
                 "我已经不住{x}了，现在在{y}。",
                 "我们全家迁到{y}了。",
                 "用户搬去了{y}。",
+                "我已经从{x}搬走了。",
+                "我们夏天搬到了{y}。",
+                "今年三月我搬家到了{y}。",
             ],
             [
                 "成都",
@@ -313,9 +320,69 @@ MANY: dict[str, dict[str, tuple[list[str], list[str], list[str]]]] = {
     },
 }
 
+# A trip or a visit is not a move: phrasings that name a place {y} without living there.
+VISITS: dict[str, list[str]] = {
+    "en": [
+        "I was in {y} for a conference last week.",
+        "I spent the weekend in {y}.",
+        "We went to {y} on holiday in August.",
+    ],
+    "zh": [
+        "我上周去{y}出差了。",
+        "周末去{y}玩了两天。",
+        "国庆我们去{y}旅游了。",
+    ],
+}
+
 # Facts whose value is not a name, written out: (older, newer, label).
 WRITTEN: list[tuple[str, str, str, str]] = [
     ("en", "I'm vegan.", "I eat a plant-based diet, no animal products.", SAME),
+    # A change told as what happened, not as the new value.
+    ("en", "I live alone.", "My boyfriend moved in with me last month.", CHANGE),
+    ("en", "I live with my flatmates.", "I moved out of the shared flat and live alone now.", CHANGE),
+    ("en", "I'm single.", "I've started seeing someone.", CHANGE),
+    ("en", "I'm single.", "I got married over the summer.", CHANGE),
+    ("en", "I have a boyfriend.", "He proposed and we're engaged!", CHANGE),
+    ("en", "I swim on Mondays.", "Swimming is on Wednesdays now instead of Mondays.", CHANGE),
+    ("en", "I do yoga on Friday evenings.", "I switched my yoga class to Sunday mornings.", CHANGE),
+    ("en", "I don't drink coffee.", "I've started drinking coffee again.", CHANGE),
+    ("en", "I can't stand coriander.", "I've got used to coriander and like it now.", CHANGE),
+    ("en", "I take the bus to work.", "I bought a bike and cycle to work now.", CHANGE),
+    ("en", "I walk to work.", "Since the move I drive to work.", CHANGE),
+    ("en", "I use Windows.", "I've moved over to a Mac.", CHANGE),
+    ("en", "I use a ThinkPad.", "I switched to a MacBook last month.", CHANGE),
+    ("en", "I'm a student.", "I graduated in July and started my first job.", CHANGE),
+    ("en", "I rent my flat.", "We bought a house, so no more renting.", CHANGE),
+    ("zh", "我一个人住。", "我男朋友上个月搬来跟我一起住了。", CHANGE),
+    ("zh", "我单身。", "我最近开始谈恋爱了。", CHANGE),
+    ("zh", "我有男朋友。", "他向我求婚了，我们订婚了。", CHANGE),
+    ("zh", "我周一去游泳。", "游泳改到周三了，不是周一了。", CHANGE),
+    ("zh", "我不喝咖啡。", "我最近又开始喝咖啡了。", CHANGE),
+    ("zh", "我不吃香菜。", "我现在能吃香菜了。", CHANGE),
+    ("zh", "我坐公交上班。", "我买了电动车，现在骑车上班。", CHANGE),
+    ("zh", "我还是学生。", "我毕业了，已经开始上班了。", CHANGE),
+    ("zh", "我租房住。", "我们买了房，不用再租了。", CHANGE),
+    ("zh", "我用 ThinkPad。", "我上个月换了 MacBook。", CHANGE),
+    # The same, in words that share little.
+    ("en", "I'm scared of heights.", "Heights terrify me.", SAME),
+    ("en", "I have a fear of dogs.", "Dogs scare me.", SAME),
+    ("en", "I cycle to work.", "I commute by bike.", SAME),
+    ("en", "Give me bullet points, not long paragraphs.", "I like answers as bullet lists.", SAME),
+    ("en", "I work from home.", "I'm fully remote.", SAME),
+    ("en", "I'm an early riser.", "I get up at dawn every day.", SAME),
+    ("en", "I'm a night owl.", "I do my best work late at night.", SAME),
+    ("zh", "我怕狗。", "我看到狗就害怕。", SAME),
+    ("zh", "我骑车上班。", "我每天骑自行车通勤。", SAME),
+    ("zh", "我在家远程办公。", "我是全职远程工作。", SAME),
+    ("zh", "我习惯早起。", "我每天天一亮就起床。", SAME),
+    ("zh", "我是夜猫子。", "我晚上效率最高，经常熬夜。", SAME),
+    ("zh", "请用要点列表回答我。", "回复我的时候分条列出来。", SAME),
+    # A one-off is not a change of the habit.
+    ("en", "I work from home.", "I went into the office today.", OTHER),
+    ("en", "I usually cycle to work.", "I took the train today because of the rain.", OTHER),
+    ("en", "I'm vegetarian.", "I tried a new vegan restaurant yesterday.", OTHER),
+    ("zh", "我平时骑车上班。", "今天下雨我打车去的公司。", OTHER),
+    ("zh", "我在家远程办公。", "今天去了一趟公司开会。", OTHER),
     ("en", "The user prefers coffee.", "The user has stopped drinking coffee.", CHANGE),
     ("en", "The user prefers coffee.", "The user likes coffee best.", SAME),
     ("en", "The user enjoys running.", "The user no longer runs.", CHANGE),
@@ -626,6 +693,11 @@ def _pairs(rng: random.Random) -> list[dict[str, str]]:
                 their_states, _, their_values = SINGLE[kind][lang]
                 x = rng.choice(values)
                 add(lang, states[a].format(x=x), rng.choice(their_states).format(x=rng.choice(their_values)), OTHER)
+    for lang, trips in VISITS.items():  # a trip somewhere, against where the user lives
+        states, _, values = SINGLE["residence"][lang]
+        for a, trip in itertools.product(range(len(states)), trips):
+            x, y = rng.sample(values, 2)
+            add(lang, states[a].format(x=x), trip.format(y=rng.choice((x, y))), OTHER)
     for langs in MANY.values():
         for lang, (states, additions, values) in langs.items():
             for a, b in itertools.permutations(range(len(states)), 2):

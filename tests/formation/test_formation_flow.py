@@ -124,6 +124,18 @@ async def test_someone_elses_fact_never_becomes_evidence_of_the_users(system: Sy
     ]
 
 
+async def test_an_addition_or_an_imagined_change_neither_merges_nor_opens_a_review(system: System) -> None:
+    """One more allergy is not the first one said again; a counterfactual career is not a change of it."""
+    key = await system.user(f"ai_{uuid.uuid4().hex[:6]}")
+    await _commit(system, key, "我对猫毛过敏。")
+    more = await _commit(system, key, "我对尘螨也过敏。")
+    assert more["merged"] == more["reviews"] == [], more
+    await _commit(system, key, "我是程序员。")
+    imagined = await _commit(system, key, "要是当初学了医，我现在可能是医生。")
+    assert imagined["reviews"] == [], imagined
+    assert {"我对猫毛过敏。", "我是程序员。"} <= set(await _contents(system, key))
+
+
 async def test_a_new_value_of_a_candidate_replaces_it_unreviewed(system: System) -> None:
     """A candidate is nobody's trusted memory yet: a new value archives it, with when it stopped holding."""
     key = await system.user(f"cc_{uuid.uuid4().hex[:6]}")

@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from memgw.common.formation.structure import about_someone_else, about_user, in_the_past, is_question
+from memgw.common.formation.structure import (
+    about_someone_else,
+    about_user,
+    adds_to,
+    imagined,
+    in_the_past,
+    is_question,
+)
 
 
 @pytest.mark.parametrize(
@@ -49,3 +56,36 @@ def test_the_subject_the_past_and_questions() -> None:
     assert not in_the_past("I live in Leeds.")
     assert is_question("Where should we eat?")
     assert is_question("明天会下雨吗？")
+
+
+@pytest.mark.parametrize(
+    ("text", "is_imagined"),
+    [
+        ("If I worked at Google I'd earn more.", True),
+        ("We might move to Porto one day.", True),
+        ("I'd love to get a parrot someday.", True),
+        ("要是当初学了医，我现在可能是医生。", True),
+        ("假如我搬去成都，你觉得怎么样", True),
+        ("I moved to Porto last month.", False),
+        ("I'd rather have coffee than tea these days.", False),
+        ("我搬到成都了。", False),
+    ],
+)
+def test_what_is_only_imagined(text: str, is_imagined: bool) -> None:
+    assert imagined(text) is is_imagined
+
+
+@pytest.mark.parametrize(
+    ("text", "adds"),
+    [
+        ("I'm also allergic to pollen.", True),
+        ("I speak Dutch as well.", True),
+        ("I have a cat too.", True),
+        ("我对尘螨也过敏。", True),
+        ("I'm allergic to pollen.", False),
+        ("I've been to Tokyo twice.", False),
+        ("我对尘螨过敏。", False),
+    ],
+)
+def test_an_addition(text: str, adds: bool) -> None:
+    assert adds_to(text) is adds

@@ -118,6 +118,7 @@ def _value(pattern: re.Pattern[str], text: str) -> str | None:
 
 _VALUE = re.compile(
     r"[\w.+-]+@[\w-]+\.[\w.]+"  # an email
+    r"|\b[A-Za-z][\w.-]*?(?:_|\d)[\w.-]*"  # a handle or an identifier: lily_2020, ab12
     r"|\d[\d\s-]*\d|\d"  # a number, a phone number
     r"|(?<=[\s\u4e00-\u9fff])[A-Z][\w-]+"  # a name in the middle of a sentence, or Latin inside Chinese
     r"|(?<=[\u4e00-\u9fff])[A-Za-z][\w-]*"

@@ -295,7 +295,8 @@ class Consolidator:
     def _related(self, text: str, vector: list[float], neighbours: list[tuple[Any, float]]) -> Any:
         """(memory, relation, probability) for the user's own memory that ``text`` most surely says again
         or changes (relation.py), or None. Never a memory of someone else's ("my sister lives …"), and
-        never the same again when ``text`` names a value the memory does not (a number, an email, a name)."""
+        never the same again when ``text`` names a value the memory does not (a number, an email, a name)
+        or tells of a change the memory does not ("I moved out of …" beside "I live with my parents")."""
         model = relation.for_embedder(self.embedder.name)
         if model is None:
             return None
@@ -308,10 +309,12 @@ class Consolidator:
         best: Any = None
         for existing, p in zip(known, found, strict=True):
             if values := new_values(existing["content"], text):
-                # The same fact with another number or address is a new value of it (a phone number,
+                # The same fact with another number, address or handle is a new value of it (a phone number,
                 # an email); with another name it may be a new value or more detail: never the same.
-                moved = p[relation.SAME] if any(c.isdigit() or c == "@" for v in values for c in v) else 0.0
+                moved = p[relation.SAME] if any(c.isdigit() or c in "@_" for v in values for c in v) else 0.0
                 p = {**p, relation.SAME: 0.0, relation.CHANGE: p[relation.CHANGE] + moved}
+            if structure.tells_a_change(text) and not structure.tells_a_change(existing["content"]):
+                p = {**p, relation.SAME: 0.0}  # an event beside a state: kept apart rather than lost in it
             for kind, sure_at in ((relation.SAME, SAME_AT), (relation.CHANGE, CHANGE_AT)):
                 if p[kind] >= sure_at and (best is None or p[kind] > best[2]):
                     best = (existing, kind, p[kind])
@@ -361,10 +364,17 @@ class Consolidator:
         """The default's judgement against the user's nearest memories: the same fact again merges into
         its memory as evidence, a new value of it goes to review with both; False when the candidate is
         new. Only a statement of the user's own, as it holds now, can do either: not someone else's ("my
-        sister moved …"), not a past ("I used to …"), not a question. Those open no review."""
+        sister moved …"), not a past ("I used to …"), not an imagined one ("if I …"), not a question.
+        Those open no review. One that adds ("I also …", "我也…") is one more value, never either."""
         text = asked.candidate.content
-        own = not (structure.about_someone_else(text) or structure.in_the_past(text) or structure.is_question(text))
-        if own and (related := self._related(text, asked.vector, neighbours)):
+        own = not (
+            structure.about_someone_else(text)
+            or structure.in_the_past(text)
+            or structure.imagined(text)
+            or structure.is_question(text)
+        )
+        adds = structure.adds_to(text)
+        if own and not adds and (related := self._related(text, asked.vector, neighbours)):
             existing, kind, p = related
             if kind == relation.SAME and existing["status"] in MERGES_INTO:
                 await self._merged_into(asked, existing, f"the same fact again (p {p:.2f})")
@@ -385,7 +395,7 @@ class Consolidator:
         for existing, score in neighbours:  # the same words of the same subject: a near duplicate
             same = score >= self.settings.near_duplicate_similarity and not new_values(existing["content"], text)
             same_subject = structure.about_someone_else(existing["content"]) == structure.about_someone_else(text)
-            if same and same_subject and existing["status"] in MERGES_INTO:
+            if same and same_subject and not adds and existing["status"] in MERGES_INTO:
                 await self._merged_into(asked, existing, f"near duplicate (similarity {score:.3f})")
                 return True
         return False

@@ -1,5 +1,6 @@
 """The structure of a statement that its meaning alone does not settle: who it is about, whether it
-asks, whether it tells of a past that no longer holds. Chinese and English. These decide nothing by
+asks, whether it tells of a past that no longer holds or of what is only imagined, whether it adds to
+what was said. Chinese and English. These decide nothing by
 themselves: they keep a decision of the models from reaching where it must not (a relative's move is
 never the user's change of residence)."""
 
@@ -30,6 +31,29 @@ _PAST = re.compile(
     re.IGNORECASE,
 )
 
+# Modality: a condition, a counterfactual, a wish or a maybe ("If I worked at …", "要是当初…", "someday").
+_IMAGINED = re.compile(
+    r"^\s*(?:if|suppose|supposing|imagine|say)\b|\bwhat if\b|\bif i\b|\bsome ?day\b|\bone day\b|\bmight\b"
+    r"|\bmaybe\b|\bperhaps\b|\b(?:would|'d) (?:love|like) to\b|\bi wish\b"
+    r"|如果|要是|假如|假设|万一|也许|或许|说不定|哪天|有一天|想象|当初|可能会|的话",
+    re.IGNORECASE,
+)
+# An additive focus ("I also like …", "我也…", "as well"): one more value of a many-valued fact, never
+# the same one again nor a replacement.
+_ADDITIVE = re.compile(
+    r"\balso\b|\bas well\b|\btoo\s*[.!]?\s*$|\banother\b|\bin addition\b|\bbesides\b|也(?!不|没|许)|另外|此外|还有",
+    re.IGNORECASE,
+)
+
+# A change of state told as an event (it began, it ended, it moved): "I moved out of …", "我开始吃鱼了".
+# Beside a fact that states how things are, such a sentence is never the same fact again.
+_CHANGE_OF_STATE = re.compile(
+    r"\b(?:start(?:ed|ing)|stopp?(?:ed|ing)|quit|switched|moved (?:out|in|to|over)|relocated|no longer|any ?more"
+    r"|again|gave up|given up|became|got (?:engaged|married|divorced|promoted)|broke up|left|instead)\b"
+    r"|开始|不再|搬出|搬走|搬到|搬去|换了|换成|改成|改用|改到|戒了|戒掉|又|分手|订婚|结婚了|离职|跳槽|毕业了",
+    re.IGNORECASE,
+)
+
 
 def about_user(sentence: str) -> bool:
     return bool(_ABOUT_USER.match(sentence))
@@ -46,3 +70,18 @@ def is_question(sentence: str) -> bool:
 
 def in_the_past(sentence: str) -> bool:
     return bool(_PAST.search(sentence))
+
+
+def imagined(sentence: str) -> bool:
+    """Whether the statement is a condition, a counterfactual, a wish or a maybe, not what holds."""
+    return bool(_IMAGINED.search(sentence))
+
+
+def adds_to(sentence: str) -> bool:
+    """Whether the statement says it adds one more (an additive "also", "too", "也")."""
+    return bool(_ADDITIVE.search(sentence))
+
+
+def tells_a_change(sentence: str) -> bool:
+    """Whether the statement tells that something began, ended or moved ("I quit …", "我搬出来了")."""
+    return bool(_CHANGE_OF_STATE.search(sentence))
