@@ -121,8 +121,8 @@ async def test_a_contradiction_becomes_a_draft_and_accepting_it_applies_the_new(
 
     assert (await _status(person, new_id, "active"))["content"] == "我搬到上海了。"
     await _status(person, old_id, "archived")
-    filed = frontmatter.loads(await person.note(f"Reviews/Accepted/{review_id}.md"))
-    assert (filed["status"], filed["decision"]) == ("decided", "accept_new")
+    filed = frontmatter.loads(await person.note(f"Reviews/Accepted/{review_id}.md", "status: decided"))
+    assert filed["decision"] == "accept_new"
     await person.note(f"Memories/Archived/{old_id}.md")  # the old one moved with its status
 
 
@@ -148,8 +148,8 @@ async def test_an_edit_decision_takes_the_persons_version(person: Person) -> Non
     path.write_text(frontmatter.dumps(draft))
     edited = await _status(person, new_id, "active")
     assert edited["content"] == "The user moved to Rome in 2026."
-    await person.note(f"Reviews/Accepted/{review_id}.md")
-    assert not path.exists()
+    await person.note(f"Reviews/Accepted/{review_id}.md", "status: decided")
+    assert await eventually(lambda: _exists(path, False))
 
 
 async def test_an_edited_note_becomes_one_new_version_and_nothing_loops(person: Person) -> None:

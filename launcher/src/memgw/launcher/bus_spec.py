@@ -26,7 +26,8 @@ _ROLES: dict[str, tuple[str, str]] = {
     "MemoryChanged": ("gateway, sync-worker, consolidator", "obsidian-bridge"),
     "MemoryFeedbackGiven": ("gateway", "consolidator"),
     "ReviewRequested": ("consolidator", "obsidian-bridge"),
-    "ReviewDecided": ("obsidian-bridge, gateway", "consolidator (applies it), obsidian-bridge (files the draft)"),
+    "ReviewDecided": ("obsidian-bridge, gateway", "consolidator (applies it)"),
+    "ReviewSettled": ("consolidator", "obsidian-bridge (files the draft, or puts it back with why)"),
 }
 
 

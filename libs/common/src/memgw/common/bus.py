@@ -44,6 +44,7 @@ _STREAMS: dict[str, tuple[tuple[Subject, ...], RetentionPolicy, float, float]] =
             Subject.MEMORY_FEEDBACK,
             Subject.REVIEW_REQUESTED,
             Subject.REVIEW_DECIDED,
+            Subject.REVIEW_SETTLED,
         ),
         RetentionPolicy.LIMITS,
         30 * 86400,

@@ -23,6 +23,7 @@ class Subject(StrEnum):
     MEMORY_FEEDBACK = "memory.feedback"
     REVIEW_REQUESTED = "review.requested"
     REVIEW_DECIDED = "review.decided"
+    REVIEW_SETTLED = "review.settled"
     DEAD_LETTER = "dead"
     # Request-reply on core NATS (no stream): the gateway asks a sync-worker to read a source.
     SOURCE_LIST_ITEMS = "source.items.list"
@@ -185,6 +186,18 @@ class ReviewDecided(Event):
     decided_by: str
 
 
+class ReviewSettled(Event):
+    """What came of a decision: applied (the review is closed), or not, and why (the review stays open
+    and can be decided again). A vault note says "decided" only after this says so."""
+
+    type: Literal["ReviewSettled"] = "ReviewSettled"
+    review_id: str
+    user_id: str
+    decision: Literal["accept_new", "keep_old", "keep_both", "edit"]
+    applied: bool
+    reason: str = ""
+
+
 class SourceItemsRequested(BaseModel):
     """Ask a sync-worker to list a source's items (or read one, with ``item_id``) right now."""
 
@@ -208,7 +221,8 @@ AnyEvent = Annotated[
     | MemoryChanged
     | MemoryFeedbackGiven
     | ReviewRequested
-    | ReviewDecided,
+    | ReviewDecided
+    | ReviewSettled,
     Field(discriminator="type"),
 ]
 ANY_EVENT: TypeAdapter[AnyEvent] = TypeAdapter(AnyEvent)
@@ -221,4 +235,5 @@ SUBJECT_OF: dict[type[Event], Subject] = {
     MemoryFeedbackGiven: Subject.MEMORY_FEEDBACK,
     ReviewRequested: Subject.REVIEW_REQUESTED,
     ReviewDecided: Subject.REVIEW_DECIDED,
+    ReviewSettled: Subject.REVIEW_SETTLED,
 }

@@ -2,7 +2,8 @@
 
 The consolidator opens them (a contradiction between two memories, or a reader's feedback on one
 memory for its owner) and applies decisions; the gateway lists them and takes decisions. Opening a
-review and announcing it (ReviewRequested) happen in one transaction. All their SQL is here."""
+review and announcing it (ReviewRequested), and settling a decision and announcing what came of it
+(ReviewSettled), each happen in one transaction. All their SQL is here."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from memgw.common.bus import BusLayout
 from memgw.common.db.outbox import enqueue
 from memgw.common.db.pool import Conn, Executor
 from memgw.common.domain import new_id
-from memgw.common.events import ReviewRequested
+from memgw.common.events import ReviewDecided, ReviewRequested, ReviewSettled
 
 ReviewKind = Literal["contradiction", "feedback"]
 
@@ -72,10 +73,25 @@ async def listing(db: Executor, *, user_id: str | None, status: str | None, limi
     return [dict(r) for r in rows]
 
 
-async def close(db: Executor, review_id: str, *, decision: str, decided_by: str) -> None:
-    await db.execute(
-        "UPDATE reviews SET status = 'decided', decision = $2, decided_by = $3, decided_at = now() WHERE id = $1",
-        review_id,
-        decision,
-        decided_by,
+async def settle(
+    conn: Conn, layout: BusLayout, review: dict[str, Any], decided: ReviewDecided, *, reason: str = ""
+) -> None:
+    """Close the review with the decision when it was applied (no ``reason``), or leave it open when it
+    was not (``reason`` says why); either way announce what came of it, in the caller's transaction."""
+    applied = not reason
+    if applied:
+        await conn.execute(
+            "UPDATE reviews SET status = 'decided', decision = $2, decided_by = $3, decided_at = now() WHERE id = $1",
+            review["id"],
+            decided.decision,
+            decided.decided_by,
+        )
+    settled = ReviewSettled(
+        review_id=review["id"],
+        user_id=review["user_id"],
+        decision=decided.decision,
+        applied=applied,
+        reason=reason,
+        correlation_id=decided.correlation_id,
     )
+    await enqueue(conn, layout, settled)

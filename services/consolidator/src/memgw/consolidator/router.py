@@ -63,9 +63,14 @@ def create_router(
             await consolidator.on_feedback(event)
 
     @consume(Subject.REVIEW_DECIDED, "consolidator: ReviewDecided")
-    async def on_review(event: ReviewDecided) -> None:
+    async def on_review(event: ReviewDecided, msg: NatsMessage) -> None:
         with correlation_scope(event.correlation_id):
-            await consolidator.on_review_decided(event)
+            try:
+                await consolidator.on_review_decided(event)
+            except Exception as exc:
+                if last_try(layout, msg, exc):  # the person's note says so, and can be decided again
+                    await consolidator.decision_failed(event, f"gave up: {str(exc)[:300]}")
+                raise
 
     if openviking is not None:
 

@@ -601,7 +601,29 @@ class Consolidator:
     # -- review decisions -----------------------------------------------------------------------------------
 
     async def on_review_decided(self, event: ReviewDecided) -> bool:
-        """Apply a person's decision; False when the review is unknown or was decided already."""
+        """Apply a person's decision and announce it settled; False when the review is unknown, was decided
+        already, or the decision could not be applied (announced too, with why: the review stays open)."""
+        try:
+            return await self._apply_decision(event)
+        except LookupError as gone:
+            await self.decision_failed(event, f"a memory of this review is gone ({gone})")
+        except ValueError as invalid:  # an edit without its text
+            await self.decision_failed(event, str(invalid))
+        return False
+
+    async def decision_failed(self, event: ReviewDecided, reason: str) -> None:
+        """The decision was not applied: the review stays open, and ReviewSettled says why, so a vault
+        note is not filed as decided and can be decided again."""
+        async with self.pool.acquire() as conn, conn.transaction():
+            review = await reviews.get(conn, event.review_id, lock=True)
+            if review is None or review["status"] == "decided":
+                return
+            await audit(
+                conn, event.decided_by, "review_decide", event.review_id, f"not applied: {reason}", None, "deny"
+            )
+            await reviews.settle(conn, self.layout, review, event, reason=reason)
+
+    async def _apply_decision(self, event: ReviewDecided) -> bool:
         async with self.pool.acquire() as conn, conn.transaction():
             review = await reviews.get(conn, event.review_id, lock=True)
             if review is None or review["status"] == "decided":
@@ -676,7 +698,7 @@ class Consolidator:
         return None if verdict.allowed else verdict.reason
 
     async def _close_review(self, conn: Conn, review: Any, event: ReviewDecided) -> None:
-        await reviews.close(conn, event.review_id, decision=event.decision, decided_by=event.decided_by)
+        await reviews.settle(conn, self.layout, dict(review), event)
         await audit(
             conn, review["user_id"], "review_decided", event.review_id, f"{event.decision} by {event.decided_by}"
         )

@@ -18,6 +18,7 @@ import asyncpg
 from memgw.common import policy, reviews
 from memgw.common.acl import ReadScope, SqlParams, read_sql
 from memgw.common.domain import MemoryRecord, MemoryStatus, MemoryType, Principal, Visibility
+from memgw.common.events import ReviewSettled
 from memgw.common.logging import get_logger
 from memgw.common.memories import RECORD_COLUMNS, to_record
 from memgw.common.principals import principal_of
@@ -32,6 +33,9 @@ log = get_logger("memgw.obsidian_bridge.export")
 
 VAULT_STATUSES = (MemoryStatus.ACTIVE, MemoryStatus.NEEDS_REVIEW, MemoryStatus.ARCHIVED)
 ALWAYS_KEPT = (MemoryType.PROFILE.value, MemoryType.PREFERENCE.value)
+
+
+REVIEW_QUEUE = "Reviews/Queue"
 
 
 def review_folder(decision: str) -> str:
@@ -214,24 +218,32 @@ class Exporter:
             if uv.where(review_id=review_id):
                 return  # drafted already (a redelivery, or a catch-up): the person may be working on it
             if review["status"] == "open":
-                rel, status = f"Reviews/Queue/{review_id}.md", "open"
+                rel, status = f"{REVIEW_QUEUE}/{review_id}.md", "open"
             else:
                 rel, status = f"{review_folder(review['decision'])}/{review_id}.md", "decided"
             uv.write(rel, review_note(review, memories, withheld, status=status), review_id=review_id)
 
-    async def review_decided(self, review_id: str, decision: str) -> None:
-        """A decision (made here or through the API) files the draft under Accepted or Rejected."""
-        review = await reviews.get(self.pool, review_id)
-        if review is None:
-            return
-        async with self.vault.lock(review["user_id"]):
-            uv = self.vault.user(review["user_id"])
-            for rel in uv.where(review_id=review_id):
+    async def review_settled(self, settled: ReviewSettled) -> None:
+        """What came of a decision (made here or through the API): applied, the draft is filed under
+        Accepted or Rejected as decided; not applied, it goes back to the queue, open, with why beside it."""
+        async with self.vault.lock(settled.user_id):
+            uv = self.vault.user(settled.user_id)
+            for rel in uv.where(review_id=settled.review_id):
                 text = uv.read(rel)
                 if text is None or not uv.is_own(rel, text):
                     continue  # a person's edit waits for the importer
-                target = f"{review_folder(decision)}/{Path(rel).name}"
-                uv.write(target, with_meta(text, status="decided", decision=decision), review_id=review_id)
+                if settled.applied:
+                    uv.clear_error(f"{REVIEW_QUEUE}/{Path(rel).name}")  # of an earlier try that failed
+                    target = f"{review_folder(settled.decision)}/{Path(rel).name}"
+                    uv.write(
+                        target,
+                        with_meta(text, status="decided", decision=settled.decision),
+                        review_id=settled.review_id,
+                    )
+                else:
+                    target = f"{REVIEW_QUEUE}/{Path(rel).name}"
+                    uv.write(target, with_meta(text, status="open", decision=None), review_id=settled.review_id)
+                    uv.error_note(target, f"the decision {settled.decision} was not applied: {settled.reason}")
                 if target != rel:
                     uv.remove(rel)
 

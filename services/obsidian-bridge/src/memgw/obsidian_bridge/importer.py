@@ -1,7 +1,9 @@
 """In from the vault: a person's decisions and edits, applied as that person, under the one policy.
 
 - a review draft moved to ``Reviews/Accepted|Rejected``, or given a ``decision`` property, is sent to
-  the consolidator as ReviewDecided (``edit`` takes the text under "Your version");
+  the consolidator as ReviewDecided (``edit`` takes the text under "Your version"); the note says
+  ``deciding`` until the consolidator settles it: filed as decided when applied, back in the queue
+  with why beside it when not;
 - an exported memory note whose text changed becomes a new version of that memory (``source:
   obsidian``, ``source_ref`` the note's path), unless the memory changed meanwhile;
 - a new note under ``Users/{user}/LongTerm/`` becomes a memory of that user.
@@ -33,7 +35,7 @@ from memgw.common.namespaces import derive_namespace
 from memgw.common.principals import principal_of
 from memgw.common.secrets import SecretRefused
 from memgw.common.skills import Skills
-from memgw.obsidian_bridge.exporter import Exporter, review_folder
+from memgw.obsidian_bridge.exporter import Exporter
 from memgw.obsidian_bridge.notes import (
     DECISIONS,
     BrokenNote,
@@ -219,11 +221,9 @@ class Importer:
                 ReviewDecided(review_id=review_id, decision=decision, edited_content=edited, decided_by=uv.user_id),
             )
             await self._audit(conn, uv.user_id, "review_decide", "review", review_id, f"{decision} (obsidian: {rel})")
-        target = Path(review_folder(decision)) / rel.name
-        uv.write(target, with_meta(text, status="decided", decision=decision), review_id=review_id)
-        if target != rel:
-            uv.remove(rel)
-        return "decided"
+        # Sent, not yet applied: the note is filed as decided when ReviewSettled says so (exporter).
+        uv.write(rel, with_meta(text, status="deciding", decision=decision), review_id=review_id)
+        return "deciding"
 
     # -- edits of exported notes ---------------------------------------------------------------------
 

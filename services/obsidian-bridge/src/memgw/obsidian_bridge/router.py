@@ -12,7 +12,7 @@ from faststream.nats import NatsBroker, NatsRouter
 from nats.js.api import DeliverPolicy
 
 from memgw.common.bus import BusLayout, settling
-from memgw.common.events import AccessChanged, MemoryChanged, ReviewDecided, ReviewRequested, Subject
+from memgw.common.events import AccessChanged, MemoryChanged, ReviewRequested, ReviewSettled, Subject
 from memgw.common.logging import correlation_scope
 from memgw.obsidian_bridge.exporter import Exporter
 
@@ -43,10 +43,10 @@ def create_router(layout: BusLayout, broker: NatsBroker, exporter: Exporter) -> 
         with correlation_scope(event.correlation_id):
             await exporter.review_requested(event.review_id)
 
-    @consume(Subject.REVIEW_DECIDED, "obsidian-bridge: ReviewDecided")
-    async def on_decided(event: ReviewDecided) -> None:
+    @consume(Subject.REVIEW_SETTLED, "obsidian-bridge: ReviewSettled")
+    async def on_settled(event: ReviewSettled) -> None:
         with correlation_scope(event.correlation_id):
-            await exporter.review_decided(event.review_id, event.decision)
+            await exporter.review_settled(event)
 
     @router.subscriber(
         layout.subject(Subject.ACCESS_CHANGED),
