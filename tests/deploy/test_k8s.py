@@ -103,6 +103,21 @@ def test_the_gateway_is_probed_where_the_app_answers_on_the_port_it_listens_on()
     assert "memgw-gateway" in _of("PodDisruptionBudget")
 
 
+@pytest.mark.parametrize("worker", ["memgw-consolidator", "memgw-sync-worker", "memgw-obsidian-bridge"])
+def test_every_worker_is_probed_where_its_probe_server_answers(worker: str) -> None:
+    from memgw.launcher.probes import probe_app
+
+    paths = {getattr(route, "path", None) for route in probe_app(None).routes}  # type: ignore[arg-type]
+    container = _of("Deployment")[worker]["spec"]["template"]["spec"]["containers"][0]
+    env = {e["name"]: e.get("value") for e in container["env"]}
+    (port,) = container["ports"]
+    assert int(env["MEMGW_HEALTH_PORT"]) == port["containerPort"]
+    assert env["MEMGW_HOST"] == "0.0.0.0"
+    for probe, path in (("readinessProbe", "/readyz"), ("livenessProbe", "/healthz")):
+        assert container[probe]["httpGet"] == {"path": path, "port": port["name"]}
+        assert path in paths
+
+
 def test_every_service_selects_pods_that_exist_on_ports_they_expose() -> None:
     templates = [d["spec"]["template"] for d in _documents() if d["kind"] in ("Deployment", "StatefulSet")]
     for service in _of("Service").values():

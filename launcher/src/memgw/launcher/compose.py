@@ -18,6 +18,7 @@ from memgw.consolidator.main import build as build_consolidator
 from memgw.gateway.identity import ADMIN_KEY_FILE, ensure_admin_key
 from memgw.gateway.main import build as build_gateway
 from memgw.launcher.http import KEEP_ALIVE_S
+from memgw.launcher.probes import probe_app
 from memgw.launcher.runtime import freeze_start_up_heap, open_infra, run_services
 from memgw.obsidian_bridge.main import build as build_obsidian_bridge
 from memgw.sync_worker.main import build as build_sync_worker
@@ -81,6 +82,9 @@ async def run(settings: Settings, names: list[str], on_ready: Callable[[str, str
         async with run_services(infra, parts):
             freeze_start_up_heap()
             app = next((p.app for p in parts if p.app is not None), None)
+            port, probes_only = settings.gateway.port, app is None
+            if app is None and settings.gateway.health_port is not None:
+                app, port = probe_app(infra), settings.gateway.health_port
             if app is None:
                 on_ready("", None)
                 await _wait_for_signal()
@@ -88,7 +92,7 @@ async def run(settings: Settings, names: list[str], on_ready: Callable[[str, str
             config = uvicorn.Config(
                 app,
                 host=settings.gateway.host,
-                port=settings.gateway.port,
+                port=port,
                 log_config=None,
                 access_log=False,
                 timeout_graceful_shutdown=5,  # open event streams must not hold a shutdown
@@ -99,7 +103,9 @@ async def run(settings: Settings, names: list[str], on_ready: Callable[[str, str
             stopper = asyncio.create_task(_wait_for_signal(lambda: setattr(server, "should_exit", True)))
             while not server.started and not serving.done():  # noqa: ASYNC110  (uvicorn has no started event)
                 await asyncio.sleep(0.05)
-            if server.started:
+            if server.started and probes_only:
+                on_ready("", None)
+            elif server.started:
                 port = server.servers[0].sockets[0].getsockname()[1]
                 on_ready(f"http://{settings.gateway.host}:{port}", admin_key)
             with contextlib.suppress(asyncio.CancelledError):

@@ -119,6 +119,12 @@ class GatewaySettings(BaseSettings):
     model_config = _ENV
     host: str = "127.0.0.1"
     port: int = Field(default=8080, ge=0, le=65535)
+    health_port: int | None = Field(
+        default=None,
+        ge=0,
+        le=65535,
+        description="A process without the gateway (a worker) answers /healthz and /readyz here; unset, nowhere.",
+    )
     admin_api_key: str | None = Field(
         default=None, description="Admin API key to provision; unset = generated once and kept in the data dir."
     )
