@@ -36,14 +36,21 @@ SERVICES: dict[str, Callable[[Infra], ServiceParts]] = {
 _watchdogs: set[asyncio.Task[None]] = set()
 
 
-async def _wait_for_signal(on_stop: Callable[[], None] | None = None) -> None:
-    """Wait for Ctrl-C or SIGTERM; then start the shutdown watchdog and return."""
+async def _wait_for_signal(parts: list[ServiceParts], on_stop: Callable[[], None] | None = None) -> None:
+    """Wait for Ctrl-C or SIGTERM; then start the shutdown watchdog, let every part end what would
+    hold the server open (its ``on_stop``), and return."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     await stop.wait()
     _watchdogs.add(asyncio.create_task(_shutdown_watchdog(), name="shutdown-watchdog"))
+    for part in parts:
+        for hook in part.on_stop:
+            try:
+                await hook()
+            except Exception:  # stopping goes on whatever one part says
+                log.exception("shutdown.on_stop_failed", service=part.name)
     if on_stop is not None:
         on_stop()
 
@@ -87,7 +94,7 @@ async def run(settings: Settings, names: list[str], on_ready: Callable[[str, str
                 app, port = probe_app(infra), settings.gateway.health_port
             if app is None:
                 on_ready("", None)
-                await _wait_for_signal()
+                await _wait_for_signal(parts)
                 return
             config = uvicorn.Config(
                 app,
@@ -100,7 +107,7 @@ async def run(settings: Settings, names: list[str], on_ready: Callable[[str, str
             )
             server = _Server(config)
             serving = asyncio.create_task(server.serve())
-            stopper = asyncio.create_task(_wait_for_signal(lambda: setattr(server, "should_exit", True)))
+            stopper = asyncio.create_task(_wait_for_signal(parts, lambda: setattr(server, "should_exit", True)))
             while not server.started and not serving.done():  # noqa: ASYNC110  (uvicorn has no started event)
                 await asyncio.sleep(0.05)
             if server.started and probes_only:

@@ -50,3 +50,6 @@ class ServiceParts:
     app: Any = None  # an ASGI app (the gateway's FastAPI)
     background: list[BackgroundTask] = field(default_factory=list)
     cleanup: list[Callable[[], Coroutine[Any, Any, None]]] = field(default_factory=list)
+    # Called the moment a stop is asked, before the HTTP server drains: end what would hold it open
+    # (live streams), so that nothing is left for its graceful timeout to cancel.
+    on_stop: list[Callable[[], Coroutine[Any, Any, None]]] = field(default_factory=list)

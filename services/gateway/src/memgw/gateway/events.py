@@ -40,11 +40,16 @@ def _rights(p: Principal) -> tuple[object, ...]:
     return (p.user_id, p.agent_id, p.is_admin, p.workspace_ids, p.memory_sources)
 
 
+GOING_AWAY = 1001  # WebSocket close code: the server is stopping (reconnect to another, or later)
+ACCESS_LOST = 4403  # ours: the key's rights no longer allow this stream
+
+
 @dataclass(frozen=True)
 class StreamClosed:
-    """The last thing a listener receives: why its stream ends."""
+    """The last thing a listener receives: why its stream ends (and the WebSocket close code)."""
 
     reason: str
+    code: int = ACCESS_LOST
 
 
 @dataclass(eq=False)
@@ -57,12 +62,12 @@ class Listener:
     )
     closed: bool = False
 
-    def close(self, reason: str) -> None:
+    def close(self, reason: str, code: int = ACCESS_LOST) -> None:
         if not self.closed:
             self.closed = True
             while True:  # make room: the reason must arrive even to a listener that fell behind
                 try:
-                    self.queue.put_nowait(StreamClosed(reason))
+                    self.queue.put_nowait(StreamClosed(reason, code))
                     return
                 except asyncio.QueueFull:
                     self.queue.get_nowait()
@@ -125,10 +130,12 @@ class StageRelay:
             self._listeners.discard(listener)
 
     async def close(self) -> None:
+        """End every stream, saying why: called the moment a stop is asked, so that the server's
+        graceful shutdown finds them finished rather than cancelling them."""
         if self._ticker is not None:
             self._ticker.cancel()
         for listener in list(self._listeners):
-            listener.close("the gateway is shutting down")
+            listener.close("the gateway is shutting down", GOING_AWAY)
 
 
 def relay_router(layout: BusLayout, relay: StageRelay) -> NatsRouter:

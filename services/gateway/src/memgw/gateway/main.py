@@ -42,6 +42,7 @@ def create_app(services: Services, limits: Limits) -> FastAPI:
         lifespan=mcp.lifespan,
     )
     app.state.services = services
+    app.state.end_sessions = mcp.state.end_sessions
     install_error_handlers(app)
 
     for module in (health, memory, sessions, directory, audit, overview, sources, mem0, evermemos, rpc, skills):
@@ -61,9 +62,11 @@ def limits_of(settings: GatewaySettings) -> Limits:
 
 def build(infra: Infra) -> ServiceParts:
     services = services_for(infra)
+    app = create_app(services, limits_of(infra.settings.gateway))
     return ServiceParts(
         name="gateway",
-        app=create_app(services, limits_of(infra.settings.gateway)),
+        app=app,
         router=relay_router(infra.layout, services.stage_relay),
         cleanup=[services.close],
+        on_stop=[services.stage_relay.close, app.state.end_sessions],
     )

@@ -99,11 +99,22 @@ def _compact(hit: SearchHit) -> dict[str, Any]:
 
 
 def mcp_app(services: Services) -> StarletteWithLifespan:
-    """The MCP server as an ASGI app, answering at every path of ``PATHS``."""
+    """The MCP server as an ASGI app, answering at every path of ``PATHS``; ``app.state.end_sessions()``
+    ends every open session (see ``end_sessions``)."""
     app = create_mcp(services).http_app(path=PATHS[0])
     [endpoint] = [route.endpoint for route in app.routes if isinstance(route, Route) and route.path == PATHS[0]]
     app.router.routes += [Route(path, endpoint=endpoint) for path in PATHS[1:]]
+    manager = getattr(endpoint, "session_manager", None)  # fastmcp's StreamableHTTPASGIApp holds it
+    app.state.end_sessions = lambda: end_sessions(manager)
     return app
+
+
+async def end_sessions(manager: Any) -> None:
+    """End every open MCP session, its GET stream too, the moment a stop is asked: a client holding one
+    open would otherwise keep the server's graceful shutdown waiting until it cancels the stream. The
+    SDK's session manager has no public way to list its sessions, hence its private map."""
+    for transport in list(getattr(manager, "_server_instances", {}).values()):
+        await transport.terminate()
 
 
 def create_mcp(services: Services) -> FastMCP:

@@ -199,7 +199,7 @@ async def stage_events_ws(websocket: WebSocket, source_id: str | None = None) ->
             while True:
                 event = await listener.queue.get()
                 if isinstance(event, StreamClosed):
-                    await websocket.close(code=4403, reason=event.reason)
+                    await websocket.close(code=event.code, reason=event.reason)
                     return
                 await websocket.send_text(json.dumps(event.model_dump(mode="json"), ensure_ascii=False))
         except WebSocketDisconnect:
