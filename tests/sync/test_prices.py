@@ -3,10 +3,12 @@ source of such a kind that sets no budget gets the default one. Kinds that cost 
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
+from memgw.common.events import SyncCounts
 from memgw.common.settings import SourceSettings
 from memgw.common.sources import MemorySourceEntry, SourceKind
 from memgw.sync_worker.service import SyncService, _Run
@@ -24,7 +26,8 @@ def _service(prices: SourceSettings) -> SyncService:
 def _items_within_budget(service: SyncService, kind: SourceKind, **budgets: Any) -> int:
     """How many one-chunk items of 100 tokens one sync ingests before the budget refuses (at most 10,000)."""
     none: Any = None
-    run = _Run(none, none, "r", MemorySourceEntry(id="s", kind=kind, owner_user_id="u", fields={}, **budgets))
+    source = MemorySourceEntry(id="s", kind=kind, owner_user_id="u", fields={}, **budgets)
+    run = _Run(none, none, "r", source, SyncCounts(), datetime.now(UTC))
     for n in range(10_000):
         if not service._within_budget(run, 100):
             return n

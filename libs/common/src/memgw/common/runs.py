@@ -116,6 +116,31 @@ async def advance(
     return True
 
 
+async def keep_counts(conn: Conn, run_id: str, counts: SyncCounts) -> None:
+    """Write a run's counts with the work they count, in the caller's transaction: a run resumed after
+    a crash goes on from them (what it ingested, spent and deleted), not from zero."""
+    await conn.execute(
+        "UPDATE sync_runs SET counts = $2, updated_at = now() WHERE id = $1 AND finished_at IS NULL",
+        run_id,
+        counts.model_dump(),
+    )
+
+
+def resumed_counts(saved: dict[str, Any] | None) -> SyncCounts:
+    """What a run's earlier attempts did and this one will not do again: items ingested or deleted,
+    chunks, tokens and cost. What each attempt sees afresh (items seen, unchanged, failed) starts at 0."""
+    done = SyncCounts(**(saved or {}))
+    return SyncCounts(
+        items_new=done.items_new,
+        items_changed=done.items_changed,
+        items_deleted=done.items_deleted,
+        chunks=done.chunks,
+        chunks_refused=done.chunks_refused,
+        tokens=done.tokens,
+        cost_usd=done.cost_usd,
+    )
+
+
 def _stage_event(
     source: SourceOwners,
     run_id: str,

@@ -51,11 +51,20 @@ class RunEnded(Exception):
 class _Run:
     """The state of one run and how it is announced."""
 
-    def __init__(self, pool: asyncpg.Pool, layout: BusLayout, run_id: str, source: MemorySourceEntry):
+    def __init__(
+        self,
+        pool: asyncpg.Pool,
+        layout: BusLayout,
+        run_id: str,
+        source: MemorySourceEntry,
+        counts: SyncCounts,
+        started_at: datetime,
+    ):
         self.pool, self.layout = pool, layout
         self.run_id = run_id
         self.source = source
-        self.counts = SyncCounts()
+        self.counts = counts  # from the run's earlier attempts, if it is resumed
+        self.started_at = started_at
         self.failed: list[str] = []
         self.more_pending = False
         self._last_progress = 0.0
@@ -149,7 +158,8 @@ class SyncService:
 
     async def _load(self, run_id: str) -> tuple[dict[str, Any], MemorySourceEntry] | None:
         row = await self.pool.fetchrow(
-            "SELECT r.finished_at, s.* FROM sync_runs r JOIN memory_sources s ON s.id = r.source_id WHERE r.id = $1",
+            "SELECT r.finished_at, r.counts AS run_counts, r.created_at AS run_created_at, s.*"
+            " FROM sync_runs r JOIN memory_sources s ON s.id = r.source_id WHERE r.id = $1",
             run_id,
         )
         if row is None:
@@ -172,7 +182,8 @@ class SyncService:
         if row["finished_at"] is not None:
             log.info("sync.run.already_finished", run_id=request.run_id)  # a redelivery after completion
             return
-        run = _Run(self.pool, self.layout, request.run_id, source)
+        counts = runs.resumed_counts(row["run_counts"])
+        run = _Run(self.pool, self.layout, request.run_id, source, counts, row["run_created_at"])
         reader = self.readers.get(source.kind)
         if reader is None:
             await run.stage(SyncStage.FAILED, f"no reader for {source.kind} sources in this worker")
@@ -205,12 +216,12 @@ class SyncService:
         for bad in [i for i in items if i.error is not None]:
             run.fail_item(bad.id, bad.error or "unreadable")
         items = [i for i in items if i.error is None]
-        known = {
-            r["item_id"]: r["content_hash"]
-            for r in await self.pool.fetch(
-                "SELECT item_id, content_hash FROM source_items WHERE source_id = $1", source.id
-            )
-        }
+        rows = await self.pool.fetch(
+            "SELECT item_id, content_hash, synced_at FROM source_items WHERE source_id = $1", source.id
+        )
+        known = {r["item_id"]: r["content_hash"] for r in rows}
+        # Ingested by an earlier attempt of this run (resumed after a crash): counted then, not again.
+        ours = {r["item_id"] for r in rows if r["synced_at"] >= run.started_at}
         fetched: list[tuple[SourceContent, str, bool]] = []
         for item in items:
             try:
@@ -219,6 +230,8 @@ class SyncService:
                 run.fail_item(item.id, str(exc))
                 continue
             digest = content_hash(content.text)
+            if known.get(item.id) == digest and item.id in ours:
+                continue
             if known.get(item.id) == digest:
                 run.counts.items_unchanged += 1
             else:
@@ -229,7 +242,7 @@ class SyncService:
         await run.stage(SyncStage.INGESTING)
         for content, digest, existed in fetched:
             try:
-                if not await self._ingest_item(run, content, digest):
+                if not await self._ingest_item(run, content, digest, existed):
                     run.more_pending = True
                     break
             except asyncpg.DataError as exc:  # this item holds what the store refuses: it alone fails
@@ -238,10 +251,6 @@ class SyncService:
             except ItemError as exc:  # larger than the whole budget: it alone fails, the rest goes on
                 run.fail_item(content.item_id, str(exc))
                 continue
-            if existed:
-                run.counts.items_changed += 1
-            else:
-                run.counts.items_new += 1
             await run.progress(f"ingested {content.item_id}")
         detail = "budget reached; more items pending" if run.more_pending else None
         if run.failed and not detail:
@@ -258,7 +267,9 @@ class SyncService:
                 await conn.execute(
                     "DELETE FROM source_items WHERE source_id = $1 AND item_id = $2", run.source.id, item_id
                 )
-            run.counts.items_deleted += 1
+                counted = run.counts.model_copy(update={"items_deleted": run.counts.items_deleted + 1})
+                await runs.keep_counts(conn, run.run_id, counted)
+            run.counts = counted
         await self.store.sync_index(deleted=deleted)
 
     def _cost(self, source: MemorySourceEntry, tokens: int) -> float:
@@ -282,8 +293,9 @@ class SyncService:
         # Sums of float prices drift in the last digits: a budget of 1.0 buys 200 items at 0.005.
         return budget is None or spent_usd + self._cost(s, tokens) <= budget + 1e-9
 
-    async def _ingest_item(self, run: _Run, content: SourceContent, digest: str) -> bool:
-        """Ingest one item; False when the budget leaves no room for it."""
+    async def _ingest_item(self, run: _Run, content: SourceContent, digest: str, existed: bool) -> bool:
+        """Ingest one item (``existed``: a new version of one ingested before); False when the budget
+        leaves no room for it. The item and the run's counts of it are written in one transaction."""
         source = run.source
         settings = self.chunking
         chunks = chunk_text(content.text, max_chars=settings.chunk_max_chars, max_tokens=settings.chunk_max_tokens)
@@ -345,14 +357,23 @@ class SyncService:
             )
             for chunk, vector, chunk_id in zip(chunks, vectors, ids, strict=True)
         ]
+        c = run.counts
+        kind = "items_changed" if existed else "items_new"
+        counted = c.model_copy(
+            update={
+                kind: getattr(c, kind) + 1,
+                "chunks": c.chunks + len(chunks),
+                "tokens": c.tokens + tokens,
+                "cost_usd": c.cost_usd + self._cost(source, tokens),
+            }
+        )
         async with self.pool.acquire() as conn, conn.transaction():
             await self.store.insert_many(conn, news, actor=f"source:{source.id}", announce=False)
             stale = await self.store.delete_where_source_item(conn, source.id, key, keep_ids=ids)
             await _record_item(conn, source.id, content.item_id, digest, len(chunks))
+            await runs.keep_counts(conn, run.run_id, counted)
+        run.counts = counted
         await self.store.sync_index(upserted=ids, deleted=stale)
-        run.counts.chunks += len(chunks)
-        run.counts.tokens += tokens
-        run.counts.cost_usd += self._cost(source, tokens)
         return True
 
 
