@@ -104,15 +104,16 @@ def mcp_app(services: Services) -> StarletteWithLifespan:
     app = create_mcp(services).http_app(path=PATHS[0])
     [endpoint] = [route.endpoint for route in app.routes if isinstance(route, Route) and route.path == PATHS[0]]
     app.router.routes += [Route(path, endpoint=endpoint) for path in PATHS[1:]]
-    manager = getattr(endpoint, "session_manager", None)  # fastmcp's StreamableHTTPASGIApp holds it
-    app.state.end_sessions = lambda: end_sessions(manager)
+    # fastmcp's StreamableHTTPASGIApp gets a new session manager at each start of its lifespan: read it then.
+    app.state.end_sessions = lambda: end_sessions(getattr(endpoint, "session_manager", None))
     return app
 
 
 async def end_sessions(manager: Any) -> None:
     """End every open MCP session, its GET stream too, the moment a stop is asked: a client holding one
-    open would otherwise keep the server's graceful shutdown waiting until it cancels the stream. The
-    SDK's session manager has no public way to list its sessions, hence its private map."""
+    open would otherwise keep the server's graceful shutdown waiting until it cancels the stream
+    (fastmcp does the same in its lifespan, which runs only after the server has drained). The SDK's
+    session manager has no public way to list its sessions, hence its private map."""
     for transport in list(getattr(manager, "_server_instances", {}).values()):
         await transport.terminate()
 
