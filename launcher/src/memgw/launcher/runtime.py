@@ -26,7 +26,8 @@ from memgw.common.index.base import VectorIndex
 from memgw.common.index.edge import EdgeIndex
 from memgw.common.index.factory import create_index
 from memgw.common.index.graph import keep_graph_forever
-from memgw.common.index.shared import IndexOwnership, RemoteIndex, serve_index
+from memgw.common.index.lease import IndexLease
+from memgw.common.index.shared import OwnedIndex, RemoteIndex, serve_index
 from memgw.common.logging import get_logger
 from memgw.common.memories import MemoryStore
 from memgw.common.reconciler import reconcile_forever
@@ -133,28 +134,31 @@ async def _open_index(
     dim: int,
 ) -> VectorIndex:
     """A Qdrant server when one is named; else the install's embedded shard: opened here when this
-    process is the first of its install (and then served to the others on the bus), reached through
-    the one that is otherwise (``memgw.common.index.shared``)."""
-    if not settings.index.qdrant_url:
-        ownership = await IndexOwnership.try_take(database_url, layout.prefix)
-        if ownership is None:
-            log.info("index.remote", reason="another process of this install owns the embedded index")
-            return RemoteIndex(broker.connection, layout)
-        stack.push_async_callback(ownership.release)
-        keeping = asyncio.create_task(ownership.keep(), name="index-ownership")
-        stack.callback(keeping.cancel)
-    index = create_index(settings.index, data_dir=settings.data.data_dir, dim=dim)
-    await index.ensure()
-    stack.push_async_callback(index.close)
-    if not settings.index.qdrant_url:
-        serving = await serve_index(broker.connection, layout, index)
+    process is the first of its install (and then served to the others on the bus, while its lease
+    holds), reached through the one that is otherwise (``memgw.common.index.shared``)."""
+    if settings.index.qdrant_url:
+        index = create_index(settings.index, data_dir=settings.data.data_dir, dim=dim)
+        await index.ensure()
+        stack.push_async_callback(index.close)
+        return index
+    lease = await IndexLease.try_take(database_url, layout.prefix)
+    if lease is None:
+        log.info("index.remote", reason="another process of this install owns the embedded index")
+        return RemoteIndex(broker.connection, layout)
+    stack.push_async_callback(lease.release)
+    keeping = asyncio.create_task(lease.keep(), name="index-lease")
+    stack.callback(keeping.cancel)
+    shard = create_index(settings.index, data_dir=settings.data.data_dir, dim=dim)
+    await shard.ensure()
+    stack.push_async_callback(shard.close)
+    serving = await serve_index(broker.connection, layout, shard, lease)
 
-        async def stop_serving() -> None:
-            with contextlib.suppress(Exception):  # the broker may be stopped already (run_services stops it)
-                await serving.unsubscribe()
+    async def stop_serving() -> None:
+        with contextlib.suppress(Exception):  # the broker may be stopped already (run_services stops it)
+            await serving.unsubscribe()
 
-        stack.push_async_callback(stop_serving)
-    return index
+    stack.push_async_callback(stop_serving)
+    return OwnedIndex(shard, lease, RemoteIndex(broker.connection, layout))
 
 
 @contextlib.asynccontextmanager
@@ -172,10 +176,10 @@ async def run_services(infra: Infra, parts: list[ServiceParts]) -> AsyncIterator
     if not isinstance(infra.index, RemoteIndex):  # the index's owner keeps it in line, for everyone
         every_s = infra.settings.index.index_reconcile_s
         tasks.append(asyncio.create_task(reconcile_forever(infra.store, every_s=every_s), name="index-reconciler"))
-    if isinstance(infra.index, EdgeIndex):  # a Qdrant server builds its own graphs
+    if isinstance(infra.index, OwnedIndex) and isinstance(infra.index.shard, EdgeIndex):  # Qdrant builds its own
         s = infra.settings.index
         keeper = keep_graph_forever(
-            infra.index, every_s=s.index_graph_check_s, min_new=s.index_graph_min_new, share=s.index_graph_share
+            infra.index.shard, every_s=s.index_graph_check_s, min_new=s.index_graph_min_new, share=s.index_graph_share
         )
         tasks.append(asyncio.create_task(keeper, name="index-graph"))
     log.info("services.started", services=[p.name for p in parts])

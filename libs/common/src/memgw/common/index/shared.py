@@ -4,14 +4,17 @@ The embedded Qdrant Edge shard lives in one process's data dir and can have only
 alone, each process of a multi-process install (``memgw serve …`` per service, several
 sync-workers) would open a shard of its own and split the index silently: a worker's chunks in its
 shard, the gateway searching another. So the first process of an install (its database and bus
-prefix) to start takes ownership — a Postgres advisory lock held on a connection of its own for its
-whole life — opens the shard and answers index calls on the bus; every other process gets a
-``RemoteIndex`` that sends its calls to the owner (core NATS request-reply, ``{prefix}.index.call``).
+prefix) to start takes ownership (``lease.py``: an advisory lock and a lease with an epoch), opens
+the shard and answers index calls on the bus; every other process gets a ``RemoteIndex`` that sends
+its calls to the owner (core NATS request-reply, ``{prefix}.index.call``).
 
-Ownership is decided at start only: a process that started remote stays remote, so two owners can
-never hold two shards for one install. When the owner is down, calls fail as an outage (the bus
-retries the work, the gateway answers 503) until it is back. A Qdrant server (``MEMGW_QDRANT_URL``)
-needs none of this: every process talks to it directly; it is the choice for more than one machine.
+Ownership is fenced. The owner answers a call only while its lease holds (renewed first after a
+pause), and stays silent once it is lost; calls and answers carry the epoch, so a caller that has
+seen a newer owner refuses an older one's answer and tells it, and the owner's own calls
+(``OwnedIndex``) go to the new owner once it has stepped down. A process that started remote stays
+remote. When the owner is down, calls fail as an outage (the bus retries the work, the gateway
+answers 503) until it is back. A Qdrant server (``MEMGW_QDRANT_URL``) needs none of this: every
+process talks to it directly; it is the choice for more than one machine.
 """
 
 from __future__ import annotations
@@ -21,9 +24,8 @@ import base64
 import contextlib
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
-import asyncpg
 import numpy as np
 from nats.aio.client import Client as NatsClient
 from nats.aio.msg import Msg
@@ -45,6 +47,7 @@ from memgw.common.index.base import (
     Where,
     one_of,
 )
+from memgw.common.index.lease import IndexLease
 from memgw.common.logging import get_logger
 
 log = get_logger("memgw.index.shared")
@@ -62,46 +65,6 @@ class IndexOwnerUnavailable(ConnectionError):
 
 class IndexCallFailed(RuntimeError):
     """The owner ran the call and it failed there."""
-
-
-class IndexOwnership:
-    """The advisory lock that makes a process the owner of its install's embedded index. A restart
-    of Postgres drops the lock with its connection; ``keep`` takes it again as soon as Postgres is
-    back, before any process started meanwhile could."""
-
-    def __init__(self, database_url: str, conn: asyncpg.Connection, key: str):
-        self._url = database_url
-        self._conn = conn
-        self._key = key
-
-    @staticmethod
-    async def _take(conn: asyncpg.Connection, key: str) -> bool:
-        return bool(await conn.fetchval("SELECT pg_try_advisory_lock(hashtext($1))", key))
-
-    @classmethod
-    async def try_take(cls, database_url: str, prefix: str) -> IndexOwnership | None:
-        conn = await asyncpg.connect(database_url)
-        key = f"memgw-embedded-index:{prefix}"
-        if await cls._take(conn, key):
-            return cls(database_url, conn, key)
-        await conn.close()
-        return None
-
-    async def keep(self, every_s: float = 2.0) -> None:
-        while True:
-            await asyncio.sleep(every_s)
-            if not self._conn.is_closed():
-                continue
-            try:
-                self._conn = await asyncpg.connect(self._url)
-                if not await self._take(self._conn, self._key):
-                    log.error("index.ownership.lost", hint="another process of this install took the index")
-            except Exception as exc:  # Postgres still down: the next beat tries again
-                log.warning("index.ownership.retaking", error=str(exc)[:200])
-
-    async def release(self) -> None:
-        with contextlib.suppress(Exception):  # a dropped connection released it already
-            await self._conn.close()
 
 
 # --- the wire: JSON, vectors as base64 float32 ----------------------------------------------------
@@ -195,18 +158,38 @@ async def _answer(index: VectorIndex, call: dict[str, Any]) -> Any:
     return None
 
 
-async def serve_index(nc: NatsClient, layout: BusLayout, index: VectorIndex) -> Subscription:
-    """Answer the install's index calls from ``index`` (the owner's shard) until unsubscribed. Each
-    call runs as a task of its own, so a graph build never holds up searches."""
+class Fence(Protocol):
+    """What an owner answers by: its epoch, and whether it may act now (``lease.IndexLease``)."""
+
+    epoch: int
+
+    def learned_of(self, epoch: int) -> None: ...
+
+    async def confirmed(self) -> bool: ...
+
+
+async def serve_index(nc: NatsClient, layout: BusLayout, index: VectorIndex, lease: Fence) -> Subscription:
+    """Answer the install's index calls from ``index`` (the owner's shard) while ``lease`` holds, until
+    unsubscribed. Each call runs as a task of its own, so a graph build never holds up searches. A call
+    from someone who has seen a newer epoch tells this owner it is stale; a stale owner stays silent,
+    so the caller hears the owner there is, or waits it out as an outage."""
     running: set[asyncio.Task[None]] = set()
 
     async def reply(msg: Msg) -> None:
         try:
-            result = await _answer(index, json.loads(msg.data))
-            answer: dict[str, Any] = {"ok": True, "result": result}
+            call = json.loads(msg.data)
+            lease.learned_of(int(call.get("epoch") or 0))
+            if not await lease.confirmed():
+                return
+        except Exception as exc:  # unreadable, or the lease cannot be confirmed: not an owner's answer
+            log.warning("index.call.unanswered", error=str(exc)[:300])
+            return
+        try:
+            result = await _answer(index, call)
+            answer: dict[str, Any] = {"ok": True, "result": result, "epoch": lease.epoch}
         except Exception as exc:
             log.warning("index.call.failed", error=str(exc)[:300])
-            answer = {"ok": False, "error": f"{type(exc).__name__}: {exc}"[:500]}
+            answer = {"ok": False, "error": f"{type(exc).__name__}: {exc}"[:500], "epoch": lease.epoch}
         with contextlib.suppress(Exception):  # the caller gave up or the bus is down: nothing to tell
             await msg.respond(json.dumps(answer).encode())
 
@@ -224,6 +207,7 @@ async def serve_index(nc: NatsClient, layout: BusLayout, index: VectorIndex) -> 
 
 
 _NO_RESPONDER_PAUSES_S = (0.05, 0.2, 0.5, 1.0)
+_STALE_ANSWERS_TAKEN = 3  # a call answered by stale owners this often is an outage
 
 
 def _owner_unavailable() -> IndexOwnerUnavailable:
@@ -239,13 +223,26 @@ class RemoteIndex:
     def __init__(self, nc: NatsClient, layout: BusLayout):
         self._nc = nc
         self._subject = layout.subject(Subject.INDEX_CALL)
+        self.epoch = 0  # the newest owner's epoch this caller has heard
 
     async def _call(self, call: dict[str, Any], wait_s: float) -> Any:
+        for _ in range(_STALE_ANSWERS_TAKEN):
+            answer = json.loads(await self._request({**call, "epoch": self.epoch}, wait_s))
+            epoch = int(answer.get("epoch") or 0)
+            if epoch < self.epoch:  # a stale owner's: refused, and asked again (it knows now)
+                log.warning("index.stale_answer", epoch=epoch, newest=self.epoch)
+                continue
+            self.epoch = epoch
+            if not answer["ok"]:
+                raise IndexCallFailed(answer["error"])
+            return answer["result"]
+        raise _owner_unavailable()
+
+    async def _request(self, call: dict[str, Any], wait_s: float) -> bytes:
         payload = json.dumps(call).encode()
         for pause in (*_NO_RESPONDER_PAUSES_S, None):
             try:
-                reply = await self._nc.request(self._subject, payload, timeout=wait_s)
-                break
+                return bytes((await self._nc.request(self._subject, payload, timeout=wait_s)).data)
             except NoRespondersError as exc:
                 # No subscriber known to this server yet: an owner restarting, or its interest still
                 # on its way across a NATS cluster's routes. Asked again a few times, then an outage.
@@ -254,10 +251,7 @@ class RemoteIndex:
                 await asyncio.sleep(pause)
             except NatsTimeout as exc:
                 raise _owner_unavailable() from exc
-        answer = json.loads(reply.data)
-        if not answer["ok"]:
-            raise IndexCallFailed(answer["error"])
-        return answer["result"]
+        raise _owner_unavailable()
 
     async def ensure(self) -> None:
         """The owner made the shard."""
@@ -305,3 +299,54 @@ class RemoteIndex:
 
     async def close(self) -> None:
         """Nothing of its own to close: the connection is the broker's."""
+
+
+class OwnedIndex:
+    """The owner's shard, used while this process's lease holds; once the lease is lost, the install's
+    index through its new owner, so this process's own writes never land in a shard nobody reads."""
+
+    def __init__(self, shard: VectorIndex, lease: IndexLease, remote: RemoteIndex):
+        self.shard, self.lease, self._remote = shard, lease, remote
+
+    async def _index(self) -> VectorIndex:
+        if await self.lease.confirmed():
+            return self.shard
+        if self.lease.lost:
+            return self._remote
+        raise IndexOwnerUnavailable("this process owns the embedded index but cannot renew its lease: is Postgres up?")
+
+    async def ensure(self) -> None:
+        await self.shard.ensure()
+
+    async def upsert(self, points: Sequence[IndexPoint]) -> None:
+        await (await self._index()).upsert(points)
+
+    async def delete(self, memory_ids: Sequence[str]) -> None:
+        await (await self._index()).delete(memory_ids)
+
+    async def set_payload(self, memory_ids: Sequence[str], payload: dict[str, Any]) -> None:
+        await (await self._index()).set_payload(memory_ids, payload)
+
+    async def search(
+        self,
+        *,
+        dense: Sequence[float] | None = None,
+        text: str | None = None,
+        weights: Mapping[int, float] | None = None,
+        where: Where | None,
+        limit: int,
+    ) -> list[IndexHit]:
+        index = await self._index()
+        return await index.search(dense=dense, text=text, weights=weights, where=where, limit=limit)
+
+    async def count(self, where: Where | None = None) -> int:
+        return await (await self._index()).count(where)
+
+    async def clear(self) -> None:
+        await (await self._index()).clear()
+
+    async def optimize(self) -> None:
+        await (await self._index()).optimize()
+
+    async def close(self) -> None:
+        await self.shard.close()
