@@ -89,3 +89,26 @@ def test_the_image_installs_dependencies_in_a_layer_before_the_source() -> None:
     for member in members:
         assert lines.index(f"COPY {member}/pyproject.toml {member}/pyproject.toml") < deps, member
     assert deps < lines.index("COPY libs libs") < lines.index("RUN uv sync --frozen --no-dev")
+
+
+def test_the_build_context_leaves_out_keys_environments_and_caches_but_not_what_the_image_copies() -> None:
+    ignored = {
+        line.strip().lstrip("/")
+        for line in (ROOT / ".dockerignore").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    }
+    assert {".memgw", "**/.memgw", ".venv", ".tools", ".git"} <= ignored  # keys, environments, history
+    copied = [
+        line.split()[1]
+        for line in (ROOT / "deploy" / "Dockerfile").read_text().splitlines()
+        if line.startswith("COPY") and "--from" not in line
+    ]
+    for source in copied:
+        assert source.split("/")[0] not in ignored, source
+
+
+def test_help_shows_openhumans_table_name_not_rich_markup() -> None:
+    shown = CliRunner().invoke(app, ["sources", "--help"], env={"COLUMNS": "120"})
+    assert shown.exit_code == 0, shown.output
+    assert "config.toml [[memory_sources]]" in shown.output
+    assert "[]" not in shown.output

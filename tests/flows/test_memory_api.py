@@ -130,6 +130,7 @@ async def test_incorrect_feedback_takes_a_memory_out_of_default_retrieval_at_onc
         ({"content": "x", "visibility": "public"}, 422, "visibility"),
         ({"content": "x", "surprise": 1}, 422, "surprise"),
         ({"content": "x", "visibility": "agent-only"}, 400, None),
+        ({"content": "x", "memory_type": "banana"}, 422, "memory_type"),
     ],
 )
 async def test_bad_writes_are_refused_with_a_clear_4xx(
@@ -141,6 +142,35 @@ async def test_bad_writes_are_refused_with_a_clear_4xx(
     assert set(answer) == {"error", "detail"}
     if field:
         assert any(problem["field"] == field for problem in answer["detail"])
+
+
+async def test_an_unknown_type_is_refused_naming_the_allowed_ones(system: System, key: str) -> None:
+    h = system.auth(key)
+    made = await system.client.post("/v1/memory", json={"content": "x y z"}, headers=h)
+    for answer in (
+        await system.client.post("/v1/memory", json={"content": "x", "memory_type": "banana"}, headers=h),
+        await system.client.patch(f"/v1/memory/{made.json()['id']}", json={"memory_type": "banana"}, headers=h),
+    ):
+        assert answer.status_code == 422, answer.text
+        [problem] = answer.json()["detail"]
+        assert all(kind in problem["message"] for kind in ("'fact'", "'preference'", "'decision'"))
+
+
+async def test_a_wrong_route_or_method_answers_in_the_one_error_body(system: System, key: str) -> None:
+    h = system.auth(key)
+    for path in ("/v1/nothing-here", "/nothing-here"):
+        missing = await system.client.get(path, headers=h)
+        assert missing.status_code == 404, path
+        assert missing.json()["error"] == "not_found"
+        assert "/v1" in missing.json()["detail"]
+    for path in ("/v1/memory/search", "/v1/memory/batch"):
+        wrong = await system.client.get(path, headers=h)
+        assert wrong.status_code == 405, path
+        assert wrong.headers["allow"] == "POST"
+        assert wrong.json()["error"] == "method_not_allowed"
+    put = await system.client.put("/v1/memory", json={}, headers=h)
+    assert put.status_code == 405
+    assert put.json()["error"] == "method_not_allowed"
 
 
 async def test_limits_on_query_page_size_and_body_size(system: System, key: str) -> None:

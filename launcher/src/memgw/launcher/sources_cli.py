@@ -55,7 +55,7 @@ def list_sources() -> None:
 
 @sources_app.command("import")
 def import_sources(path: Path) -> None:
-    """Import OpenHuman's config.toml [[memory_sources]]."""
+    """Import OpenHuman's config.toml \\[\\[memory_sources]]."""
     with _gateway() as gateway:
         report = gateway.import_openhuman(path.read_text(encoding="utf-8"))
     print(json.dumps(report, indent=2, ensure_ascii=False))
@@ -65,7 +65,7 @@ def import_sources(path: Path) -> None:
 
 @sources_app.command("export")
 def export_sources() -> None:
-    """Print the sources as OpenHuman's [[memory_sources]] tables."""
+    """Print the sources as OpenHuman's \\[\\[memory_sources]] tables."""
     with _gateway() as gateway:
         sys.stdout.write(gateway.export_openhuman())
 

@@ -22,6 +22,9 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match, Mount
 
 from memgw.common.logging import CORRELATION_HEADER, correlation_scope, current_correlation_id, get_logger
 from memgw.common.outages import TRANSIENT
@@ -72,6 +75,34 @@ def error_body(code: str, detail: object) -> dict[str, object]:
     return {"error": code, "detail": detail}
 
 
+_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
+
+
+def allowed_methods(app: Starlette, path: str) -> list[str]:
+    """The methods some route of ``app`` takes at ``path`` (none: no route has that path)."""
+    allowed = []
+    for method in _METHODS:
+        scope = {"type": "http", "path": path, "method": method, "root_path": ""}
+        if any(route.matches(scope)[0] == Match.FULL for route in app.router.routes if not isinstance(route, Mount)):
+            allowed.append(method)
+    return allowed
+
+
+async def on_http_error(request: Request, exc: Exception, api: Starlette | None = None) -> JSONResponse:
+    """Starlette's own refusals (no such route, a method the route does not take) in the one error
+    body, with their headers (Allow). Installed on the MCP app too, which is mounted at / and so
+    takes every path no route of the ``api`` takes: there, a path the API has for other methods is a
+    405 with Allow, not a 404."""
+    assert isinstance(exc, StarletteHTTPException)
+    if exc.status_code == 404 and api is not None and (allowed := allowed_methods(api, request.url.path)):
+        exc = StarletteHTTPException(405, headers={"Allow": ", ".join(allowed)})
+    code, detail = {
+        404: ("not_found", f"no route {request.method} {request.url.path}; the API is under /v1 (see /docs)"),
+        405: ("method_not_allowed", f"{request.method} is not allowed on {request.url.path}"),
+    }.get(exc.status_code, ("http_error", str(exc.detail)))
+    return JSONResponse(error_body(code, detail), status_code=exc.status_code, headers=exc.headers)
+
+
 def install_error_handlers(app: FastAPI) -> None:
     async def on_api_error(_: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, ApiError)
@@ -119,6 +150,7 @@ def install_error_handlers(app: FastAPI) -> None:
         )
 
     app.add_exception_handler(ApiError, on_api_error)
+    app.add_exception_handler(StarletteHTTPException, on_http_error)
     for down in TRANSIENT:  # Postgres down, frozen or restarting: 503 with Retry-After, not a 500
         app.add_exception_handler(down, on_dependency_down)
     app.add_exception_handler(RequestValidationError, on_validation)

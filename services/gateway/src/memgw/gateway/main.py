@@ -3,7 +3,10 @@ event relay and the web console."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from fastapi import FastAPI
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from memgw.common.runtime import Infra, ServiceParts
 from memgw.common.settings import GatewaySettings
@@ -23,7 +26,7 @@ from memgw.gateway.api import (
 from memgw.gateway.body_limit import BodyLimit
 from memgw.gateway.console import install_console
 from memgw.gateway.correlation import Correlation
-from memgw.gateway.errors import install_error_handlers
+from memgw.gateway.errors import install_error_handlers, on_http_error
 from memgw.gateway.events import relay_router
 from memgw.gateway.fair_shares import FairShares, Limits
 from memgw.gateway.mcp import mcp_app
@@ -48,6 +51,7 @@ def create_app(services: Services, limits: Limits) -> FastAPI:
     for module in (health, memory, sessions, directory, audit, overview, sources, mem0, evermemos, rpc, skills):
         app.include_router(module.router)
     install_console(app)
+    mcp.add_exception_handler(StarletteHTTPException, partial(on_http_error, api=app))  # paths we do not take
     app.mount("/", mcp)  # last: FastAPI's own routes match first
     app.add_middleware(ServerTiming)
     app.add_middleware(Correlation)

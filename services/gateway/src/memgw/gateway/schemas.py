@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal, Self
 from fastapi import Path as PathParam
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from memgw.common.domain import ID_PATTERN, MemoryContent, MemoryRecord, MemoryStatus, Visibility
+from memgw.common.domain import ID_PATTERN, MemoryContent, MemoryRecord, MemoryStatus, MemoryType, Visibility
 from memgw.common.viking import memory_id_of
 
 MAX_TAGS = 32
@@ -115,9 +115,7 @@ class MemoryCreate(RequestBody):
     workspace_id: str | None = None
     session_id: str | None = None
     namespace: str | None = Field(default=None, description="Derived from type and visibility when absent.")
-    memory_type: str | None = Field(
-        default=None, min_length=1, max_length=64, description="Classified from the content when absent."
-    )
+    memory_type: MemoryType | None = Field(default=None, description="Classified from the content when absent.")
     content: Content
     summary: str = Field(default="", max_length=2_000)
     tags: list[str] = Field(default_factory=list, max_length=MAX_TAGS)
@@ -196,7 +194,7 @@ class MemoryPatch(RequestBody):
     tags: list[str] | None = Field(default=None, max_length=MAX_TAGS)
     importance: float | None = Field(default=None, ge=0, le=1)
     confidence: float | None = Field(default=None, ge=0, le=1)
-    memory_type: str | None = Field(default=None, min_length=1, max_length=64)
+    memory_type: MemoryType | None = None
     status: MemoryStatus | None = None
     metadata: dict[str, Any] | None = None
     expires_at: Moment | None = None

@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Query, Response, status
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from memgw.common.domain import MemoryRecord, MemoryStatus
 from memgw.gateway.deps import IfMatchVersion, MemoriesDep, PrincipalDep
@@ -79,6 +80,14 @@ async def search_memory(body: SearchRequest, memories: MemoriesDep, principal: P
 
 # A memory is addressed by its id or by its viking:// URI, which holds slashes: the routes take a path,
 # and those with a suffix come first so that "…/history" is not read as part of an id.
+@router.api_route("/search", methods=["GET", "PATCH", "DELETE"], include_in_schema=False)
+@router.api_route("/batch", methods=["GET", "PATCH", "DELETE"], include_in_schema=False)
+async def post_only() -> None:
+    """These are actions, not memory ids: without this, GET /v1/memory/search would look up a memory
+    called "search" and answer 404 instead of 405."""
+    raise StarletteHTTPException(status.HTTP_405_METHOD_NOT_ALLOWED, headers={"Allow": "POST"})
+
+
 @router.get("/{memory_id:path}/history", response_model=list[MemoryVersion])
 async def memory_history(memory_id: MemoryRef, memories: MemoriesDep, principal: PrincipalDep) -> list[MemoryVersion]:
     """Every version, newest first."""
