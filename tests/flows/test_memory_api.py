@@ -4,10 +4,12 @@ errors and limits."""
 from __future__ import annotations
 
 import asyncio
+import re
 import uuid
 from typing import Any
 
 import pytest
+from openapi_spec_validator import validate
 
 from memgw.gateway.search_order import MIN_MEASURES, Order, SearchOrder
 from tests.conftest import System
@@ -198,6 +200,7 @@ async def test_requests_without_a_key_get_401_with_a_hint(system: System) -> Non
 
 async def test_the_openapi_document_describes_every_route_with_examples(system: System) -> None:
     spec = (await system.client.get("/openapi.json")).json()
+    validate(spec)  # OpenAPI 3.1, with the security scheme and the error model
     paths = spec["paths"]
     for path in (
         "/v1/memory",
@@ -217,6 +220,29 @@ async def test_the_openapi_document_describes_every_route_with_examples(system: 
     schemas = spec["components"]["schemas"]
     assert schemas["MemoryCreate"]["examples"]
     assert schemas["SearchRequest"]["examples"]
+    assert spec["components"]["securitySchemes"]["apiKey"] == {
+        "type": "http",
+        "scheme": "bearer",
+        "description": spec["components"]["securitySchemes"]["apiKey"]["description"],
+    }
+    assert "HTTPValidationError" not in schemas  # what FastAPI would say, not what the API answers
+    search = paths["/v1/memory/search"]["post"]
+    assert search["security"] == [{"apiKey": []}]
+    for code in ("401", "403", "422", "503"):
+        [content] = search["responses"][code]["content"].values()
+        assert content["schema"] == {"$ref": "#/components/schemas/ErrorBody"}
+    assert "security" not in paths["/healthz"]["get"]
+
+
+async def test_the_docs_page_needs_nothing_from_the_internet(system: System) -> None:
+    page = await system.client.get("/docs")
+    assert page.status_code == 200
+    assets = re.findall(r"""(?:src|href)=["']([^"']+)["']""", page.text) + re.findall(r"url: '([^']+)'", page.text)
+    assert assets
+    for asset in assets:
+        assert not asset.startswith(("http://", "https://", "//")), asset  # no CDN
+        if asset.endswith((".js", ".css")):
+            assert (await system.client.get(asset)).status_code == 200, asset
 
 
 async def test_the_audit_pages_with_a_cursor_and_filters(system: System, key: str) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from functools import partial
 
 from fastapi import FastAPI
+from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from memgw.common.runtime import Infra, ServiceParts
@@ -30,6 +31,7 @@ from memgw.gateway.errors import install_error_handlers, on_http_error
 from memgw.gateway.events import relay_router
 from memgw.gateway.fair_shares import FairShares, Limits
 from memgw.gateway.mcp import mcp_app
+from memgw.gateway.openapi_doc import document
 from memgw.gateway.server_timing import ServerTiming
 from memgw.gateway.services import Services, services_for
 
@@ -38,12 +40,13 @@ MAX_BODY_BYTES = 1_000_000
 
 def create_app(services: Services, limits: Limits) -> FastAPI:
     mcp = mcp_app(services)
-    app = FastAPI(
+    app = FastAPIOffline(  # /docs and /redoc from the package's own assets: they work offline
         title="Memory Gateway",
         version="0.1.0",
         description="Shared, isolated long-term memory for AI agents. MCP (streamable HTTP): /mcp and /mcp/rpc.",
         lifespan=mcp.lifespan,
     )
+    document(app)
     app.state.services = services
     app.state.end_sessions = mcp.state.end_sessions
     install_error_handlers(app)
