@@ -193,3 +193,16 @@ async def test_items_can_be_previewed_and_a_removed_source_takes_its_chunks_alon
     assert await system.infra.pool.fetchval("SELECT count(*) FROM memories WHERE source_id = $1", sid) == 0
     other = await system.user(f"reg_{uuid.uuid4().hex[:8]}")
     assert (await system.client.get(f"/v1/sources/{sid}", headers=system.auth(other))).status_code == 404
+
+
+async def test_a_folder_that_is_missing_or_a_file_is_refused_in_plain_words(
+    system: System, key: str, files_dir: Path
+) -> None:
+    (files_dir / "a.md").write_text("# a file, not a folder")
+    h = system.auth(key)
+    for path, said in ((files_dir / "nowhere", "does not exist"), (files_dir / "a.md", "is a file, not a folder")):
+        body = {"id": f"bad-{uuid.uuid4().hex[:6]}", "kind": "Folder", "fields": {"path": str(path)}}
+        refused = await system.client.post("/v1/sources", json=body, headers=h)
+        assert refused.status_code == 400, refused.text
+        assert said in refused.json()["detail"]
+        assert "Errno" not in refused.json()["detail"]

@@ -43,4 +43,10 @@ def source_folder(raw: str, roots: list[Path]) -> Path:
         if not roots:
             raise PathOutsideRoot(f"{raw}: its owner has no folder root to be home (MEMGW_FOLDER_ROOTS)")
         raw = str(roots[0] / raw[2:])
-    return allowed_root(Path(raw), roots)
+    try:
+        folder = allowed_root(Path(raw), roots)
+    except FileNotFoundError as exc:  # said plainly, not as "[Errno 2] …"
+        raise FileNotFoundError(f"folder {raw} does not exist") from exc
+    if not folder.is_dir():
+        raise NotADirectoryError(f"{raw} is a file, not a folder")
+    return folder

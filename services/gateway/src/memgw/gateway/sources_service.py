@@ -140,7 +140,7 @@ class Sources:
             validate_source(entry)
             if entry.kind is SourceKind.FOLDER:
                 source_folder(str(entry.fields["path"]), self.settings.folder_roots_of(entry.owner_user_id))
-        except (SourceValidationError, PathOutsideRoot, FileNotFoundError, ValueError) as exc:
+        except (SourceValidationError, PathOutsideRoot, OSError, ValueError) as exc:
             raise BadRequest(str(exc)) from exc
 
     def _written(self, entry: MemorySourceEntry) -> tuple[object, ...]:

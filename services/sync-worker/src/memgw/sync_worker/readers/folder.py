@@ -34,9 +34,7 @@ class FolderReader:
     def _root(self, source: MemorySourceEntry) -> Path:
         try:
             return source_folder(str(source.fields["path"]), self._settings.folder_roots_of(source.owner_user_id))
-        except FileNotFoundError as exc:
-            raise SourceError(f"folder {source.fields['path']} does not exist") from exc
-        except PathOutsideRoot as exc:
+        except (PathOutsideRoot, OSError) as exc:
             raise SourceError(str(exc)) from exc
 
     def _list(self, source: MemorySourceEntry) -> list[SourceItem]:
