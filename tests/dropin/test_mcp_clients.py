@@ -84,7 +84,8 @@ async def test_the_official_mcp_sdk_uses_all_eight_tools(system: System) -> None
     for name, schema in out["tools"].items():
         for arg, spec in schema.get("properties", {}).items():
             assert spec.get("description"), f"{name}.{arg} has no description"
-            assert arg not in ("user_id", "agent_id"), f"{name} lets a model name a principal"
+            if name != "memory_search":  # which may name the key's own identity only (test_isolation)
+                assert arg not in ("user_id", "agent_id"), f"{name} lets a model name a principal"
     upsert = out["tools"]["memory_upsert"]["properties"]
     assert "preference" in str(upsert["memory_type"])
     assert "workspace-shared" in str(upsert["visibility"])

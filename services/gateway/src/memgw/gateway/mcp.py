@@ -142,9 +142,28 @@ def create_mcp(services: Services) -> FastMCP:
             Field(description="hybrid = meaning and keywords (best); dense = meaning only; sparse = keywords only."),
         ] = "hybrid",
         full: Annotated[bool, Field(description="Whole records instead of compact hits.")] = False,
+        user_id: Annotated[
+            str | None, Field(max_length=128, description="Your own user id (the key's); any other is refused.")
+        ] = None,
+        agent_id: Annotated[
+            str | None, Field(max_length=128, description="Your own agent id (the key's); any other is refused.")
+        ] = None,
+        workspace_id: Annotated[
+            str | None, Field(max_length=128, description="Only this workspace's memories (one the key may read).")
+        ] = None,
     ) -> dict[str, Any]:
-        """Find memories by meaning and keywords (Chinese and English) among what this key may read."""
-        body = SearchRequest(query=query, limit=limit, namespaces=namespaces, mode=mode)
+        """Find memories by meaning and keywords (Chinese and English) among what this key may read.
+        user_id, agent_id and workspace_id (the seed's example passes them) narrow the search as REST's do:
+        they may name only the key's own identity, or a workspace it may read; the policy refuses others."""
+        body = SearchRequest(
+            query=query,
+            limit=limit,
+            namespaces=namespaces,
+            mode=mode,
+            user_id=user_id,
+            agent_id=agent_id,
+            workspace_id=workspace_id,
+        )
         hits = await _call(services, lambda p: services.memories.search(p, body))
         results = [h.model_dump(mode="json") if full else _compact(h) for h in hits]
         return {"results": results, "total": len(hits)}

@@ -500,6 +500,8 @@ class Memories:
             )
         if body.namespaces:
             where = Where(must=(where, MatchAny("namespace", tuple(body.namespaces))))
+        if body.workspace_id:  # one the key may read (required above): only its memories
+            where = Where(must=(where, Match("workspace_id", body.workspace_id)))
         depth = max(self.ranking.rank_depth, body.limit * 3)
 
         async def embedded() -> list[float] | None:
