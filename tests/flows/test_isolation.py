@@ -170,6 +170,19 @@ async def test_the_mem0_facade_shows_exactly_what_the_principal_may_read(world: 
     assert world.names({r["id"] for r in listed}) == READS[who]
 
 
+async def test_a_mem0_client_with_a_default_identity_is_told_what_to_set(world: World) -> None:
+    """Hermes' mem0 provider, with no MEM0_USER_ID / MEM0_AGENT_ID, sends "hermes-user" and "hermes"."""
+    client = world.system.client
+    for who, sent, told in (
+        ("alice", {"user_id": "hermes-user"}, f"MEM0_USER_ID={world.users['alice']}"),
+        ("a1", {"agent_id": "hermes"}, f"MEM0_AGENT_ID=a1_{world.suffix}"),
+    ):
+        body = {"query": "anything", **sent}
+        refused = await client.post("/mem0/v3/memories/search/", json=body, headers=world.headers(who))
+        assert refused.status_code == 403, refused.text
+        assert told in refused.json()["detail"]
+
+
 @pytest.mark.parametrize("who", PRINCIPALS)
 async def test_the_mem0_facade_changes_exactly_what_the_principal_may_write(world: World, who: str) -> None:
     changed = set()

@@ -243,13 +243,24 @@ _AGENT_MANAGES_NOTHING = "an agent-bound key may not manage users, agents, works
 def _acting(p: Principal, action: Action, a: ActingRef) -> Decision:
     """A body may name only the principal's own user, its own agent (a user key: any agent of the
     user) and a workspace the principal reads."""
+    # Each refusal says what to send instead: a client with a default identity (Hermes' mem0 provider
+    # sends user "hermes-user" unless MEM0_USER_ID is set) learns from the body what to set.
     if a.user_id and a.user_id != p.user_id:
-        return deny(f"key of user {p.user_id} may not act for user {a.user_id}")
+        return deny(
+            f"key of user {p.user_id} may not act for user {a.user_id}: send user_id {p.user_id} or none"
+            f" (a mem0 client: MEM0_USER_ID={p.user_id})"
+        )
     if a.agent_id and a.agent_id != p.agent_id:
         if p.agent_id:
-            return deny(f"key of agent {p.agent_id} may not act for agent {a.agent_id}")
+            return deny(
+                f"key of agent {p.agent_id} may not act for agent {a.agent_id}: send agent_id {p.agent_id} or"
+                f" none (a mem0 client: MEM0_AGENT_ID={p.agent_id})"
+            )
         if a.agent_owner_id != p.user_id:
-            return deny(f"agent {a.agent_id} is not an agent of user {p.user_id}")
+            return deny(
+                f"agent {a.agent_id} is not an agent of user {p.user_id}: send one of its agents' ids or none"
+                " (a mem0 client: MEM0_AGENT_ID)"
+            )
     if a.workspace_id and a.workspace_id not in p.workspace_ids:
         return deny(f"not a member of workspace {a.workspace_id} (or this agent is not allowed)")
     return allow("acts for itself")
