@@ -112,3 +112,9 @@ def test_help_shows_openhumans_table_name_not_rich_markup() -> None:
     assert shown.exit_code == 0, shown.output
     assert "config.toml [[memory_sources]]" in shown.output
     assert "[]" not in shown.output
+
+
+def test_the_image_installs_the_uv_that_dev_pins() -> None:
+    pinned = re.search(r'^UV_VERSION="([^"]+)"', (ROOT / "dev").read_text(), re.MULTILINE)
+    assert pinned is not None
+    assert f'"uv=={pinned.group(1)}"' in (ROOT / "deploy" / "Dockerfile").read_text()
