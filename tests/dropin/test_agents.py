@@ -148,3 +148,39 @@ async def test_the_hermes_memory_provider_plugin(system: System, tmp_path: Path)
     assert len(jobs) == 1  # the session was committed at its end
     episodes = await system.infra.pool.fetchval("SELECT count(*) FROM episodes WHERE user_id = $1", uid)
     assert episodes == 2
+
+
+HERMES_ONE_SHOT = """
+import os, pathlib, shutil
+home = pathlib.Path(os.environ["HERMES_HOME"])
+shutil.copytree(os.environ["PLUGIN"], home / "plugins" / "memgw")
+from plugins.memory import load_memory_provider
+
+# The order of a one-shot run (hermes -z: hermes_cli/oneshot.py): the session ends, then the memory
+# manager's shutdown_all drains the turn it held back and shuts the providers down.
+provider = load_memory_provider("memgw")
+provider.initialize("oneshot 1")
+provider.on_session_end([])
+provider.sync_turn("By the way, I'm allergic to walnuts.", "Noted, no walnuts.")
+provider.shutdown()
+print("{}")
+"""
+
+
+async def test_a_hermes_one_shot_run_commits_the_turn_it_sends_after_the_session_ended(
+    system: System, tmp_path: Path
+) -> None:
+    uid, key = await _person_with_a_memory(system)
+    plugin = Path(__file__).resolve().parents[2] / "integrations" / "hermes" / "memgw"
+    env = {
+        "MEMGW_URL": system.url,
+        "MEMGW_API_KEY": key,
+        "HERMES_HOME": str(tmp_path / "hermes"),
+        "HOME": str(tmp_path),
+        "PLUGIN": str(plugin),
+    }
+    await run_client("hermes-plugin", HERMES_ONE_SHOT, env)
+    jobs = await system.infra.pool.fetch("SELECT state FROM jobs WHERE user_id = $1", uid)
+    assert len(jobs) == 1  # committed at shutdown, once
+    episodes = await system.infra.pool.fetchval("SELECT count(*) FROM episodes WHERE user_id = $1", uid)
+    assert episodes == 1

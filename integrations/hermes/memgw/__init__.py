@@ -6,7 +6,10 @@ environment, set ``memory.provider: memgw`` in ``config.yaml`` and give it the g
 
 - prefetch: a search for the coming turn, given to the model as context;
 - sync_turn: the turn becomes an episode of this session (short-term, in the background);
-- on_session_end: the session is committed; the gateway's consolidator keeps what lasts;
+- on_session_end: the session is committed; the gateway's consolidator keeps what lasts. A one-shot
+  run (``hermes -z``) ends the session before Hermes sends its last turn (its memory manager drains the
+  turns in ``shutdown_all``, after ``on_session_end``): a turn sent after the last commit is committed
+  at ``shutdown``;
 - tools: ``memgw_search``, ``memgw_remember``, ``memgw_forget``.
 The key decides whose memory this is; nothing here names a user.
 """
@@ -79,6 +82,7 @@ class MemgwProvider(MemoryProvider):
         self._session = ""
         self._pending: queue.Queue[tuple[str, str] | None] = queue.Queue()
         self._writer: threading.Thread | None = None
+        self._uncommitted = False  # a turn was sent since the last commit
 
     @property
     def name(self) -> str:
@@ -124,17 +128,22 @@ class MemgwProvider(MemoryProvider):
         while (turn := self._pending.get()) is not None:
             try:
                 self._gateway.append_episode(*turn)
+                self._uncommitted = True
             except Exception as exc:
                 logger.warning("memgw episode failed: %s", exc)
 
     def on_session_end(self, messages: list[dict[str, Any]]) -> None:
         self._flush()
-        if self._gateway is None:
+        self._commit()
+
+    def _commit(self) -> None:
+        if self._gateway is None or not self._uncommitted:
             return
         try:
             self._gateway.commit(self._session)
-        except Exception as exc:  # nothing to commit (no turn stored) is not an error for the user
-            logger.info("memgw commit skipped: %s", exc)
+            self._uncommitted = False
+        except Exception as exc:  # the episodes stay in the session; the next end commits them
+            logger.warning("memgw commit failed: %s", exc)
 
     def get_tool_schemas(self) -> list[dict[str, Any]]:
         return [SEARCH, REMEMBER, FORGET]
@@ -171,6 +180,7 @@ class MemgwProvider(MemoryProvider):
 
     def shutdown(self) -> None:
         self._flush()
+        self._commit()  # turns Hermes sent after on_session_end (a one-shot run's only turn)
         if self._gateway is not None:
             self._gateway.close()
             self._gateway = None
