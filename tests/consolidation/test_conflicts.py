@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memgw.consolidator.conflicts import attribute_triggers, contradiction, new_values
+from memgw.consolidator.conflicts import attribute_triggers, contradiction, kept_values, new_values
 
 pytestmark = pytest.mark.unit
 
@@ -56,3 +56,9 @@ def test_a_statement_of_an_attribute_names_the_words_to_find_others_by() -> None
 )
 def test_new_values_are_what_a_paraphrase_never_brings(old: str, new: str, values: set[str]) -> None:
     assert new_values(old, new) == values
+
+
+def test_kept_values_are_the_old_ones_the_new_statement_names_again() -> None:
+    assert kept_values("I use VS Code.", "I've switched from VS Code to Zed for everything.") == {"VS", "Code"}
+    assert kept_values("我的微信号是 lily_2020。", "我微信号从 lily_2020 改成 lily_new 了。") == {"lily_2020"}
+    assert kept_values("I use VS Code.", "I've switched to Zed.") == set()

@@ -132,6 +132,12 @@ def new_values(old: str, new: str) -> set[str]:
     return {v for v in _VALUE.findall(new) if not _among(_plain(v), said)}
 
 
+def kept_values(old: str, new: str) -> set[str]:
+    """The values of ``old`` that ``new`` names again ("VS Code" in "switched from VS Code to Zed")."""
+    said = {_plain(v) for v in _VALUE.findall(new)}
+    return {v for v in _VALUE.findall(old) if _among(_plain(v), said)}
+
+
 def _among(value: str, said: set[str]) -> bool:
     """Whether ``value`` was said, or is inside one said ("Saturday" in "Saturdays"): another form of it."""
     return value in said or any(value in s or s in value for s in said if len(s) > 2)

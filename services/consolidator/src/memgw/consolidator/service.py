@@ -46,7 +46,7 @@ from memgw.common.skills.memory import (
     SummarizeInput,
 )
 from memgw.consolidator import relation
-from memgw.consolidator.conflicts import attribute_triggers, contradiction, new_values
+from memgw.consolidator.conflicts import attribute_triggers, contradiction, kept_values, new_values
 from memgw.consolidator.decide import Decided, LlmDecider
 
 log = get_logger("memgw.consolidator")
@@ -308,6 +308,7 @@ class Consolidator:
         found = model.probabilities([vector_of(e["embedding"]).tolist() for e in known], [vector] * len(known))
         best: Any = None
         for existing, p in zip(known, found, strict=True):
+            one_fact = p[relation.SAME] + p[relation.CHANGE] >= p[relation.OTHER]  # the model: the same fact
             if values := new_values(existing["content"], text):
                 # The same fact with another number, address or handle is a new value of it (a phone number,
                 # an email); with another name it may be a new value or more detail: never the same.
@@ -315,6 +316,8 @@ class Consolidator:
                 p = {**p, relation.SAME: 0.0, relation.CHANGE: p[relation.CHANGE] + moved}
             if structure.tells_a_change(text) and not structure.tells_a_change(existing["content"]):
                 p = {**p, relation.SAME: 0.0}  # an event beside a state: kept apart rather than lost in it
+                if one_fact and values and kept_values(existing["content"], text):  # "from X to Y", X the old
+                    p = {**p, relation.CHANGE: max(p[relation.CHANGE], CHANGE_AT)}
             for kind, sure_at in ((relation.SAME, SAME_AT), (relation.CHANGE, CHANGE_AT)):
                 if p[kind] >= sure_at and (best is None or p[kind] > best[2]):
                     best = (existing, kind, p[kind])
