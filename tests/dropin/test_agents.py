@@ -128,16 +128,21 @@ print(json.dumps(out))
 """
 
 
-async def test_the_hermes_memory_provider_plugin(system: System, tmp_path: Path) -> None:
-    uid, key = await _person_with_a_memory(system)
+def _plugin_env(system: System, key: str, tmp_path: Path) -> dict[str, str]:
+    """Hermes' environment with the project's plugin to install (the scripts copy it, as documented)."""
     plugin = Path(__file__).resolve().parents[2] / "integrations" / "hermes" / "memgw"
-    env = {
+    return {
         "MEMGW_URL": system.url,
         "MEMGW_API_KEY": key,
         "HERMES_HOME": str(tmp_path / "hermes"),
         "HOME": str(tmp_path),
         "PLUGIN": str(plugin),
     }
+
+
+async def test_the_hermes_memory_provider_plugin(system: System, tmp_path: Path) -> None:
+    uid, key = await _person_with_a_memory(system)
+    env = _plugin_env(system, key, tmp_path)
     out = await run_client("hermes-plugin", HERMES_PLUGIN, env)
     assert out["available"] is True
     assert "Helix" in out["context"]
@@ -171,14 +176,7 @@ async def test_a_hermes_one_shot_run_commits_the_turn_it_sends_after_the_session
     system: System, tmp_path: Path
 ) -> None:
     uid, key = await _person_with_a_memory(system)
-    plugin = Path(__file__).resolve().parents[2] / "integrations" / "hermes" / "memgw"
-    env = {
-        "MEMGW_URL": system.url,
-        "MEMGW_API_KEY": key,
-        "HERMES_HOME": str(tmp_path / "hermes"),
-        "HOME": str(tmp_path),
-        "PLUGIN": str(plugin),
-    }
+    env = _plugin_env(system, key, tmp_path)
     await run_client("hermes-plugin", HERMES_ONE_SHOT, env)
     jobs = await system.infra.pool.fetch("SELECT state FROM jobs WHERE user_id = $1", uid)
     assert len(jobs) == 1  # committed at shutdown, once
