@@ -20,6 +20,6 @@ def probe_app(infra: Infra) -> FastAPI:
     @app.get("/readyz")
     async def readyz() -> JSONResponse:
         found = await readiness(infra.pool, infra.broker.connection, infra.layout)
-        return JSONResponse(found.as_body(), status_code=200 if found.ready else 503)
+        return JSONResponse(found.as_body(), status_code=found.status_code)
 
     return app

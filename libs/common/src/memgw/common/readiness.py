@@ -26,6 +26,10 @@ class Readiness:
     def ready(self) -> bool:
         return all(v == "ok" for v in self.checks.values())
 
+    @property
+    def status_code(self) -> int:
+        return 200 if self.ready else 503
+
     def as_body(self) -> dict[str, Any]:
         return {"status": "ready" if self.ready else "not ready", **self.checks, "detail": self.detail}
 

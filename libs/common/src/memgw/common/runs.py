@@ -129,16 +129,8 @@ async def keep_counts(conn: Conn, run_id: str, counts: SyncCounts) -> None:
 def resumed_counts(saved: dict[str, Any] | None) -> SyncCounts:
     """What a run's earlier attempts did and this one will not do again: items ingested or deleted,
     chunks, tokens and cost. What each attempt sees afresh (items seen, unchanged, failed) starts at 0."""
-    done = SyncCounts(**(saved or {}))
-    return SyncCounts(
-        items_new=done.items_new,
-        items_changed=done.items_changed,
-        items_deleted=done.items_deleted,
-        chunks=done.chunks,
-        chunks_refused=done.chunks_refused,
-        tokens=done.tokens,
-        cost_usd=done.cost_usd,
-    )
+    afresh = {"items_seen": 0, "items_unchanged": 0, "items_failed": 0}
+    return SyncCounts(**(saved or {})).model_copy(update=afresh)
 
 
 def _stage_event(

@@ -25,7 +25,7 @@ async def readyz(services: ServicesDep) -> JSONResponse:
     """Readiness: 200 when Postgres answers and the bus is connected, else 503 naming what is down."""
     found = await readiness(services.pool, services.broker.connection, services.memories.layout)
     headers = None if found.ready else {"Retry-After": str(RETRY_AFTER_S)}
-    return JSONResponse(found.as_body(), status_code=200 if found.ready else 503, headers=headers)
+    return JSONResponse(found.as_body(), status_code=found.status_code, headers=headers)
 
 
 @router.get("/metrics", response_class=PlainTextResponse)
