@@ -7,7 +7,9 @@ own subjects and streams): parallel or repeated runs never see each other's data
 
 from __future__ import annotations
 
+import _posixsubprocess
 import os
+import subprocess
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -44,6 +46,24 @@ def _host_port(url: str) -> tuple[str, int]:
     hostport = url.split("//", 1)[1].split("/", 1)[0].rsplit("@", 1)[-1]
     host, port = hostport.rsplit(":", 1)
     return host, int(port)
+
+
+@pytest.fixture(autouse=True)
+def unit_tests_start_no_process(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The unit tier promises to start no process: a test marked ``unit`` that tries fails at once.
+
+    Every way out of this process ends in one of these calls: ``subprocess`` and asyncio's
+    subprocesses in ``subprocess``'s own reference to ``fork_exec``, multiprocessing in
+    ``fork_exec`` or ``fork``."""
+    if request.node.get_closest_marker("unit") is not None:
+
+        def refuse(*_args: object, **_kwargs: object) -> None:
+            raise AssertionError("a unit test started a process: mark it for the integration tier instead")
+
+        monkeypatch.setattr(_posixsubprocess, "fork_exec", refuse)
+        monkeypatch.setattr(subprocess, "_fork_exec", refuse)
+        for name in ("fork", "forkpty", "posix_spawn", "posix_spawnp"):
+            monkeypatch.setattr(os, name, refuse)
 
 
 @pytest.fixture(scope="session")

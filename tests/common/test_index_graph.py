@@ -1,6 +1,9 @@
 """The embedded index builds its HNSW graph on a copy and swaps it in: searches answer and writes land
 during the build, nothing written meanwhile is lost, a restart opens the built copy, and a build that
-never finished leaves nothing behind. And when the owner decides a build is due."""
+never finished leaves nothing behind. And when the owner decides a build is due.
+
+A build runs in a child process, so the tests that let one run belong to the integration tier; the
+rest are unit tests."""
 
 from __future__ import annotations
 
@@ -16,8 +19,6 @@ import qdrant_edge as qe
 from memgw.common.index.base import SPARSE_FULL_SCAN, IndexPoint, Match, Where
 from memgw.common.index.edge import EdgeIndex
 from memgw.common.index.graph import graph_due
-
-pytestmark = pytest.mark.unit
 
 DIM = 8
 
@@ -92,6 +93,7 @@ async def test_searches_and_writes_go_on_during_a_build_and_none_is_lost(tmp_pat
     await reopened.close()
 
 
+@pytest.mark.unit
 async def test_a_write_that_finds_the_shard_being_copied_waits_off_the_event_loop(tmp_path: Path) -> None:
     """While a build copies the shard it holds the write lock (seconds at scale): a write then waits in a
     thread, and the loop goes on serving searches; it lands once the copy is taken."""
@@ -121,6 +123,7 @@ async def test_a_write_that_finds_the_shard_being_copied_waits_off_the_event_loo
     await index.close()
 
 
+@pytest.mark.unit
 async def test_a_build_that_never_finished_leaves_the_old_shard_in_charge(tmp_path: Path) -> None:
     index = EdgeIndex(tmp_path / "shard", dim=DIM)
     await index.ensure()
@@ -174,6 +177,7 @@ async def test_the_graph_gap_counts_points_outside_the_graph(tmp_path: Path) -> 
     await index.close()
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize(
     ("points", "outside", "due"),
     [

@@ -26,7 +26,7 @@ async def _huge(_: object) -> StreamingResponse:
 
 
 async def _slow(_: object) -> Response:
-    await asyncio.sleep(2)
+    await asyncio.sleep(1)  # five times the guard's limit below; the server's stop waits for it
     return PlainTextResponse("late")
 
 
@@ -109,7 +109,7 @@ async def test_a_50_mb_page_is_cut_off_at_the_size_limit(servers: tuple[str, str
 
 async def test_a_slow_server_hits_the_time_limit(servers: tuple[str, str]) -> None:
     main, _ = servers
-    guard = _guard(main, timeout_s=0.5)
+    guard = _guard(main, timeout_s=0.2)
     with pytest.raises(OutboundRefused, match="longer than"):
         await guard.fetch(f"{main}/slow")
     await guard.close()

@@ -76,7 +76,7 @@ def _session(session_id: str) -> str:
     return "hermes-" + hashlib.sha256((session_id or "default").encode()).hexdigest()[:24]
 
 
-class MemgwProvider(MemoryProvider):
+class MemgwProvider(MemoryProvider):  # type: ignore[misc]  # Hermes is not installed beside the project
     def __init__(self) -> None:
         self._gateway: Any = None
         self._session = ""

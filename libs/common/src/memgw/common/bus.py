@@ -11,13 +11,14 @@ import contextlib
 import json
 import re
 import uuid
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 import nats.js.api as js_api
-from faststream.middlewares import BaseMiddleware
-from faststream.nats import JStream, NatsBroker, PullSub, RetentionPolicy
+from faststream.middlewares import AckPolicy, BaseMiddleware
+from faststream.nats import JStream, NatsBroker, NatsRouter, PullSub, RetentionPolicy
 from nats.aio.client import Client as NatsClient
 from nats.errors import NotJSMessageError
 from nats.js.errors import NotFoundError
@@ -111,6 +112,36 @@ class BusLayout:
             # would silently stop redelivering a message whose handler waited out a long outage.
             max_deliver=-1,
         )
+
+
+Handler = Callable[..., Awaitable[Any]]
+
+
+def durable_consumer(
+    router: NatsRouter,
+    layout: BusLayout,
+    subject: Subject,
+    *,
+    service: str,
+    title: str,
+    description: str | None = None,
+    config: js_api.ConsumerConfig | None = None,
+    workers: int | None = None,
+) -> Callable[[Handler], Any]:
+    """The one shape of a JetStream work consumer: durable, pulled one message at a time, and settled
+    only by ``settling`` (which ``router`` must carry). ``workers`` handle messages at once, where
+    the handler is safe for that."""
+    return router.subscriber(
+        layout.subject(subject),
+        stream=layout.stream_of(subject),
+        durable=layout.durable_name(service, subject),
+        pull_sub=layout.pull_subscription(),
+        config=config or layout.consumer_config(),
+        ack_policy=AckPolicy.MANUAL,
+        title=title,
+        description=description,
+        max_workers=workers,
+    )
 
 
 async def ensure_streams(nc: NatsClient, layout: BusLayout) -> None:

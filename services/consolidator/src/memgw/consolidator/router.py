@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from faststream.middlewares import AckPolicy
 from faststream.nats import NatsBroker, NatsMessage, NatsRouter
 
-from memgw.common.bus import BusLayout, last_try, settling
+from memgw.common.bus import BusLayout, durable_consumer, last_try, settling
 from memgw.common.events import MemoryChanged, MemoryFeedbackGiven, ReviewDecided, SessionCommitted, Subject
 from memgw.common.lanes import Lanes
 from memgw.common.logging import correlation_scope
@@ -35,16 +34,7 @@ def create_router(
     def consume(
         subject: Subject, title: str, consumer: str = "consolidator", workers: int = 1
     ) -> Callable[[Callable[..., Awaitable[Any]]], Any]:
-        return router.subscriber(
-            layout.subject(subject),
-            stream=layout.stream_of(subject),
-            durable=layout.durable_name(consumer, subject),
-            pull_sub=layout.pull_subscription(),
-            config=layout.consumer_config(),
-            ack_policy=AckPolicy.MANUAL,  # settled by the one middleware
-            title=title,
-            max_workers=workers,
-        )
+        return durable_consumer(router, layout, subject, service=consumer, title=title, workers=workers)
 
     @consume(Subject.SESSION_COMMITTED, "consolidator: SessionCommitted", workers=commit_workers)
     async def on_commit(event: SessionCommitted, msg: NatsMessage) -> None:

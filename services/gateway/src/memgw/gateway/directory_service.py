@@ -16,7 +16,7 @@ from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
 from memgw.common import policy
 from memgw.common.bus import BusLayout
-from memgw.common.domain import Principal
+from memgw.common.domain import ID_PATTERN, Principal
 from memgw.common.events import AccessChanged, Subject
 from memgw.common.logging import get_logger
 from memgw.common.namespaces import user_namespace
@@ -24,7 +24,7 @@ from memgw.gateway import access, audit
 from memgw.gateway.errors import Conflict, NotFound
 from memgw.gateway.identity import create_key
 from memgw.gateway.pagination import Page, decode_cursor, encode_cursor
-from memgw.gateway.schemas import ID_PATTERN, MAX_PAGE, RequestBody
+from memgw.gateway.schemas import MAX_PAGE, RequestBody
 
 log = get_logger("memgw.gateway.directory")
 

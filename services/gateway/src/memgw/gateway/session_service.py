@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from memgw.common import jobs, policy, sessions
 from memgw.common.bus import BusLayout
 from memgw.common.db.outbox import enqueue
-from memgw.common.domain import Principal, new_id
+from memgw.common.domain import ID_PATTERN, Principal, new_id
 from memgw.common.events import SessionCommitted
 from memgw.common.logging import get_logger
 from memgw.common.settings import GatewaySettings
@@ -26,7 +26,7 @@ from memgw.common.skills import Skills
 from memgw.common.skills.memory import Ingest, IngestInput, RawItem
 from memgw.gateway import access, audit
 from memgw.gateway.errors import BadRequest, Conflict, NotFound
-from memgw.gateway.schemas import ID_PATTERN, MAX_TAGS, Content, RequestBody
+from memgw.gateway.schemas import MAX_TAGS, Content, RequestBody
 
 log = get_logger("memgw.gateway.sessions")
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import frontmatter
 import yaml
+from frontmatter.default_handlers import YAMLHandler
 
 from memgw.common.domain import MemoryRecord, MemoryStatus
 from memgw.common.secrets import contains_secret
@@ -61,7 +62,7 @@ class Note:
     body: str
 
 
-class _PlainYaml(frontmatter.YAMLHandler):
+class _PlainYaml(YAMLHandler):
     def load(self, fm: str, **kwargs: object) -> Any:
         for token in yaml.scan(fm, Loader=yaml.SafeLoader):  # tokens only: nothing is expanded yet
             if isinstance(token, yaml.AnchorToken | yaml.AliasToken):

@@ -7,11 +7,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
-from faststream.middlewares import AckPolicy
 from faststream.nats import NatsBroker, NatsRouter
 from nats.js.api import DeliverPolicy
 
-from memgw.common.bus import BusLayout, settling
+from memgw.common.bus import BusLayout, durable_consumer, settling
 from memgw.common.events import AccessChanged, MemoryChanged, ReviewRequested, ReviewSettled, Subject
 from memgw.common.logging import correlation_scope
 from memgw.obsidian_bridge.exporter import Exporter
@@ -23,15 +22,7 @@ def create_router(layout: BusLayout, broker: NatsBroker, exporter: Exporter) -> 
     config = replace(layout.consumer_config(), deliver_policy=DeliverPolicy.NEW)
 
     def consume(subject: Subject, title: str) -> Callable[[Callable[..., Awaitable[Any]]], Any]:
-        return router.subscriber(
-            layout.subject(subject),
-            stream=layout.stream_of(subject),
-            durable=layout.durable_name("obsidian-bridge", subject),
-            pull_sub=layout.pull_subscription(),
-            config=config,
-            ack_policy=AckPolicy.MANUAL,  # settled by the one middleware
-            title=title,
-        )
+        return durable_consumer(router, layout, subject, service="obsidian-bridge", title=title, config=config)
 
     @consume(Subject.MEMORY_CHANGED, "obsidian-bridge: MemoryChanged")
     async def on_memory(event: MemoryChanged) -> None:

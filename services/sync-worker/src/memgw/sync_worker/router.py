@@ -3,10 +3,9 @@ every replica (each request goes to one of them)."""
 
 from __future__ import annotations
 
-from faststream.middlewares import AckPolicy
 from faststream.nats import NatsBroker, NatsMessage, NatsRouter
 
-from memgw.common.bus import BusLayout, last_try, settling
+from memgw.common.bus import BusLayout, durable_consumer, last_try, settling
 from memgw.common.events import SourceItemsAnswer, SourceItemsRequested, Subject, SyncRequested
 from memgw.common.logging import CORRELATION_HEADER, correlation_scope
 from memgw.sync_worker.service import SyncService
@@ -16,13 +15,11 @@ def create_router(layout: BusLayout, broker: NatsBroker, service: SyncService) -
     """The SYNC work queue; ``broker`` is where dead letters are published."""
     router = NatsRouter(middlewares=[settling(layout, broker)])
 
-    @router.subscriber(
-        layout.subject(Subject.SYNC_REQUESTED),
-        stream=layout.stream_of(Subject.SYNC_REQUESTED),
-        durable=layout.durable_name("sync-worker", Subject.SYNC_REQUESTED),
-        pull_sub=layout.pull_subscription(),
-        config=layout.consumer_config(),
-        ack_policy=AckPolicy.MANUAL,  # settled by the one middleware
+    @durable_consumer(
+        router,
+        layout,
+        Subject.SYNC_REQUESTED,
+        service="sync-worker",
         title="sync-worker: SyncRequested",
         description="Runs one memory-source sync: list, read, chunk, embed, ingest.",
     )

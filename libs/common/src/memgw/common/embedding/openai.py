@@ -38,7 +38,8 @@ def _on_loopback(url: str) -> bool:
 def _vector(embedding: Any) -> list[float]:
     """One answered embedding: base64 of little-endian float32, or a list of numbers."""
     if isinstance(embedding, str):
-        return np.frombuffer(base64.b64decode(embedding, validate=True), dtype="<f4").tolist()
+        vector: list[float] = np.frombuffer(base64.b64decode(embedding, validate=True), dtype="<f4").tolist()
+        return vector
     return [float(x) for x in embedding]
 
 
