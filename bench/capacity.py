@@ -1,5 +1,5 @@
-"""Storage per memory, the numbers the README's capacity model is built on: memories inserted the
-way the search benchmark does (precomputed 384-d vectors, realistic sentence lengths, 100 users),
+"""Storage per memory, the numbers the capacity model (bench/reports/capacity_model.md) is built on:
+memories inserted the way the search benchmark does (precomputed 384-d vectors, realistic sentence lengths, 100 users),
 then Postgres' size of every table a memory lives in and the embedded index's size on disk, per
 memory, at two scales (the difference between them is the marginal cost). Run:
 `uv run python bench/capacity.py [20000,60000]`."""

@@ -83,7 +83,7 @@ async def main(name: str | None) -> None:
         "# Fair shares: one tenant's requests while another key floods",
         "",
         machine(),
-        f"{ROUNDS} requests by tenant B in each phase, one at a time. Limits: the defaults (README, Settings).",
+        f"{ROUNDS} requests by tenant B in each phase, one at a time. Limits: the defaults (docs/settings.md).",
         "",
         "| B's request | A's flood | idle p50 / p99 ms | flooded p50 / p99 ms | p50 ratio | p99 ratio | A's answers |",
         "|---|---|---|---|---|---|---|",

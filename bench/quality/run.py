@@ -163,7 +163,7 @@ four) gave 0.652 against 0.655 recall@10: counting per reader costs next to noth
 ## Keyword weights: no IDF across tenants (2026-12-02, before the reader's IDF)
 
 Qdrant's IDF counts a word's memories over the whole index, every tenant's: another tenant's writes moved a
-reader's own keyword scores (an oracle for whether anyone else wrote a rare word; README, Security model). A
+reader's own keyword scores (an oracle for whether anyone else wrote a rare word; docs/security.md). A
 memory's keyword weights now come from its own text alone (term frequency and length, English stopwords dropped by
 the tokenizer); IDF was a setting for deployments whose users all trust each other (since removed: the reader's
 IDF above replaces it). Whole runs, the same session, 2-core AMD EPYC:

@@ -1,6 +1,6 @@
 """The web console in a real headless Chromium (Debian's, driven by Playwright) against the running
 gateway: sign-in, live sync progress, a review decided on the page, search with explain, what an
-agent key sees, both languages, a phone's width. The screenshots in the README are taken here."""
+agent key sees, both languages, a phone's width. The screenshots in the docs (docs/console.md) are taken here."""
 
 from __future__ import annotations
 

@@ -144,13 +144,13 @@ async def test_an_unusable_decision_falls_back_to_the_default(
         await consolidator.close()
 
 
-def test_the_readme_quotes_the_prompts_as_sent() -> None:
+def test_the_docs_quote_the_prompts_as_sent() -> None:
     from pathlib import Path
 
     from memgw.common.extraction import _PROMPT as EXTRACT
     from memgw.consolidator.decide import PROMPT as DECIDE
 
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    readme = (Path(__file__).resolve().parents[2] / "docs" / "formation.md").read_text()
     quoted = readme.replace("\n  > ", "\n")
     assert EXTRACT in quoted
     assert DECIDE in quoted

@@ -4,7 +4,7 @@ become OpenViking resources and leave it when deleted; OpenViking answers as one
 and what it finds still passes our ACL (another user gets nothing).
 
 Skipped unless MEMGW_TEST_OPENVIKING_SERVER names an ``openviking-server`` executable (OpenViking is
-AGPL and large, so it is not a dependency: see the README's "OpenViking" section to install it in a
+AGPL and large, so it is not a dependency: see docs/openviking.md to install it in a
 virtual environment of its own and run this tier).
 """
 
@@ -33,7 +33,7 @@ pytestmark = [
     pytest.mark.timeout(600),
     pytest.mark.skipif(
         not (SERVER and os.access(SERVER, os.X_OK)),
-        reason="set MEMGW_TEST_OPENVIKING_SERVER to an openviking-server executable (README: OpenViking)",
+        reason="set MEMGW_TEST_OPENVIKING_SERVER to an openviking-server executable (docs/openviking.md)",
     ),
 ]
 ROOT_KEY = "memgw-test-root-key-0123456789"

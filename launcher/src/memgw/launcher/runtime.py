@@ -44,9 +44,9 @@ log = get_logger("memgw.runtime")
 def freeze_start_up_heap() -> None:
     """Take what start-up made (modules, settings, pools, routers: objects that live as long as the
     process) out of the garbage collector's view. A full collection walks every object it can see, and
-    with them in view one stalled whatever request was running: 178.6 ms p50 at 20k memories, against
-    1.6 ms once frozen (bench/reports/gc_pauses.md). Objects made later are collected
-    as before. Called once, by a process that serves (tests start systems many times and do not)."""
+    with them in view one stalls whatever request is running, for far longer than with them frozen
+    (bench/reports/gc_pauses.md). Objects made later are collected as before. Called once, by a process
+    that serves (tests start systems many times and do not)."""
     gc.collect()
     gc.freeze()
 

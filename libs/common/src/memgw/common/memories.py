@@ -239,8 +239,8 @@ class MemoryStore:
         self.layout = layout
         self._tenant_lane = Lanes()
         # Marks whose changes are in the index, cleared off the writer's path: the DELETE is a commit
-        # of its own (its own WAL flush: 1.6 ms of a write's p50, timed step by step) that no answer
-        # needs. A mark left behind (a crash first) only has the reconciler index its memory again.
+        # of its own (its own WAL flush) that no answer needs. A mark left behind (a crash first) only
+        # has the reconciler index its memory again.
         self._indexed_marks = WriteBehind[int](self._clear_marks, name="index-marks")
 
     def screen(self, text: str) -> str:

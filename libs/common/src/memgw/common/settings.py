@@ -74,8 +74,8 @@ class IndexSettings(BaseSettings):
         description="Seconds between passes that index changes a crash kept from the index (one runs at start).",
     )
     index_graph_min_new: int = Field(
-        # Measured: below ~200k points a graph made tenant-filtered searches slower (index_build.md, 100k:
-        # p95 2.1 -> 9.2 ms), at 1M faster (scale.md: p50 -5 ms); an unfiltered scan stays cheap below it.
+        # Below this a graph makes tenant-filtered searches slower, and at 1M faster (bench/reports:
+        # index_build.md, scale.md): an unfiltered scan stays cheap below it.
         default=200_000,
         ge=1,
         description="Embedded index: build the HNSW graph (on a copy, searches go on) once this many points are"
@@ -236,9 +236,8 @@ class RankingSettings(BaseSettings):
     """How search results are ordered (see memgw.common.skills.retrieval)."""
 
     model_config = _ENV
-    # Meaning and words weigh the same, an even split rather than a tuned one: 0.4 : 0.6, 0.5 : 0.5 and 0.6 : 0.4
-    # each beat the reciprocal rank fusion before in every conversation of the LoCoMo development slice but one
-    # tie (bench/reports/quality.md).
+    # Meaning and words weigh the same, an even split rather than a tuned one: splits near it do alike
+    # (bench/reports/quality.md), and a tuned one would fit the development slice, not the user's data.
     rank_weight_dense: float = Field(default=1.0, ge=0, description="Weight of the dense (meaning) list in the fusion.")
     rank_weight_bm25: float = Field(default=1.0, ge=0, description="Weight of the BM25 (keyword) list in the fusion.")
     rank_depth: int = Field(default=60, ge=1, le=1000, description="Candidates each retriever contributes.")
@@ -250,15 +249,15 @@ class RankingSettings(BaseSettings):
         default=1.0, ge=0, description="Weight of OpenViking's list, when it is asked (MEMGW_OPENVIKING_URL)."
     )
     rank_context_chars: int = Field(
-        # About the sentence before: the question a short answer answers. 150, 300 and 600 were tried on
-        # the LoCoMo development slice (bench/reports/quality.md); all helped, the shortest most.
+        # About the sentence before: the question a short answer answers; more dilutes the memory's own
+        # words (bench/reports/quality.md).
         default=150,
         ge=0,
         le=2000,
         description="A memory written in a session is embedded with this much of the one before it (0 = alone).",
     )
     rank_weight_session: float = Field(
-        # Like each retriever's list: an even weight, not a tuned one (0.5-2 measured, bench/reports/quality.md).
+        # Like each retriever's list: an even weight, not a tuned one (bench/reports/quality.md).
         default=1.0,
         ge=0,
         description="Weight of a hit's session support (its session's best other hits) in the fusion (0 = off).",

@@ -90,7 +90,7 @@ def _rank_facts(row: Any, embedding: np.ndarray) -> RankFacts:
 
 def _hits(found: list[IndexHit]) -> list[Hit]:
     # Built, not model_construct-ed: for a model of two plain fields pydantic's validating constructor is
-    # the faster of the two (~0.7 against ~1.7 µs a hit, two lists of ~60 a search).
+    # the faster of the two.
     return [Hit(id=h.memory_id, score=h.score) for h in found]
 
 
@@ -570,10 +570,9 @@ class Memories:
             now=datetime.now(UTC),
             limit=body.limit,
         )
-        # Every hit of every list, in one round trip after both. Re-checking the keyword hits as soon as they
-        # were listed (beside the embedding) and the rest after was measured, the two alternated in one run
-        # (2026-12-02, 300 memories, p50): 24.4 against 23.8 ms with the embedder on these cores (the early
-        # query takes CPU from it), 31.6 against 31.6 with a remote one (the round trip after remains).
+        # Every hit of every list, in one round trip after both. Re-checking the keyword hits early, beside
+        # the embedding, saves nothing: with the embedder on these cores the early query takes CPU from it,
+        # and with a remote one the round trip after remains.
         with step("recheck"):
             by_id = await self._readable(p, [h.id for h in (*first.bm25, *first.dense, *first.openviking)], statuses)
         with step("rank"):

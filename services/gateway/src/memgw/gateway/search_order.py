@@ -4,13 +4,10 @@ what each order has cost here lately, not by a setting.
 Two orders:
 - ``ALONE``: the embedding first, alone, then the dense and keyword lists side by side. Beside an
   embedding the keyword list takes a core from its threads, and when one of them waits they all do.
-  Alternated with the other order at 20k memories (620 searches, twice): search p99 63-82 → 39-46 ms,
-  p50 24 → 22 ms; ``bench/search.py`` at 100k p99 78 → 46-57 ms.
+  Up to 100k memories this is the quicker, above all at the tail.
 - ``BESIDE``: the keyword list during the embedding, the dense list after it. When the lists are slow
-  that wins: at 1M memories before the HNSW graph (~15 ms a list) p50 − embed was 16.7 ms this way and
-  40.2 the other (``bench/reports/scale.md``, the same day). On another CPU (a 2-core Intel Xeon) the same
-  1M shard without a graph went the other way: p50 144.9 ms alone, 160.6 beside
-  (``bench/reports/search_order_1000000.md``).
+  that wins, as at 1M memories before the HNSW graph on some CPUs; on others the same shard goes the
+  other way (``bench/reports/search_order*.md``, ``scale.md``).
 
 Where the line falls depends on the CPU, the shard's size and whether it has its graph yet, all of
 which change while the gateway runs, so it is measured: the order in use is the one whose recent
@@ -36,7 +33,7 @@ class Order(StrEnum):
     BESIDE = "beside"
 
 
-DEFAULT = Order.ALONE  # measured the quicker up to 100k memories, where most gateways are
+DEFAULT = Order.ALONE  # the quicker up to 100k memories, where most gateways are (bench/reports/search_order.md)
 EXPLORE_EVERY = 200
 EXPLORE_EARLY = 10
 WINDOW = 8  # few enough to follow a change within a few searches

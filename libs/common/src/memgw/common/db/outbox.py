@@ -140,9 +140,9 @@ class OutboxRelay:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=self._poll_s)
                 # Woken by a commit whose writer is still at work: it indexes and answers next, on
-                # this same loop. Relaying at once put this batch's round trips in between (its index
-                # step 6.4 ms p50 instead of 3.5, timed step by step); a moment later they go after its answer, with
-                # whatever else committed meanwhile in one batch.
+                # this same loop. Relaying at once would put this batch's round trips between its write
+                # and its index step; a moment later they go after its answer, with whatever else
+                # committed meanwhile in one batch.
                 await asyncio.sleep(self._settle_s)
 
     async def publish_pending(self) -> int:

@@ -41,9 +41,9 @@ GRAPH_FIELDS = ("read_key", "user_id", "agent_id", "workspace_id")
 # A keyword (BM25) search whose filter leaves fewer points than this in a segment scores those points
 # one by one; past it, it walks the inverted index and checks the filter for each point found. Walking
 # costs in proportion to the whole index (a common word's list holds every user's memories), scoring
-# one by one in proportion to the tenant's own: at 1M memories of 100 users (10k each) a user's BM25
-# search took 9-13 ms with Qdrant's default (5,000) and ~3 ms at 20,000 (index level, bench/reports/
-# scale.md). 20,000 bounds the one-by-one scoring of a big tenant at ~6 ms; one bigger than that walks.
+# one by one in proportion to the tenant's own. Qdrant's default (5,000) makes a tenant of 10k walk the
+# whole index; 20,000 scores a tenant of that size one by one, and bounds what that costs for a big one,
+# which walks (bench/reports/scale.md).
 SPARSE_FULL_SCAN = 20_000
 
 _POINT_NS = uuid.UUID("5b1c8f0e-7d53-4a55-9d0c-6d656d67770a")

@@ -40,8 +40,7 @@ from pydantic import BaseModel, Field
 from memgw.common.skills.registry import Skill
 
 # How many of a session's other hits support a hit: a session about the question has several turns that
-# match it. 1, 2, 3 and 5 were measured on the LoCoMo development slice (bench/reports/quality.md): all
-# helped, 2 to 5 alike.
+# match it. Any small number helps alike on the LoCoMo development slice (bench/reports/quality.md).
 SESSION_SUPPORT_HITS = 3
 
 
@@ -105,9 +104,8 @@ class RetrieveContext(Skill[RetrieveInput, RetrieveOutput]):
     Input, Output = RetrieveInput, RetrieveOutput
 
     async def run(self, data: RetrieveInput) -> RetrieveOutput:
-        # Every candidate (~100 a search) is scored with plain numbers; the answer's models, with their
-        # explanations, are made for the ~10 kept only (ranking 94 candidates took 2.26 ms when each was a
-        # model, 1.48 so, the same answers: the two alternated in one process).
+        # Every candidate is scored with plain numbers; the answer's models, with their explanations, are
+        # made for the few kept only: a model per candidate cost more than the ranking itself.
         facts = {f.id: f for f in data.facts}
         fused, ranks, total = self._fuse(data, facts)
         support = self._session_support(fused, facts)
