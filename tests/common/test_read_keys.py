@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from memgw.common.acl import read_key, read_where
-from memgw.common.domain import Principal
+from memgw.common.acl import OPENED, ReadScope, listing, read_key, read_where
+from memgw.common.domain import MemoryStatus, Principal
 from memgw.common.index.edge import EdgeIndex
 from memgw.common.memories import index_point, vector_bytes
 
@@ -42,7 +42,7 @@ def _row(n: int, **fields: Any) -> dict[str, Any]:
     }
 
 
-def _memories() -> list[dict[str, Any]]:
+def _memories(now: datetime = NOW) -> list[dict[str, Any]]:
     rows = []
     for user, agent, visibility, workspace, status, incorrect, expiry in itertools.product(
         USERS,
@@ -51,7 +51,7 @@ def _memories() -> list[dict[str, Any]]:
         WORKSPACES,
         ("active", "archived"),
         (False, True),
-        (None, NOW - timedelta(days=1), NOW + timedelta(days=1)),
+        (None, now - timedelta(days=1), now + timedelta(days=1)),
     ):
         if (visibility == "agent-only") != (agent is not None) or (visibility == "workspace-shared") != bool(workspace):
             continue
@@ -70,10 +70,16 @@ def _memories() -> list[dict[str, Any]]:
     return rows
 
 
-def _may_read(p: Principal, m: dict[str, Any]) -> bool:
-    if m["status"] != "active" or "incorrect" in m["flags"]:
+STANDING = ReadScope()
+
+
+def _may_read(p: Principal, m: dict[str, Any], scope: ReadScope = STANDING, now: datetime = NOW) -> bool:
+    incorrect = "incorrect" in m["flags"]
+    if m["status"] not in scope.statuses or (incorrect and not scope.include_incorrect):
         return False
-    if m["expires_at"] is not None and m["expires_at"] <= NOW:
+    if scope.own_only and not p.is_admin and (m["status"] != "active" or incorrect) and m["user_id"] != p.user_id:
+        return False  # what does not stand, only the owner's own (the admin reads what it may read in any state)
+    if m["expires_at"] is not None and m["expires_at"] <= now:
         return False
     return {
         "private": m["user_id"] == p.user_id,
@@ -83,17 +89,21 @@ def _may_read(p: Principal, m: dict[str, Any]) -> bool:
     }[m["visibility"]]
 
 
+READERS = [
+    Principal(user_id=user, agent_id=agent, workspace_ids=frozenset(ws))
+    for user, agent, ws in itertools.product(USERS, AGENTS, ((), ("w1",), ("w1", "w2")))
+]
+# Every scope a read of memories asks for, beside the default one searches use.
+SCOPES = (listing((MemoryStatus.ACTIVE, MemoryStatus.ARCHIVED)), OPENED, ReadScope(statuses=(MemoryStatus.ARCHIVED,)))
+
+
 async def test_a_reader_finds_by_keys_exactly_what_the_rules_let_it_read(tmp_path: Path) -> None:
     memories = _memories()
     index = EdgeIndex(tmp_path / "shard", dim=4)
     await index.ensure()
     try:
         await index.upsert([index_point(m) for m in memories])
-        readers = [
-            Principal(user_id=user, agent_id=agent, workspace_ids=frozenset(ws))
-            for user, agent, ws in itertools.product(USERS, AGENTS, ((), ("w1",), ("w1", "w2")))
-        ]
-        for p in readers:
+        for p in READERS:
             expected = {m["id"] for m in memories if _may_read(p, m)}
             where = read_where(p, now=NOW)
             by_words = await index.search(text="tea note", where=where, limit=len(memories))
@@ -125,3 +135,19 @@ def test_only_a_standing_memory_has_a_key_and_no_two_ways_share_one() -> None:
         )
         by_key.setdefault(key, set()).add(named)
     assert all(len(named) == 1 for named in by_key.values()), by_key
+
+
+async def test_every_scope_finds_in_the_index_exactly_what_the_rules_let_it_read(tmp_path: Path) -> None:
+    """Beyond the keys: a listing of the reader's own candidates or archived memories, a record opened by
+    its id. What does not stand (not active, or marked incorrect) is found only by its owner."""
+    memories = _memories()
+    index = EdgeIndex(tmp_path / "shard", dim=4)
+    await index.ensure()
+    try:
+        await index.upsert([index_point(m) for m in memories])
+        for scope, p in itertools.product(SCOPES, READERS):
+            expected = {m["id"] for m in memories if _may_read(p, m, scope)}
+            hits = await index.search(text="tea note", where=read_where(p, scope, now=NOW), limit=len(memories))
+            assert {h.memory_id for h in hits} == expected, (scope, p)
+    finally:
+        await index.close()

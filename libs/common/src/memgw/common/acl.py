@@ -15,9 +15,12 @@ Who may write is decided with every other access decision in ``memgw.common.poli
 The index gets the common case precomputed: a memory that stands (active, not marked incorrect)
 carries one keyword, its ``read_key``, naming the one way it is read (its owner's private memories,
 an agent's, a workspace's, everyone's), and a reader asks for the keys of its ways: one condition
-the payload index answers by itself, where the full rules are checked point by point (a user's
-lists at 10k memories, 1M in all: ~21 ms each with the rules, ~8 ms with the keys;
-bench/reports/read_keys_1000k.md).
+the payload index answers by itself, where the full rules are checked point by point, at a cost
+that grows with the whole index (bench/reports/read_keys_1000k.md).
+
+What does not stand (a candidate, a memory under review or archived, one marked incorrect) is read
+by its owner alone, when a scope asks for it (``ReadScope.own_only``); the admin opens any record by
+its id (``ReadScope.by_id``). Every read of ``memories`` takes its rule from here.
 """
 
 from __future__ import annotations
@@ -33,8 +36,28 @@ from memgw.common.index.base import READ_KEY_FIELD, Condition, IsEmpty, Match, M
 
 @dataclass(frozen=True)
 class ReadScope:
+    """Which of the readable memories a read asks for."""
+
     statuses: tuple[MemoryStatus, ...] = (MemoryStatus.ACTIVE,)
     include_incorrect: bool = False
+    # What does not stand (not active, or marked incorrect) only from the reader's own memories.
+    own_only: bool = False
+    # Records opened by their ids: the admin opens any.
+    by_id: bool = False
+
+    @property
+    def beyond_standing(self) -> bool:
+        return self.statuses != (MemoryStatus.ACTIVE,) or self.include_incorrect
+
+
+def listing(statuses: tuple[MemoryStatus, ...]) -> ReadScope:
+    """What lists and searches return: the readable memories in these statuses, not marked incorrect,
+    and any status but active only from the reader's own."""
+    return ReadScope(statuses=statuses, own_only=True)
+
+
+# A record asked for by its id: readable and standing, or the reader's own in any state.
+OPENED = ReadScope(statuses=tuple(MemoryStatus), include_incorrect=True, own_only=True, by_id=True)
 
 
 def visibility_where(p: Principal) -> Where:
@@ -112,7 +135,7 @@ def _source_where(p: Principal) -> list[Condition]:
 
 def read_where(p: Principal, scope: ReadScope = ReadScope(), *, now: datetime | None = None) -> Where:
     now_ts = (now or datetime.now(UTC)).timestamp()
-    if scope == ReadScope():  # what searches ask for: the standing memories, by their keys
+    if not scope.beyond_standing:  # what searches ask for: the standing memories, by their keys
         ways = _reader_ways(p)
         standing = MatchAny(READ_KEY_FIELD, tuple(_key(w, False) for w in ways))
         expiring = Where(
@@ -125,6 +148,9 @@ def read_where(p: Principal, scope: ReadScope = ReadScope(), *, now: datetime | 
         Where(should=(IsEmpty("expires_ts"), Range("expires_ts", gt=now_ts))),
         *_source_where(p),
     ]
+    if scope.own_only and scope.beyond_standing and not p.is_admin:
+        stands = Where(must=(Match("status", MemoryStatus.ACTIVE.value),), must_not=(Match("flags", "incorrect"),))
+        must.append(Where(should=(stands, Match("user_id", p.user_id))))
     must_not: tuple[Condition, ...] = () if scope.include_incorrect else (Match("flags", "incorrect"),)
     return Where(must=tuple(must), must_not=must_not)
 
@@ -144,6 +170,9 @@ class SqlParams:
 def read_sql(p: Principal, params: SqlParams, scope: ReadScope = ReadScope(), alias: str = "m") -> str:
     """The same rules as ``read_where``, as a SQL boolean expression over table alias ``alias``."""
     a = alias
+    statuses = params.add([s.value for s in scope.statuses])
+    if scope.by_id and p.is_admin:
+        return f"{a}.status = ANY({statuses})"
     user = params.add(p.user_id)
     ways = [
         f"({a}.visibility = 'private' AND {a}.user_id = {user})",
@@ -159,7 +188,7 @@ def read_sql(p: Principal, params: SqlParams, scope: ReadScope = ReadScope(), al
         )
     clauses = [
         "(" + " OR ".join(ways) + ")",
-        f"{a}.status = ANY({params.add([s.value for s in scope.statuses])})",
+        f"{a}.status = ANY({statuses})",
         f"({a}.expires_at IS NULL OR {a}.expires_at > now())",
     ]
     if p.memory_sources is not None:
@@ -167,6 +196,8 @@ def read_sql(p: Principal, params: SqlParams, scope: ReadScope = ReadScope(), al
         clauses.append(f"({a}.source_id IS NULL OR {a}.source_id = ANY({named}) OR {a}.source_scope = ANY({named}))")
     if not scope.include_incorrect:
         clauses.append(f"NOT ('incorrect' = ANY({a}.flags))")
+    if scope.own_only and scope.beyond_standing and not p.is_admin:
+        clauses.append(f"(({a}.status = 'active' AND NOT ('incorrect' = ANY({a}.flags))) OR {a}.user_id = {user})")
     return " AND ".join(clauses)
 
 

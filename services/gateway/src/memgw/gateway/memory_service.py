@@ -17,7 +17,7 @@ import asyncpg
 import numpy as np
 
 from memgw.common import policy, sessions
-from memgw.common.acl import ReadScope, SqlParams, read_sql, read_where
+from memgw.common.acl import OPENED, SqlParams, listing, read_sql, read_where
 from memgw.common.bus import BusLayout
 from memgw.common.db.outbox import enqueue
 from memgw.common.db.write_behind import WriteBehind
@@ -67,7 +67,6 @@ from memgw.gateway.search_order import Order, SearchOrder
 from memgw.gateway.server_timing import note, step
 
 log = get_logger("memgw.gateway.memory")
-ALL_STATUSES = tuple(MemoryStatus)
 MAX_SCAN = 5_000  # memories read to answer one filtered listing (the facades' scopes)
 
 
@@ -96,32 +95,6 @@ def _hits(found: list[IndexHit]) -> list[Hit]:
 
 def _owners(row: Any) -> policy.MemoryRef:
     return policy.MemoryRef(row["user_id"], row["agent_id"], row["visibility"], row["workspace_id"])
-
-
-def _scope(statuses: tuple[MemoryStatus, ...]) -> ReadScope:
-    return ReadScope(statuses=statuses, include_incorrect=True)
-
-
-def _visible_sql(p: Principal, params: SqlParams, statuses: tuple[MemoryStatus, ...], alias: str = "m") -> str:
-    """Readable, and either active and not marked incorrect, or the principal's own (candidates,
-    reviews and archived memories are shown only to their owner)."""
-    if p.is_admin:
-        return f"{alias}.status = ANY({params.add([s.value for s in statuses])})"
-    base = read_sql(p, params, _scope(statuses), alias)
-    own = params.add(p.user_id)
-    return (
-        f"{base} AND (({alias}.status = 'active' AND NOT ('incorrect' = ANY({alias}.flags)))"
-        f" OR {alias}.user_id = {own})"
-    )
-
-
-def _listing_sql(p: Principal, params: SqlParams, statuses: tuple[MemoryStatus, ...]) -> str:
-    """What lists and searches return: readable, in the asked statuses, not marked incorrect; and
-    statuses other than active only from the principal's own memories."""
-    clause = read_sql(p, params, ReadScope(statuses=statuses))
-    if statuses != (MemoryStatus.ACTIVE,) and not p.is_admin:
-        clause += f" AND (m.status = 'active' OR m.user_id = {params.add(p.user_id)})"
-    return clause
 
 
 async def _locked_at(conn: Any, memory_id: str, expected: int | None) -> None:
@@ -169,7 +142,7 @@ class Memories:
         params = SqlParams()
         mid = params.add(memory_id)
         row = await self.pool.fetchrow(
-            f"SELECT {RECORD_COLUMNS} FROM memories m WHERE m.id = {mid} AND {_visible_sql(p, params, ALL_STATUSES)}",
+            f"SELECT {RECORD_COLUMNS} FROM memories m WHERE m.id = {mid} AND {read_sql(p, params, OPENED)}",
             *params.values,
         )
         if row is None:
@@ -187,7 +160,7 @@ class Memories:
         ids = params.add(memory_ids)
         rows = await self.pool.fetch(
             "SELECT m.id, m.namespace, m.memory_type, m.content, m.summary FROM memories m"
-            f" WHERE m.id = ANY({ids}) AND {_visible_sql(p, params, ALL_STATUSES)}",
+            f" WHERE m.id = ANY({ids}) AND {read_sql(p, params, OPENED)}",
             *params.values,
         )
         by_id = {r["id"]: dict(r) for r in rows}
@@ -410,7 +383,7 @@ class Memories:
     async def list_memories(self, p: Principal, q: MemoryListQuery) -> Page[MemoryRecord]:
         params = SqlParams()
         statuses = tuple(q.status) if q.status else (MemoryStatus.ACTIVE,)
-        clauses = [_listing_sql(p, params, statuses)]
+        clauses = [read_sql(p, params, listing(statuses))]
         if q.namespace:
             clauses.append(f"m.namespace = {params.add(q.namespace)}")
         if q.memory_type:
@@ -454,7 +427,7 @@ class Memories:
             f"SELECT {RECORD_COLUMNS}, content_hash, embedding, last_retrieved_at,"
             f" ARRAY(SELECT DISTINCT f.feedback FROM memory_feedback f WHERE f.memory_id = m.id"
             f"  AND f.user_id = {asker} AND f.personal) AS personal_feedback"
-            f" FROM memories m WHERE m.id = ANY({wanted}) AND {_listing_sql(p, params, statuses)}",
+            f" FROM memories m WHERE m.id = ANY({wanted}) AND {read_sql(p, params, listing(statuses))}",
             *params.values,
         )
         return {r["id"]: r for r in rows}
@@ -492,12 +465,7 @@ class Memories:
     async def search(self, p: Principal, body: SearchRequest) -> list[SearchHit]:
         await access.require_acting(self.pool, p, "memory_search", body.user_id, body.agent_id, body.workspace_id)
         statuses = tuple(body.statuses) or (MemoryStatus.ACTIVE,)
-        where = read_where(p, ReadScope(statuses=statuses))
-        if statuses != (MemoryStatus.ACTIVE,) and not p.is_admin:
-            # Candidates, reviews and archived memories only of the principal's own.
-            where = Where(
-                must=(where,), should=(Match("status", MemoryStatus.ACTIVE.value), Match("user_id", p.user_id))
-            )
+        where = read_where(p, listing(statuses))
         if body.namespaces:
             where = Where(must=(where, MatchAny("namespace", tuple(body.namespaces))))
         if body.workspace_id:  # one the key may read (required above): only its memories
@@ -720,14 +688,14 @@ class Memories:
     async def stats(self, p: Principal, days: int = 30) -> dict[str, Any]:
         """What the key may read, counted: per namespace and type, and memories made per day."""
         params = SqlParams()
-        readable = _listing_sql(p, params, (MemoryStatus.ACTIVE,))
+        readable = read_sql(p, params, listing((MemoryStatus.ACTIVE,)))
         groups = await self.pool.fetch(
             f"SELECT m.namespace, m.memory_type, count(*) AS count FROM memories m WHERE {readable}"
             " GROUP BY 1, 2 ORDER BY 3 DESC LIMIT 500",
             *params.values,
         )
         params = SqlParams()
-        readable = _listing_sql(p, params, (MemoryStatus.ACTIVE,))
+        readable = read_sql(p, params, listing((MemoryStatus.ACTIVE,)))
         since = params.add(days)
         daily = await self.pool.fetch(
             f"SELECT date_trunc('day', m.created_at)::date AS day, count(*) AS count FROM memories m"
