@@ -12,6 +12,7 @@ from typing import Annotated
 
 import typer
 
+from memgw.common.principals import user_ids
 from memgw.common.settings import Settings
 from memgw.launcher.runtime import open_infra, run_services
 from memgw.obsidian_bridge.main import bridge_for
@@ -38,10 +39,8 @@ def _run(work: str, user: str | None) -> dict[str, object]:
         async with open_infra(settings) as infra, run_services(infra, []):  # the outbox relay publishes decisions
             bridge = bridge_for(infra, vault)
             if work == "export":
-                active = await infra.pool.fetch("SELECT id FROM users WHERE status = 'active' ORDER BY id")
-                return {
-                    u: await bridge.exporter.export_user(u) for u in ([user] if user else [r["id"] for r in active])
-                }
+                users = [user] if user else await user_ids(infra.pool)
+                return {u: await bridge.exporter.export_user(u) for u in users}
             return dict(await bridge.importer.catch_up())
 
     try:

@@ -3,9 +3,12 @@ here, written the same way (with the correlation id that ties it to the logs). I
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Literal
 
+import asyncpg
+
+from memgw.common.acl import SqlParams
 from memgw.common.db.pool import Executor
 from memgw.common.logging import current_correlation_id
 
@@ -36,4 +39,25 @@ async def write(
         decision,
         reason,
         current_correlation_id(),
+    )
+
+
+async def page(
+    db: Executor,
+    *,
+    equal: Sequence[tuple[str, object]],
+    window: Callable[[SqlParams], list[str]],
+    limit: int,
+) -> list[asyncpg.Record]:
+    """One page of rows, newest first: ``equal`` are (column, value) conditions, ``window`` renders the
+    keyset window's clauses (since, until, cursor)."""
+    params = SqlParams()
+    clauses = ["TRUE", *(f"{column} = {params.add(value)}" for column, value in equal)]
+    clauses += window(params)
+    return list(
+        await db.fetch(
+            f"SELECT * FROM audit_log WHERE {' AND '.join(clauses)} ORDER BY created_at DESC, id DESC"
+            f" LIMIT {params.add(limit)}",
+            *params.values,
+        )
     )

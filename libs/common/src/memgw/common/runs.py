@@ -190,3 +190,29 @@ async def per_day(db: Executor, source_ids: list[str], days: int = 30) -> list[d
         days,
     )
     return [dict(r) for r in rows]
+
+
+async def of_run(db: Executor, run_id: str) -> dict[str, Any] | None:
+    """What a worker needs of a run it was asked to do: its source, whether it finished, what it counted
+    so far and when it was made."""
+    row = await db.fetchrow(
+        "SELECT source_id, finished_at, counts AS run_counts, created_at AS run_created_at"
+        " FROM sync_runs WHERE id = $1",
+        run_id,
+    )
+    return dict(row) if row else None
+
+
+async def busy_or_recent(db: Executor, cadence_s: dict[str, float]) -> set[str]:
+    """Which of these sources (id → seconds between automatic runs) have a run in flight, or one made
+    within their cadence."""
+    if not cadence_s:
+        return set()
+    rows = await db.fetch(
+        "SELECT DISTINCT r.source_id FROM sync_runs r"
+        " JOIN unnest($1::text[], $2::float8[]) AS c(id, secs) ON c.id = r.source_id"
+        " WHERE r.finished_at IS NULL OR r.created_at > now() - make_interval(secs => c.secs)",
+        list(cadence_s),
+        list(cadence_s.values()),
+    )
+    return {r["source_id"] for r in rows}

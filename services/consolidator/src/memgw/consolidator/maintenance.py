@@ -15,10 +15,11 @@ from typing import Any
 
 import asyncpg
 
-from memgw.common import sessions
+from memgw.common import profiles, sessions
 from memgw.common.domain import MemoryStatus, MemoryType
 from memgw.common.logging import get_logger
-from memgw.common.memories import RECORD_COLUMNS, MemoryStore
+from memgw.common.memories import MemoryStore, reads
+from memgw.common.principals import user_ids
 from memgw.common.settings import ConsolidationSettings
 from memgw.common.skills import Skills
 from memgw.common.skills.memory import PruneFacts, PruneInput, PruneMemory
@@ -65,7 +66,7 @@ class Maintenance:
             plan.purged_episodes = await self._purge_episodes(now, dry_run)
             # Counts of words no standing memory holds any more: kept by no one user, so by the round of all.
             plan.empty_keyword_counts = await self.store.forget_empty_keyword_counts(dry_run=dry_run)
-        users = [user_id] if user_id else [r["id"] for r in await self.pool.fetch("SELECT id FROM users")]
+        users = [user_id] if user_id else await user_ids(self.pool, active_only=False)
         for uid in users:
             change = await self.evolve_profile(uid, dry_run=dry_run)
             if change:
@@ -74,19 +75,7 @@ class Maintenance:
 
     async def _decay(self, now: datetime, user_id: str | None, dry_run: bool, plan: Plan) -> None:
         """What ``prune_memory`` decides for every memory that may decay, applied."""
-        rows = await self.pool.fetch(
-            f"SELECT {RECORD_COLUMNS}, last_retrieved_at,"
-            # Judgements of the shared record only: a reader's personal feedback weighs in their own results.
-            " (SELECT count(*) FROM memory_feedback f WHERE f.memory_id = m.id AND NOT f.personal"
-            "  AND f.feedback = 'useful') AS useful,"
-            " (SELECT count(*) FROM memory_feedback f WHERE f.memory_id = m.id AND NOT f.personal"
-            "  AND f.feedback = 'outdated') AS outdated"
-            " FROM memories m WHERE status = 'active'"
-            " AND NOT ('pinned' = ANY(tags)) AND memory_type <> ALL($1::text[]) AND namespace NOT LIKE 'user/%/profile'"
-            " AND ($2::text IS NULL OR user_id = $2)",
-            list(_EXEMPT_TYPES),
-            user_id,
-        )
+        rows = await reads.decaying(self.pool, list(_EXEMPT_TYPES), user_id)
         by_id = {r["id"]: r for r in rows}
         facts = [
             PruneFacts(
@@ -124,19 +113,9 @@ class Maintenance:
 
     async def _prune(self, now: datetime, user_id: str | None, dry_run: bool, plan: Plan) -> None:
         retention = now - timedelta(days=self.settings.archive_retention_days)
-        old = await self.pool.fetch(
-            "SELECT id, user_id, namespace FROM memories WHERE status = 'archived' AND updated_at < $1"
-            " AND ($2::text IS NULL OR user_id = $2) AND NOT (id = ANY($3::text[]))",
-            retention,
-            user_id,
-            plan.archived,  # what this round archived waits out its own retention
-        )
-        expired = await self.pool.fetch(
-            "SELECT id, user_id, namespace FROM memories WHERE status = 'candidate' AND expires_at <= $1"
-            " AND ($2::text IS NULL OR user_id = $2)",
-            now,
-            user_id,
-        )
+        # What this round archived waits out its own retention.
+        old = await reads.archived_before(self.pool, retention, user_id, plan.archived)
+        expired = await reads.expired_candidates(self.pool, now, user_id)
         plan.deleted += [r["id"] for r in old]
         plan.expired_candidates += [r["id"] for r in expired]
         if dry_run:
@@ -173,17 +152,11 @@ class Maintenance:
         profile; one conversation alone never changes it. When new evidence arrives the profile is
         drawn again from every such memory: each preference under the attribute it is about (the
         newest wins), how the person works under ``working_style``, the rest as stable facts."""
-        rows = await self.pool.fetch(
-            "SELECT id, memory_type, content, evidence_count, metadata FROM memories WHERE user_id = $1"
-            " AND status = 'active' AND memory_type IN ('preference', 'fact') AND evidence_count >= $2"
-            " ORDER BY updated_at, id",
-            user_id,
-            self.settings.profile_min_evidence,
-        )
+        rows = await reads.evidenced(self.pool, user_id, self.settings.profile_min_evidence)
         strong = [r for r in rows if len(set(r["metadata"].get("sessions", []))) >= self.settings.profile_min_sessions]
         if not strong:
             return {}
-        profile = await self.pool.fetchrow("SELECT * FROM profiles WHERE user_id = $1", user_id)
+        profile = await profiles.profile_of(self.pool, user_id)
         known = set(profile["updated_from_memory_ids"]) if profile else set()
         fresh = [r for r in strong if r["id"] not in known]
         if not fresh:
@@ -211,27 +184,14 @@ class Maintenance:
         if dry_run:
             return change
         async with self.pool.acquire() as conn, conn.transaction():
-            row = await conn.fetchrow(
-                "INSERT INTO profiles (user_id, preferences, preference_sources, stable_facts, working_style,"
-                " updated_from_memory_ids) VALUES ($1, $2, $3, $4, $5, $6)"
-                " ON CONFLICT (user_id) DO UPDATE SET preferences = EXCLUDED.preferences,"
-                " preference_sources = EXCLUDED.preference_sources, stable_facts = EXCLUDED.stable_facts,"
-                " working_style = EXCLUDED.working_style, updated_from_memory_ids = EXCLUDED.updated_from_memory_ids,"
-                " version = profiles.version + 1, updated_at = now() RETURNING *",
+            row = await profiles.draw(
+                conn,
                 user_id,
-                preferences,
-                sources,
-                facts,
-                style,
-                sorted(r["id"] for r in strong),
-            )
-            assert row is not None
-            snapshot = {k: (v.isoformat() if isinstance(v, datetime) else v) for k, v in dict(row).items()}
-            await conn.execute(
-                "INSERT INTO profile_versions (user_id, version, snapshot) VALUES ($1, $2, $3)",
-                user_id,
-                row["version"],
-                snapshot,
+                preferences=preferences,
+                sources=sources,
+                facts=facts,
+                style=style,
+                from_memory_ids=sorted(r["id"] for r in strong),
             )
             await audit(
                 conn,

@@ -12,7 +12,7 @@ import asyncpg
 
 from memgw.common.domain import MemoryRecord, MemoryStatus, MemoryType
 from memgw.common.logging import get_logger
-from memgw.common.memories import RECORD_COLUMNS, to_record
+from memgw.common.memories import reads
 from memgw.common.openviking import OpenViking, from_openviking
 
 log = get_logger("memgw.consolidator.openviking")
@@ -35,8 +35,7 @@ class OpenVikingSync:
 
     async def memory_changed(self, memory_id: str) -> str:
         """Bring OpenViking in line with the memory as Postgres has it now; say what was done."""
-        row = await self.pool.fetchrow(f"SELECT {RECORD_COLUMNS} FROM memories WHERE id = $1", memory_id)
-        record = to_record(row) if row is not None else None
+        record = await reads.record(self.pool, memory_id)
         known = await self.pool.fetchrow(
             "SELECT uri, version FROM openviking_resources WHERE memory_id = $1", memory_id
         )
@@ -63,17 +62,16 @@ class OpenVikingSync:
 
     async def catch_up(self) -> dict[str, int]:
         """Every memory whose resource is missing, stale or no longer wanted, mended once."""
-        rows = await self.pool.fetch(
-            "SELECT m.id FROM memories m LEFT JOIN openviking_resources r ON r.memory_id = m.id"
-            " WHERE (m.status = 'active' AND m.memory_type <> 'resource'"
-            "        AND (r.memory_id IS NULL OR r.version <> m.version))"
-            "    OR (r.memory_id IS NOT NULL AND m.status <> 'active')"
-            " UNION SELECT r.memory_id FROM openviking_resources r"
-            " WHERE NOT EXISTS (SELECT 1 FROM memories m WHERE m.id = r.memory_id)"
-        )
+        standing = await reads.versions_of_standing(self.pool, except_type="resource")
+        known = {
+            r["memory_id"]: r["version"]
+            for r in await self.pool.fetch("SELECT memory_id, version FROM openviking_resources")
+        }
+        stale = {memory_id for memory_id, version in standing.items() if known.get(memory_id) != version}
+        gone = set(known) - set(standing)  # no longer active (or no longer there): its resource goes
         done: dict[str, int] = {}
-        for row in rows:
-            what = await self.memory_changed(row["id"])
+        for memory_id in sorted(stale | gone):
+            what = await self.memory_changed(memory_id)
             done[what] = done.get(what, 0) + 1
         log.info("openviking.caught_up", **done)
         return done

@@ -26,7 +26,7 @@ from memgw.common.formation import form as formation
 from memgw.common.formation import structure
 from memgw.common.index.base import Match, MatchAny, VectorIndex, Where
 from memgw.common.logging import get_logger
-from memgw.common.memories import RECORD_COLUMNS, MemoryStore, NewMemory, vector_of
+from memgw.common.memories import MemoryStore, NewMemory, reads, vector_of
 from memgw.common.namespaces import USER_KINDS, Owners, owners_in, user_namespace
 from memgw.common.principals import principal_of
 from memgw.common.settings import ConsolidationSettings
@@ -122,6 +122,11 @@ def _role_of(episode: Any) -> str | None:
     events = episode["events"] or []
     first = events[0] if events else None
     return str(first["role"]) if isinstance(first, dict) and first.get("role") else None
+
+
+async def _metadata(conn: Conn, memory_id: str) -> dict[str, Any] | None:
+    found = await reads.row(conn, memory_id)
+    return found["metadata"] if found is not None else None
 
 
 async def first_time(conn: Conn, consumer: str, message_id: str) -> bool:
@@ -278,11 +283,8 @@ class Consolidator:
             self.index.search(text=text, where=where, limit=k),
         )
         similarity = {h.memory_id: h.score for h in by_meaning}
-        rows = await self.pool.fetch(
-            f"SELECT {RECORD_COLUMNS}, embedding, embedding_model FROM memories"
-            " WHERE user_id = $1 AND namespace = ANY($2) AND status = ANY($3)"
-            " AND (id = ANY($4) OR EXISTS (SELECT 1 FROM unnest($5::text[]) t WHERE strpos(lower(content), t) > 0))"
-            " ORDER BY updated_at DESC LIMIT 100",
+        rows = await reads.related(
+            self.pool,
             user_id,
             list(namespaces),
             list(statuses),
@@ -327,12 +329,7 @@ class Consolidator:
         self, event: SessionCommitted, candidate: CandidateMemory, min_importance: float, outcome: Outcome, step: int
     ) -> None:
         namespace, owners = await self._namespace(event, candidate)
-        exact = await self.pool.fetchrow(
-            f"SELECT {RECORD_COLUMNS} FROM memories WHERE namespace = $1 AND content_hash = $2"
-            " AND status IN ('active', 'candidate') LIMIT 1",
-            namespace,
-            content_hash(candidate.content),
-        )
+        exact = await reads.same_text(self.pool, namespace, content_hash(candidate.content))
         if exact is not None:
             await self._merge(exact, candidate, event, "exact duplicate (same content hash)", min_importance, step)
             outcome.merged.append(exact["id"])
@@ -430,7 +427,7 @@ class Consolidator:
             why = f"{reason}; supersedes {supersedes['id']}" if supersedes is not None else decision.reason
             await audit(conn, a.event.user_id, "promote" if promote else "keep_candidate", record.id, why, a.namespace)
             if supersedes is not None:
-                meta = await conn.fetchval("SELECT metadata FROM memories WHERE id = $1", supersedes["id"])
+                meta = await _metadata(conn, supersedes["id"])
                 await self.store.update(
                     conn,
                     supersedes["id"],
@@ -670,12 +667,12 @@ class Consolidator:
             for memory_id in active:
                 changes: dict[str, Any] = {"status": MemoryStatus.ACTIVE.value}
                 if archived:
-                    meta = await conn.fetchval("SELECT metadata FROM memories WHERE id = $1", memory_id)
+                    meta = await _metadata(conn, memory_id)
                     changes["metadata"] = {**(meta or {}), "valid_from": now}
                 await self.store.update(conn, memory_id, changes, actor=event.decided_by, change="status")
             for memory_id in archived:
                 superseded_by = new_id_ if memory_id == old_id else old_id
-                meta = await conn.fetchval("SELECT metadata FROM memories WHERE id = $1", memory_id)
+                meta = await _metadata(conn, memory_id)
                 await self.store.update(
                     conn,
                     memory_id,
@@ -710,7 +707,7 @@ class Consolidator:
         """The owner on a reader's feedback: accept_new = the reader is right (archived, flagged);
         edit = corrected in place; keep_old / keep_both = it stays as it is."""
         [memory_id] = review["memory_ids"]
-        row = await conn.fetchrow("SELECT flags, metadata FROM memories WHERE id = $1", memory_id)
+        row = await reads.row(conn, memory_id)
         if row is None:
             return []
         if event.decision == "accept_new":
@@ -759,7 +756,7 @@ class Consolidator:
         return True
 
     async def on_feedback(self, event: MemoryFeedbackGiven) -> None:
-        row = await self.pool.fetchrow(f"SELECT {RECORD_COLUMNS} FROM memories WHERE id = $1", event.memory_id)
+        row = await reads.row(self.pool, event.memory_id)
         if row is None:
             return
         if event.personal:
@@ -767,9 +764,7 @@ class Consolidator:
             return
         target_row = None
         if event.feedback == "duplicate" and event.target_memory_id:
-            target_row = await self.pool.fetchrow(
-                f"SELECT {RECORD_COLUMNS} FROM memories WHERE id = $1", event.target_memory_id
-            )
+            target_row = await reads.row(self.pool, event.target_memory_id)
         if not await self._may_change(event, row, *([target_row] if target_row else [])):
             return
         touched = [event.memory_id]
@@ -786,7 +781,7 @@ class Consolidator:
                 await self.store.update(conn, event.memory_id, {"importance": importance}, actor=ACTOR)
                 reason = f"useful: importance {row['importance']:.2f} → {importance:.2f}"
             elif event.feedback == "duplicate" and event.target_memory_id:
-                target = await conn.fetchrow("SELECT * FROM memories WHERE id = $1", event.target_memory_id)
+                target = await reads.full_row(conn, event.target_memory_id)
                 if target is None:
                     return
                 await self.store.update(

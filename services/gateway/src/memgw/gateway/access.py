@@ -7,6 +7,7 @@ import asyncpg
 
 from memgw.common import policy
 from memgw.common.domain import Principal
+from memgw.common.principals import owner_of_agent
 from memgw.gateway import audit
 from memgw.gateway.errors import NotFound
 
@@ -55,6 +56,6 @@ async def require_acting(
     """A body may name only the principal's own user and agent, and a workspace it may read."""
     owner = None
     if agent_id and agent_id != p.agent_id:
-        owner = await pool.fetchval("SELECT owner_user_id FROM agents WHERE id = $1", agent_id)
+        owner = await owner_of_agent(pool, agent_id)
     ref = policy.ActingRef(user_id, agent_id, owner, workspace_id)
     await require(pool, p, policy.Action.ACT_FOR, ref, target_type="memory", target_id=None, operation=operation)

@@ -11,7 +11,6 @@ import asyncpg
 from pydantic import BaseModel, Field
 
 from memgw.common import audit_log, policy
-from memgw.common.acl import SqlParams
 from memgw.common.db.pool import Executor
 from memgw.common.domain import Principal
 from memgw.common.logging import get_logger
@@ -150,14 +149,11 @@ class AuditQuery(RequestBody):
 
 async def entries(pool: asyncpg.Pool, principal: Principal, q: AuditQuery) -> Page[AuditEntry]:
     """An admin sees every row; anyone else the rows of their own actions."""
-    params = SqlParams()
-    clauses = ["TRUE"]
     asked = policy.AuditRef(q.actor if principal.is_admin else (q.actor or principal.user_id))
     decision = policy.decide(principal, policy.Action.AUDIT_READ, asked)
     if not decision.allowed:
         raise await refused(pool, principal, policy.Action.AUDIT_READ.value, decision.reason, target_type="audit")
-    if not principal.is_admin:
-        clauses.append(f"actor_user_id = {params.add(principal.user_id)}")
+    equal: list[tuple[str, object]] = [] if principal.is_admin else [("actor_user_id", principal.user_id)]
     for column, value in (
         ("actor_user_id", q.actor),
         ("action", canonical_action(q.action) if q.action else None),
@@ -165,11 +161,11 @@ async def entries(pool: asyncpg.Pool, principal: Principal, q: AuditQuery) -> Pa
         ("target_id", q.target),
     ):
         if value is not None:
-            clauses.append(f"{column} = {params.add(value)}")
-    clauses += window_clauses(params, q.since, q.until, q.cursor, key_type=int)
-    rows = await pool.fetch(
-        f"SELECT * FROM audit_log WHERE {' AND '.join(clauses)} ORDER BY created_at DESC, id DESC"
-        f" LIMIT {params.add(q.limit + 1)}",
-        *params.values,
+            equal.append((column, value))
+    rows = await audit_log.page(
+        pool,
+        equal=equal,
+        window=lambda params: window_clauses(params, q.since, q.until, q.cursor, key_type=int),
+        limit=q.limit + 1,
     )
     return keyset_page([AuditEntry(**dict(r)) for r in rows], q.limit, lambda e: (e.created_at, e.id))

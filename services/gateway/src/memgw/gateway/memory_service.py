@@ -17,7 +17,7 @@ import asyncpg
 import numpy as np
 
 from memgw.common import policy, sessions
-from memgw.common.acl import OPENED, SqlParams, listing, read_sql, read_where
+from memgw.common.acl import listing, read_where
 from memgw.common.bus import BusLayout
 from memgw.common.db.outbox import enqueue
 from memgw.common.db.write_behind import WriteBehind
@@ -26,7 +26,7 @@ from memgw.common.embedding.base import Embedder
 from memgw.common.events import MemoryFeedbackGiven
 from memgw.common.index.base import IndexHit, Match, MatchAny, VectorIndex, Where
 from memgw.common.logging import get_logger
-from memgw.common.memories import RECORD_COLUMNS, MemoryStore, NewMemory, to_record, vectors_of
+from memgw.common.memories import MemoryStore, NewMemory, reads, to_record, vectors_of
 from memgw.common.namespaces import (
     GLOBAL_NAMESPACE,
     USER_KINDS,
@@ -101,7 +101,7 @@ async def _locked_at(conn: Any, memory_id: str, expected: int | None) -> None:
     """Lock the row; when the caller named the version it read, it must still be that one (a
     write in between is a 409). Without one, a concurrent change (feedback, the consolidator
     lifting importance) does not fail the request."""
-    current = await conn.fetchval("SELECT version FROM memories WHERE id = $1 FOR UPDATE", memory_id)
+    current = await reads.locked_version(conn, memory_id)
     if current is None:
         raise NotFound(f"no memory {memory_id!r}")
     if expected is not None and current != expected:
@@ -139,16 +139,10 @@ class Memories:
         return await audit.refused(self.pool, p, action, reason, target_type="memory", target_id=target, answer=answer)
 
     async def _load_visible(self, p: Principal, memory_id: str, action: str) -> Any:
-        params = SqlParams()
-        mid = params.add(memory_id)
-        row = await self.pool.fetchrow(
-            f"SELECT {RECORD_COLUMNS} FROM memories m WHERE m.id = {mid} AND {read_sql(p, params, OPENED)}",
-            *params.values,
-        )
+        row = await reads.opened(self.pool, p, memory_id)
         if row is None:
-            exists = await self.pool.fetchval("SELECT 1 FROM memories WHERE id = $1", memory_id)
             hidden = NotFound(f"no memory {memory_id!r}")
-            if exists:
+            if await reads.exists(self.pool, memory_id):
                 raise await self.deny_as(p, action, "not readable by this key", memory_id, hidden)
             raise hidden
         return row
@@ -156,15 +150,7 @@ class Memories:
     async def briefs(self, p: Principal, memory_ids: list[str]) -> list[dict[str, Any]]:
         """Id, namespace, type, content and summary of those of these memories ``p`` may read, in
         the order given (what it may not read is left out, as in a listing)."""
-        params = SqlParams()
-        ids = params.add(memory_ids)
-        rows = await self.pool.fetch(
-            "SELECT m.id, m.namespace, m.memory_type, m.content, m.summary FROM memories m"
-            f" WHERE m.id = ANY({ids}) AND {read_sql(p, params, OPENED)}",
-            *params.values,
-        )
-        by_id = {r["id"]: dict(r) for r in rows}
-        return [by_id[i] for i in memory_ids if i in by_id]
+        return await reads.briefs(self.pool, p, memory_ids)
 
     async def _prepared(self, p: Principal, body: MemoryCreate) -> NewMemory:
         """The record ``body`` asks for, checked (acting for, classified, allowed, its namespace one
@@ -231,15 +217,7 @@ class Memories:
         what an agent-only memory says never shapes how a memory others may read is found."""
         limit = self.ranking.rank_context_chars
         keys = list({(n.user_id, n.session_id, n.namespace) for n in news if limit and n.session_id})
-        before: dict[tuple[str, str | None, str], str] = {}
-        if keys:  # the last memory of every session the batch writes to, in one round trip
-            rows = await self.pool.fetch(
-                "SELECT k.u, k.s, k.n, last.content FROM unnest($1::text[], $2::text[], $3::text[]) AS k(u, s, n)"
-                " CROSS JOIN LATERAL (SELECT m.content FROM memories m WHERE m.user_id = k.u AND m.session_id = k.s"
-                "  AND m.namespace = k.n ORDER BY m.created_at DESC, m.id DESC LIMIT 1) last",
-                *(list(column) for column in zip(*keys, strict=True)),
-            )
-            before = {(r["u"], r["s"], r["n"]): r["content"] for r in rows}
+        before = await reads.last_in_sessions(self.pool, keys)  # of every session the batch writes to
         texts = []
         for new in news:
             if not (limit and new.session_id):
@@ -372,29 +350,20 @@ class Memories:
 
     async def history(self, p: Principal, memory_id: str) -> list[MemoryVersion]:
         await self._load_visible(p, memory_id, "memory_history")
-        rows = await self.pool.fetch(
-            "SELECT version, change, changed_by, created_at, snapshot FROM memory_versions"
-            " WHERE memory_id = $1 ORDER BY version DESC",
-            memory_id,
-        )
+        rows = await reads.versions(self.pool, memory_id)
         await audit.record(self.pool, p, "memory_history", target_type="memory", target_id=memory_id)
         return [MemoryVersion.model_validate(dict(r)) for r in rows]
 
     async def list_memories(self, p: Principal, q: MemoryListQuery) -> Page[MemoryRecord]:
-        params = SqlParams()
         statuses = tuple(q.status) if q.status else (MemoryStatus.ACTIVE,)
-        clauses = [read_sql(p, params, listing(statuses))]
-        if q.namespace:
-            clauses.append(f"m.namespace = {params.add(q.namespace)}")
-        if q.memory_type:
-            clauses.append(f"m.memory_type = {params.add(q.memory_type)}")
-        if q.tags:
-            clauses.append(f"m.tags @> {params.add(q.tags)}")
-        clauses += window_clauses(params, q.since, q.until, q.cursor, alias="m")
-        rows = await self.pool.fetch(
-            f"SELECT {RECORD_COLUMNS} FROM memories m WHERE {' AND '.join(clauses)}"
-            f" ORDER BY m.created_at DESC, m.id DESC LIMIT {params.add(q.limit + 1)}",
-            *params.values,
+        asked = {"namespace": q.namespace, "memory_type": q.memory_type, "tags": q.tags}
+        rows = await reads.page(
+            self.pool,
+            p,
+            statuses,
+            filters=[(column, value) for column, value in asked.items() if value],
+            window=lambda params: window_clauses(params, q.since, q.until, q.cursor, alias="m"),
+            limit=q.limit + 1,
         )
         await audit.record(self.pool, p, "memory_list", target_type="memory", namespace=q.namespace)
         return keyset_page([to_record(r) for r in rows], q.limit, lambda m: (m.created_at, m.id))
@@ -418,36 +387,13 @@ class Memories:
     async def _readable(self, p: Principal, ids: list[str], statuses: tuple[MemoryStatus, ...]) -> dict[str, Any]:
         """The rows of those of ``ids`` the asker may read (the index applied the ACL already; Postgres,
         the truth, re-checks every hit), each with the asker's own judgements of it."""
-        if not ids:
-            return {}
-        params = SqlParams()
-        wanted = params.add(list(dict.fromkeys(ids)))
-        asker = params.add(p.user_id)
-        rows = await self.pool.fetch(
-            f"SELECT {RECORD_COLUMNS}, content_hash, embedding, last_retrieved_at,"
-            f" ARRAY(SELECT DISTINCT f.feedback FROM memory_feedback f WHERE f.memory_id = m.id"
-            f"  AND f.user_id = {asker} AND f.personal) AS personal_feedback"
-            f" FROM memories m WHERE m.id = ANY({wanted}) AND {read_sql(p, params, listing(statuses))}",
-            *params.values,
-        )
-        return {r["id"]: r for r in rows}
+        return await reads.for_ranking(self.pool, p, ids, statuses)
 
     async def _neighbours(self, anchors: list[RankedContext]) -> list[Hit]:
         """The memories just before and just after each anchor in its session and namespace, each scored
         as its anchor, in the anchors' order (what the asker may read of them is decided after, as for
         every candidate)."""
-        rows = await self.pool.fetch(
-            "SELECT a.ord, x.id FROM unnest($1::text[]) WITH ORDINALITY AS a(id, ord)"
-            " JOIN memories m ON m.id = a.id AND m.session_id IS NOT NULL"
-            " CROSS JOIN LATERAL ("
-            "  (SELECT b.id FROM memories b WHERE b.user_id = m.user_id AND b.session_id = m.session_id"
-            "   AND b.namespace = m.namespace AND b.created_at < m.created_at ORDER BY b.created_at DESC LIMIT 1)"
-            "  UNION ALL"
-            "  (SELECT b.id FROM memories b WHERE b.user_id = m.user_id AND b.session_id = m.session_id"
-            "   AND b.namespace = m.namespace AND b.created_at > m.created_at ORDER BY b.created_at LIMIT 1)"
-            " ) x ORDER BY a.ord",
-            [a.id for a in anchors],
-        )
+        rows = await reads.session_neighbours(self.pool, [a.id for a in anchors])
         taken = {a.id for a in anchors}
         around: dict[str, Hit] = {}
         for r in rows:
@@ -542,7 +488,9 @@ class Memories:
         # the embedding, saves nothing: with the embedder on these cores the early query takes CPU from it,
         # and with a remote one the round trip after remains.
         with step("recheck"):
-            by_id = await self._readable(p, [h.id for h in (*first.bm25, *first.dense, *first.openviking)], statuses)
+            by_id = await reads.for_ranking(
+                self.pool, p, [h.id for h in (*first.bm25, *first.dense, *first.openviking)], statuses
+            )
         with step("rank"):
             ranked = await self._rank(first, by_id)
         terms = self.ranking.rank_feedback_terms
@@ -553,7 +501,9 @@ class Memories:
             with step("feedback"):
                 if extra:
                     first.feedback = _hits(await by_words(f"{body.query} {' '.join(extra)}"))
-                    by_id |= await self._readable(p, [h.id for h in first.feedback if h.id not in by_id], statuses)
+                    by_id |= await reads.for_ranking(
+                        self.pool, p, [h.id for h in first.feedback if h.id not in by_id], statuses
+                    )
                     ranked = await self._rank(first, by_id)
         anchors = self.ranking.rank_neighbour_anchors
         if anchors and ranked.ranked:
@@ -562,7 +512,9 @@ class Memories:
                 around = await self._neighbours(ranked.ranked[:anchors])
                 if around:
                     first.neighbours = around
-                    by_id |= await self._readable(p, [h.id for h in around if h.id not in by_id], statuses)
+                    by_id |= await reads.for_ranking(
+                        self.pool, p, [h.id for h in around if h.id not in by_id], statuses
+                    )
                     ranked = await self._rank(first, by_id)
         results = [
             SearchHit(
@@ -607,17 +559,14 @@ class Memories:
                     operation="memory_feedback",
                 )
         async with self.pool.acquire() as conn, conn.transaction():
-            await conn.execute(
-                "INSERT INTO memory_feedback"
-                " (memory_id, user_id, agent_id, feedback, comment, target_memory_id, personal)"
-                " VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            await self.store.keep_feedback(
+                conn,
                 memory_id,
-                p.user_id,
-                p.agent_id,
+                p,
                 body.feedback,
-                body.comment,
-                body.target_memory_id,
-                not shared.allowed,
+                comment=body.comment,
+                target_memory_id=body.target_memory_id,
+                personal=not shared.allowed,
             )
             if shared.allowed and body.feedback != "duplicate" and body.feedback not in row["flags"]:
                 await self.store.update(
@@ -687,20 +636,6 @@ class Memories:
 
     async def stats(self, p: Principal, days: int = 30) -> dict[str, Any]:
         """What the key may read, counted: per namespace and type, and memories made per day."""
-        params = SqlParams()
-        readable = read_sql(p, params, listing((MemoryStatus.ACTIVE,)))
-        groups = await self.pool.fetch(
-            f"SELECT m.namespace, m.memory_type, count(*) AS count FROM memories m WHERE {readable}"
-            " GROUP BY 1, 2 ORDER BY 3 DESC LIMIT 500",
-            *params.values,
-        )
-        params = SqlParams()
-        readable = read_sql(p, params, listing((MemoryStatus.ACTIVE,)))
-        since = params.add(days)
-        daily = await self.pool.fetch(
-            f"SELECT date_trunc('day', m.created_at)::date AS day, count(*) AS count FROM memories m"
-            f" WHERE {readable} AND m.created_at > now() - make_interval(days => {since}) GROUP BY 1 ORDER BY 1",
-            *params.values,
-        )
+        groups, daily = await reads.counts(self.pool, p, days)
         await audit.record(self.pool, p, "memory_stats", target_type="memory")
         return {"by_namespace": [dict(r) for r in groups], "memories_per_day": [dict(r) for r in daily]}

@@ -8,9 +8,10 @@ from typing import Any
 import asyncpg
 from pydantic import BaseModel, Field
 
-from memgw.common import policy
+from memgw.common import policy, profiles
 from memgw.common.domain import Principal
 from memgw.common.namespaces import user_namespace
+from memgw.common.principals import user_card
 from memgw.gateway import access, audit
 from memgw.gateway.errors import NotFound
 
@@ -36,10 +37,10 @@ class Profiles:
     async def get_profile(self, p: Principal, user_id: str) -> Profile:
         ref = policy.OwnedRef("profile", user_id, user_id)
         await access.require(self.pool, p, policy.Action.PROFILE_READ, ref, target_type="profile", target_id=user_id)
-        user = await self.pool.fetchrow("SELECT display_name, preferences FROM users WHERE id = $1", user_id)
+        user = await user_card(self.pool, user_id)
         if user is None:
             raise NotFound(f"no user {user_id!r}")
-        row = await self.pool.fetchrow("SELECT * FROM profiles WHERE user_id = $1", user_id)
+        row = await profiles.profile_of(self.pool, user_id)
         await audit.record(self.pool, p, "memory_get_profile", target_type="profile", target_id=user_id)
         if row is None:  # no evolved profile yet: what the user told us at sign-up
             return Profile(

@@ -13,7 +13,7 @@ from faststream.nats import NatsBroker
 from nats.errors import NoRespondersError
 from pydantic import BaseModel, ValidationError
 
-from memgw.common import policy, runs
+from memgw.common import policy, runs, source_items, source_registry
 from memgw.common.bus import BusLayout
 from memgw.common.composio import ComposioClient, ComposioError, Connection
 from memgw.common.credentials import CredentialBox
@@ -25,9 +25,10 @@ from memgw.common.events import (
     Subject,
 )
 from memgw.common.logging import current_correlation_id, get_logger
-from memgw.common.memories import MemoryStore
+from memgw.common.memories import MemoryStore, reads
 from memgw.common.net import OutboundRefused
 from memgw.common.paths import PathOutsideRoot, source_folder
+from memgw.common.principals import is_member, workspace_owners
 from memgw.common.settings import SourceSettings
 from memgw.common.sources import (
     BUDGET_FIELDS,
@@ -47,25 +48,6 @@ from memgw.gateway.errors import ApiError, BadRequest, Conflict, NotFound, Unava
 from memgw.gateway.schemas import MAX_NESTING, check_value
 
 log = get_logger("memgw.gateway.sources")
-
-SOURCE_COLUMNS = (
-    "s.id, s.kind, s.label, s.enabled, s.owner_user_id, s.workspace_id, s.fields, s.max_tokens_per_sync,"
-    " s.max_cost_per_sync_usd, s.sync_depth_days, s.version, s.secrets, w.owner_user_id AS workspace_owner_id"
-)
-SOURCE_FROM = "memory_sources s LEFT JOIN workspaces w ON w.id = s.workspace_id"
-
-
-# What add and update write, in this order (id, kind and owner are written once, on add).
-_WRITTEN = (
-    "label",
-    "enabled",
-    "workspace_id",
-    "fields",
-    "max_tokens_per_sync",
-    "max_cost_per_sync_usd",
-    "sync_depth_days",
-    "secrets",
-)
 
 
 @dataclass(frozen=True)
@@ -144,6 +126,7 @@ class Sources:
             raise BadRequest(str(exc)) from exc
 
     def _written(self, entry: MemorySourceEntry) -> tuple[object, ...]:
+        """The values of ``source_registry.WRITTEN``, in its order."""
         return (
             entry.label,
             entry.enabled,
@@ -155,16 +138,21 @@ class Sources:
             self.credentials.seal(entry.secrets),  # credentials are sealed before they reach the database
         )
 
-    def _loaded(self, row: asyncpg.Record) -> _Loaded:
-        entry = entry_from_row(row, self.credentials, strict=False)
-        ref = policy.SourceRef(entry.id, entry.owner_user_id, entry.workspace_id, row["workspace_owner_id"])
-        return _Loaded(entry, ref)
+    async def _loaded(self, db: Executor, rows: list[asyncpg.Record]) -> list[_Loaded]:
+        """The sources with what the policy needs of them: a workspace source's workspace owner too."""
+        owners = await workspace_owners(db, {r["workspace_id"] for r in rows if r["workspace_id"]})
+        loaded = []
+        for row in rows:
+            entry = entry_from_row(row, self.credentials, strict=False)
+            workspace_owner = owners.get(entry.workspace_id) if entry.workspace_id else None
+            loaded.append(
+                _Loaded(entry, policy.SourceRef(entry.id, entry.owner_user_id, entry.workspace_id, workspace_owner))
+            )
+        return loaded
 
     async def _load(self, conn: Executor, source_id: str, *, lock: bool = False) -> _Loaded | None:
-        row = await conn.fetchrow(
-            f"SELECT {SOURCE_COLUMNS} FROM {SOURCE_FROM} WHERE s.id = $1{' FOR UPDATE OF s' if lock else ''}", source_id
-        )
-        return self._loaded(row) if row else None
+        row = await source_registry.get(conn, source_id, lock=lock)
+        return (await self._loaded(conn, [row]))[0] if row else None
 
     async def _authorized(
         self, p: Principal, source_id: str, action: policy.Action, *, conn: Executor | None = None
@@ -181,11 +169,7 @@ class Sources:
         """A source in a workspace: its owner a member of it now, and this key allowed there."""
         if entry.workspace_id is None:
             return
-        member = await self.pool.fetchval(
-            "SELECT 1 FROM workspace_members WHERE workspace_id = $1 AND user_id = $2",
-            entry.workspace_id,
-            entry.owner_user_id,
-        )
+        member = await is_member(self.pool, entry.workspace_id, entry.owner_user_id)
         ref = policy.PlacementRef(entry.workspace_id, entry.owner_user_id, bool(member))
         await access.require(self.pool, p, policy.Action.SOURCE_PLACE, ref, target_type="source", target_id=entry.id)
 
@@ -215,14 +199,7 @@ class Sources:
         await self._check_connection(p, entry)
         try:
             async with self.pool.acquire() as conn, conn.transaction():
-                await conn.execute(
-                    f"INSERT INTO memory_sources (id, kind, owner_user_id, {', '.join(_WRITTEN)})"
-                    f" VALUES ($1, $2, $3, {', '.join(f'${n}' for n in range(4, 4 + len(_WRITTEN)))})",
-                    entry.id,
-                    entry.kind.value,
-                    entry.owner_user_id,
-                    *self._written(entry),
-                )
+                await source_registry.add(conn, entry.id, entry.kind.value, entry.owner_user_id, self._written(entry))
                 await audit.record(conn, p, "source_add", target_type="source", target_id=entry.id)
                 loaded = await self._load(conn, entry.id)
         except asyncpg.UniqueViolationError as exc:
@@ -234,19 +211,8 @@ class Sources:
 
     async def list_sources(self, p: Principal) -> list[MemorySourceEntry]:
         """The sources ``p`` may read (an agent key: only those in its scope)."""
-        where, args = (
-            ("TRUE", [])
-            if p.is_admin
-            else (
-                "(s.owner_user_id = $1 OR s.workspace_id = ANY($2::text[]))",
-                [
-                    p.user_id,
-                    sorted(p.workspace_ids),
-                ],
-            )
-        )
-        rows = await self.pool.fetch(f"SELECT {SOURCE_COLUMNS} FROM {SOURCE_FROM} WHERE {where} ORDER BY s.id", *args)
-        loaded = [self._loaded(r) for r in rows]
+        rows = await source_registry.of(self.pool, None if p.is_admin else p.user_id, sorted(p.workspace_ids))
+        loaded = await self._loaded(self.pool, rows)
         return [x.entry for x in loaded if access.allowed(p, policy.Action.SOURCE_READ, x.ref)]
 
     async def update(
@@ -272,12 +238,7 @@ class Sources:
                 await self._check_placement(p, entry)
             if entry.secrets.get("connection_id") != current.secrets.get("connection_id"):
                 await self._check_connection(p, entry)
-            sets = ", ".join(f"{column} = ${n}" for n, column in enumerate(_WRITTEN, start=2))
-            await conn.execute(
-                f"UPDATE memory_sources SET {sets}, version = version + 1, updated_at = now() WHERE id = $1",
-                source_id,
-                *self._written(entry),
-            )
+            await source_registry.change(conn, source_id, self._written(entry))
             await audit.record(
                 conn, p, "source_update", target_type="source", target_id=source_id, reason=",".join(sorted(patch))
             )
@@ -290,7 +251,7 @@ class Sources:
         await self._authorized(p, source_id, policy.Action.SOURCE_DELETE)
         async with self.pool.acquire() as conn, conn.transaction():
             chunks = await self.store.delete_source_chunks(conn, source_id)
-            await conn.execute("DELETE FROM memory_sources WHERE id = $1", source_id)
+            await source_registry.remove(conn, source_id)
             await audit.record(
                 conn,
                 p,
@@ -345,27 +306,24 @@ class Sources:
         return run
 
     async def _status_of(self, entry: MemorySourceEntry, now: datetime) -> SourceStatus:
-        chunks = await self.pool.fetchrow(
-            "SELECT count(*) AS n, max(updated_at) AS last FROM memories WHERE source_id = $1", entry.id
-        )
-        items = await self.pool.fetchval("SELECT count(*) FROM source_items WHERE source_id = $1", entry.id)
+        chunk_count, last_chunk = await reads.source_totals(self.pool, entry.id)
+        items = await source_items.count(self.pool, entry.id)
         in_flight = await runs.in_flight(self.pool, entry.id)
         last_done = await runs.last_finished_counts(self.pool, entry.id)
         pending = 0
         if last_done is not None:  # what the last run saw but could not take in (a budget, a failure)
             seen = int(last_done.get("items_seen", 0))
             pending = max(0, seen - items - int(last_done.get("items_failed", 0)))
-        assert chunks is not None
         return SourceStatus(
             source_id=entry.id,
             kind=entry.kind.value,
             label=entry.label,
             enabled=entry.enabled,
             synced_items=items,
-            synced_chunks=chunks["n"],
+            synced_chunks=chunk_count,
             pending_items=pending,
-            last_chunk_at=chunks["last"],
-            freshness=freshness(chunks["last"], now),
+            last_chunk_at=last_chunk,
+            freshness=freshness(last_chunk, now),
             sync_stage=in_flight["stage"] if in_flight else None,
             sync_detail=in_flight["detail"] if in_flight else None,
             run_id=in_flight["id"] if in_flight else None,
@@ -411,7 +369,7 @@ class Sources:
             label = str(table.get("id", f"#{n}")) if isinstance(table, dict) else f"#{n}"
             try:
                 entry = from_openhuman(table, p.user_id)
-                if await self.pool.fetchval("SELECT 1 FROM memory_sources WHERE id = $1", entry.id):
+                if await source_registry.exists(self.pool, entry.id):
                     patch = entry.model_dump(include={"label", "enabled", *BUDGET_FIELDS})
                     patch["fields"] = {**entry.fields, **entry.secrets}
                     await self.update(p, entry.id, patch)
@@ -430,7 +388,7 @@ class Sources:
     async def upsert_composio(self, p: Principal, connection: Connection) -> bool:
         """Make sure a Composio connection is a source; return True when it was added now."""
         source_id = composio_source_id(connection.toolkit, connection.id)
-        if await self.pool.fetchval("SELECT 1 FROM memory_sources WHERE id = $1", source_id):
+        if await source_registry.exists(self.pool, source_id):
             return False
         entry = MemorySourceEntry(
             id=source_id,

@@ -15,13 +15,13 @@ from typing import Any
 
 import asyncpg
 
-from memgw.common import policy, reviews
-from memgw.common.acl import ReadScope, SqlParams, read_sql
+from memgw.common import policy, profiles, reviews
+from memgw.common.acl import ReadScope
 from memgw.common.domain import MemoryRecord, MemoryStatus, MemoryType, Principal, Visibility
 from memgw.common.events import ReviewSettled
 from memgw.common.logging import get_logger
-from memgw.common.memories import RECORD_COLUMNS, to_record
-from memgw.common.principals import principal_of
+from memgw.common.memories import reads
+from memgw.common.principals import members_of, memberships_of, principal_of, user_ids
 from memgw.common.secrets import contains_secret
 from memgw.common.settings import VaultSettings
 from memgw.common.skills import Skills
@@ -70,22 +70,14 @@ class Exporter:
         return m.importance >= self.settings.vault_min_importance
 
     async def _may_read(self, p: Principal, memory_id: str) -> bool:
-        params = SqlParams()
-        mid = params.add(memory_id)
-        clause = read_sql(p, params, ReadScope(statuses=VAULT_STATUSES))
-        return bool(
-            await self.pool.fetchval(f"SELECT 1 FROM memories m WHERE m.id = {mid} AND {clause}", *params.values)
-        )
+        return memory_id in await reads.readable(self.pool, p, [memory_id], ReadScope(statuses=VAULT_STATUSES))
 
     async def readers(self, m: MemoryRecord) -> set[str]:
         """The people whose vault may hold this memory: its owner (through the memory's agent, for
         agent-only memories) and, for workspace knowledge, the workspace's members."""
         candidates = {m.user_id}
         if m.visibility is Visibility.WORKSPACE_SHARED and m.workspace_id:
-            rows = await self.pool.fetch(
-                "SELECT user_id FROM workspace_members WHERE workspace_id = $1", m.workspace_id
-            )
-            candidates |= {r["user_id"] for r in rows}
+            candidates |= await members_of(self.pool, m.workspace_id)
         out = set()
         for user_id in sorted(candidates):
             agent = m.agent_id if m.visibility is Visibility.AGENT_ONLY and user_id == m.user_id else None
@@ -101,8 +93,7 @@ class Exporter:
         return self.worth_a_note(m) and user_id in await self.readers(m)
 
     async def _memory(self, memory_id: str) -> MemoryRecord | None:
-        row = await self.pool.fetchrow(f"SELECT {RECORD_COLUMNS} FROM memories WHERE id = $1", memory_id)
-        return to_record(row) if row else None
+        return await reads.record(self.pool, memory_id)
 
     async def memory_changed(self, memory_id: str) -> None:
         m = await self._memory(memory_id)
@@ -170,12 +161,7 @@ class Exporter:
     async def _refresh_pages(self, uv: UserVault) -> None:
         """The seed's pages of a user's vault (profile, preferences, workspace knowledge, agent
         experience), each a list of links to the notes the vault holds."""
-        rows = await self.pool.fetch(
-            f"SELECT {RECORD_COLUMNS} FROM memories WHERE id = ANY($1) AND status = 'active'"
-            " ORDER BY importance DESC, updated_at DESC",
-            sorted(uv.memory_ids()),
-        )
-        records = [to_record(r) for r in rows]
+        records = await reads.records(self.pool, uv.memory_ids(), MemoryStatus.ACTIVE)
         mine = [m for m in records if m.user_id == uv.user_id and m.visibility is not Visibility.WORKSPACE_SHARED]
         pages: dict[str, tuple[str, str, list[MemoryRecord]]] = {
             f"Users/{uv.user_id}/Profile.md": (
@@ -197,7 +183,7 @@ class Exporter:
             pages[f"Agents/{agent}/Experience.md"] = (f"{agent} · 经验 Experience", "memory/agent-experience", learned)
         for rel, (title, tag, listed) in pages.items():
             uv.write(rel, index_note(title, tag, listed))
-        profile = await self.pool.fetchrow("SELECT * FROM profiles WHERE user_id = $1", uv.user_id)
+        profile = await profiles.profile_of(self.pool, uv.user_id)
         if profile is not None:
             uv.write(f"Profiles/{uv.user_id}.md", profile_note(dict(profile)))
 
@@ -253,13 +239,8 @@ class Exporter:
         if user_id:
             await self.export_user(user_id)
         if workspace_id:
-            rows = await self.pool.fetch(
-                "SELECT id FROM memories WHERE workspace_id = $1 AND source_id IS NULL AND status = ANY($2)",
-                workspace_id,
-                [s.value for s in VAULT_STATUSES],
-            )
-            for row in rows:
-                await self.memory_changed(row["id"])
+            for memory_id in await reads.workspace_ids_of(self.pool, workspace_id, VAULT_STATUSES):
+                await self.memory_changed(memory_id)
         if not (user_id or workspace_id):
             for someone in self.vault.existing_users():
                 await self.export_user(someone)
@@ -268,26 +249,21 @@ class Exporter:
         """Write every note the user's vault should hold now, and take out what it may no longer hold;
         return how many memories were looked at."""
         held = self.vault.user(user_id).memory_ids()
-        rows = await self.pool.fetch(
-            "SELECT m.id FROM memories m WHERE m.source_id IS NULL AND m.status = ANY($2)"
-            " AND (m.user_id = $1 OR (m.visibility = 'workspace-shared' AND m.workspace_id IN"
-            " (SELECT workspace_id FROM workspace_members WHERE user_id = $1)))",
-            user_id,
-            [s.value for s in VAULT_STATUSES],
-        )
-        for memory_id in sorted({r["id"] for r in rows} | held):
+        workspaces = await memberships_of(self.pool, user_id)
+        wanted = await reads.vault_ids(self.pool, user_id, workspaces, VAULT_STATUSES)
+        for memory_id in sorted(wanted | held):
             await self.memory_changed(memory_id)
         for review in await reviews.listing(self.pool, user_id=user_id, status="open"):
             await self.review_requested(review["id"])
         await self._pages_now(user_id)
-        return len(rows)
+        return len(wanted)
 
     async def start(self) -> None:
         """On every start: the seed's tree for every active user, and every vault brought in line with
         what its user may read now (what changed, and rights lost, while the bridge was away)."""
-        for row in await self.pool.fetch("SELECT id FROM users WHERE status = 'active' ORDER BY id"):
+        for user_id in await user_ids(self.pool):
             try:
-                self.vault.user(row["id"])
+                self.vault.user(user_id)
             except ValueError:
                 continue  # an id that cannot name a folder has no vault
         for user_id in self.vault.existing_users():  # every vault on disk is loaded, and checked

@@ -30,7 +30,7 @@ from memgw.common.domain import MemoryContent, MemoryRecord, MemoryType, Visibil
 from memgw.common.embedding.base import Embedder
 from memgw.common.events import ReviewDecided
 from memgw.common.logging import get_logger
-from memgw.common.memories import RECORD_COLUMNS, MemoryStore, NewMemory, to_record
+from memgw.common.memories import MemoryStore, NewMemory, reads
 from memgw.common.namespaces import derive_namespace
 from memgw.common.principals import principal_of
 from memgw.common.secrets import SecretRefused
@@ -231,8 +231,7 @@ class Importer:
         """The memory a note names, when it is one this vault may hold; the note's words alone grant
         nothing. One answer for a memory that is gone and one that is not the person's to see, so a
         note cannot tell whether another user's id exists; the refusal is audited."""
-        row = await self.pool.fetchrow(f"SELECT {RECORD_COLUMNS} FROM memories WHERE id = $1", memory_id)
-        m = to_record(row) if row is not None else None
+        m = await reads.record(self.pool, memory_id)
         if m is not None and await self.exporter.may_hold(uv.user_id, m):
             return m
         if m is not None:
@@ -262,7 +261,7 @@ class Importer:
             changes["embedding_model"] = self.embedder.name
         changes |= {"source": "obsidian", "source_ref": str(rel)}
         async with self.pool.acquire() as conn, conn.transaction():
-            current = await conn.fetchval("SELECT version FROM memories WHERE id = $1 FOR UPDATE", memory_id)
+            current = await reads.locked_version(conn, memory_id)
             if current != m.version:
                 raise NotApplied(f"memory {memory_id} changed while this edit was applied; save the note again")
             record = await self.store.update(conn, memory_id, changes, actor=uv.user_id)

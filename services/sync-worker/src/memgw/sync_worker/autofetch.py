@@ -14,7 +14,7 @@ import time
 
 import asyncpg
 
-from memgw.common import runs
+from memgw.common import runs, source_registry
 from memgw.common.bus import BusLayout
 from memgw.common.logging import get_logger
 from memgw.common.settings import SourceSettings
@@ -41,15 +41,9 @@ class AutoFetch:
         cadences = {k: v for k, v in self.settings.autofetch_cadence_s.items() if v > 0}
         if not cadences:
             return []
-        due = await self.pool.fetch(
-            "SELECT s.id, s.kind, s.owner_user_id, s.workspace_id FROM memory_sources s"
-            " WHERE s.enabled AND s.kind = ANY($1::text[])"
-            " AND NOT EXISTS (SELECT 1 FROM sync_runs r WHERE r.source_id = s.id AND r.finished_at IS NULL)"
-            " AND NOT EXISTS (SELECT 1 FROM sync_runs r WHERE r.source_id = s.id"
-            "   AND r.created_at > now() - make_interval(secs => ($2::jsonb ->> s.kind)::double precision))",
-            list(cadences),
-            cadences,
-        )
+        enabled = await source_registry.enabled_of_kinds(self.pool, list(cadences))
+        waiting = await runs.busy_or_recent(self.pool, {s["id"]: float(cadences[s["kind"]]) for s in enabled})
+        due = [s for s in enabled if s["id"] not in waiting]
         started = []
         for source in due:
             slot = int(time.time() // cadences[source["kind"]])

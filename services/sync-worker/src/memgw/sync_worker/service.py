@@ -17,10 +17,9 @@ from typing import Any
 
 import asyncpg
 
-from memgw.common import policy, runs
+from memgw.common import policy, runs, source_items, source_registry
 from memgw.common.bus import BusLayout
 from memgw.common.credentials import CredentialBox, CredentialsUnreadable
-from memgw.common.db.pool import Conn
 from memgw.common.domain import MemoryType, Visibility, content_hash, source_chunk_id, source_chunk_key
 from memgw.common.embedding.base import Embedder
 from memgw.common.events import (
@@ -119,7 +118,7 @@ class SyncService:
 
     async def preview(self, request: SourceItemsRequested) -> SourceItemsAnswer:
         """List a source's items, or read one, for a person looking (no run, nothing stored)."""
-        row = await self.pool.fetchrow("SELECT * FROM memory_sources WHERE id = $1", request.source_id)
+        row = await source_registry.get(self.pool, request.source_id)
         if row is None:
             return SourceItemsAnswer(ok=False, error=f"no source {request.source_id!r}")
         try:
@@ -157,15 +156,11 @@ class SyncService:
         return None if decision.allowed else decision.reason
 
     async def _load(self, run_id: str) -> tuple[dict[str, Any], MemorySourceEntry] | None:
-        row = await self.pool.fetchrow(
-            "SELECT r.finished_at, r.counts AS run_counts, r.created_at AS run_created_at, s.*"
-            " FROM sync_runs r JOIN memory_sources s ON s.id = r.source_id WHERE r.id = $1",
-            run_id,
-        )
-        if row is None:
+        run = await runs.of_run(self.pool, run_id)
+        source = await source_registry.get(self.pool, run["source_id"]) if run is not None else None
+        if run is None or source is None:
             return None
-        data = dict(row)
-        return data, entry_from_row(data, self.credentials)
+        return run, entry_from_row(source, self.credentials)
 
     async def handle(self, request: SyncRequested, *, gives_up: Callable[[Exception], bool] = lambda _: True) -> None:
         try:
@@ -216,9 +211,7 @@ class SyncService:
         for bad in [i for i in items if i.error is not None]:
             run.fail_item(bad.id, bad.error or "unreadable")
         items = [i for i in items if i.error is None]
-        rows = await self.pool.fetch(
-            "SELECT item_id, content_hash, synced_at FROM source_items WHERE source_id = $1", source.id
-        )
+        rows = await source_items.synced(self.pool, source.id)
         known = {r["item_id"]: r["content_hash"] for r in rows}
         # Ingested by an earlier attempt of this run (resumed after a crash): counted then, not again.
         ours = {r["item_id"] for r in rows if r["synced_at"] >= run.started_at}
@@ -264,9 +257,7 @@ class SyncService:
                 deleted += await self.store.delete_where_source_item(
                     conn, run.source.id, source_chunk_key(run.source.id, item_id)
                 )
-                await conn.execute(
-                    "DELETE FROM source_items WHERE source_id = $1 AND item_id = $2", run.source.id, item_id
-                )
+                await source_items.forget(conn, run.source.id, item_id)
                 counted = run.counts.model_copy(update={"items_deleted": run.counts.items_deleted + 1})
                 await runs.keep_counts(conn, run.run_id, counted)
             run.counts = counted
@@ -370,7 +361,7 @@ class SyncService:
         async with self.pool.acquire() as conn, conn.transaction():
             await self.store.insert_many(conn, news, actor=f"source:{source.id}", announce=False)
             stale = await self.store.delete_where_source_item(conn, source.id, key, keep_ids=ids)
-            await _record_item(conn, source.id, content.item_id, digest, len(chunks))
+            await source_items.keep(conn, source.id, content.item_id, digest, len(chunks))
             await runs.keep_counts(conn, run.run_id, counted)
         run.counts = counted
         await self.store.sync_index(upserted=ids, deleted=stale)
@@ -382,15 +373,3 @@ def _clean(content: SourceContent) -> SourceContent:
     if "\x00" not in content.text and "\x00" not in content.title:
         return content
     return dataclasses.replace(content, text=content.text.replace("\x00", ""), title=content.title.replace("\x00", ""))
-
-
-async def _record_item(conn: Conn, source_id: str, item_id: str, digest: str, chunks: int) -> None:
-    await conn.execute(
-        "INSERT INTO source_items (source_id, item_id, content_hash, chunk_count) VALUES ($1, $2, $3, $4)"
-        " ON CONFLICT (source_id, item_id) DO UPDATE SET content_hash = EXCLUDED.content_hash,"
-        " chunk_count = EXCLUDED.chunk_count, synced_at = now()",
-        source_id,
-        item_id,
-        digest,
-        chunks,
-    )

@@ -322,6 +322,32 @@ class MemoryStore:
         await self._announce(conn, row, "deleted")
         return to_record(row)
 
+    async def keep_feedback(
+        self,
+        conn: Conn,
+        memory_id: str,
+        p: Principal,
+        feedback: str,
+        *,
+        comment: str | None,
+        target_memory_id: str | None,
+        personal: bool,
+    ) -> None:
+        """A reader's judgement of a memory: ``personal`` when the reader may not change the record,
+        so it weighs in that reader's own results only."""
+        await conn.execute(
+            "INSERT INTO memory_feedback"
+            " (memory_id, user_id, agent_id, feedback, comment, target_memory_id, personal)"
+            " VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            memory_id,
+            p.user_id,
+            p.agent_id,
+            feedback,
+            comment,
+            target_memory_id,
+            personal,
+        )
+
     async def _announce(self, conn: Conn, row: asyncpg.Record, change: str) -> None:
         """MemoryChanged for this row, in the caller's transaction."""
         await enqueue(conn, self.layout, _changed(row, change))
