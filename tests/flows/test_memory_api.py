@@ -325,7 +325,7 @@ async def test_the_keyword_list_runs_beside_the_embedding_when_that_is_elsewhere
     assert written.status_code == 201, written.text
     embedder, index = system.infra.embedder, system.infra.index
     chooser = SearchOrder()  # a gateway's own, fresh: what earlier searches took here, by order
-    monkeypatch.setattr(system.app.state.services.memories, "order", chooser)
+    monkeypatch.setattr(system.app.state.services.memories.search_parts, "order", chooser)
     for _ in range(MIN_MEASURES):
         chooser.took(Order.ALONE, 0.040 if beside_was_quicker else 0.020)
         chooser.took(Order.BESIDE, 0.020 if beside_was_quicker else 0.040)

@@ -6,27 +6,22 @@ memory the principal may not read answers 404, as if it did not exist, and leave
 
 from __future__ import annotations
 
-import asyncio
-import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import replace
-from datetime import UTC, datetime
-from typing import Any, cast
+from typing import Any
 
 import asyncpg
-import numpy as np
 
 from memgw.common import policy, sessions
-from memgw.common.acl import listing, read_where
 from memgw.common.bus import BusLayout
 from memgw.common.db.outbox import enqueue
 from memgw.common.db.write_behind import WriteBehind
 from memgw.common.domain import MemoryRecord, MemoryStatus, Principal, Visibility, new_id
 from memgw.common.embedding.base import Embedder
 from memgw.common.events import MemoryFeedbackGiven
-from memgw.common.index.base import IndexHit, Match, MatchAny, VectorIndex, Where
+from memgw.common.index.base import VectorIndex
 from memgw.common.logging import get_logger
-from memgw.common.memories import MemoryStore, NewMemory, reads, to_record, vectors_of
+from memgw.common.memories import MemoryStore, NewMemory, reads, to_record
 from memgw.common.namespaces import (
     GLOBAL_NAMESPACE,
     USER_KINDS,
@@ -35,19 +30,10 @@ from memgw.common.namespaces import (
     user_namespace,
     workspace_namespace,
 )
-from memgw.common.openviking import OpenViking, OpenVikingError
+from memgw.common.openviking import OpenViking
 from memgw.common.settings import RankingSettings
 from memgw.common.skills import Skills
 from memgw.common.skills.memory import ClassifyInput, ClassifyMemory
-from memgw.common.skills.retrieval import (
-    Hit,
-    RankedContext,
-    RankFacts,
-    RetrieveContext,
-    RetrieveInput,
-    RetrieveOutput,
-    expansion_terms,
-)
 from memgw.common.viking import namespace_uri
 from memgw.gateway import access, audit
 from memgw.gateway.errors import ApiError, BadRequest, Conflict, NotFound
@@ -63,34 +49,12 @@ from memgw.gateway.schemas import (
     SearchHit,
     SearchRequest,
 )
-from memgw.gateway.search_order import Order, SearchOrder
-from memgw.gateway.server_timing import note, step
+from memgw.gateway.search import Search, SearchParts
+from memgw.gateway.search_order import SearchOrder
+from memgw.gateway.server_timing import step
 
 log = get_logger("memgw.gateway.memory")
 MAX_SCAN = 5_000  # memories read to answer one filtered listing (the facades' scopes)
-
-
-def _rank_facts(row: Any, embedding: np.ndarray) -> RankFacts:
-    # Built from our own rows, whose columns already have these types: not validated again (a search
-    # hands over ~100 of them, each with a 384-float embedding: the array storage reads, not a list of it).
-    return RankFacts.model_construct(
-        id=row["id"],
-        importance=row["importance"],
-        confidence=row["confidence"],
-        evidence_count=row["evidence_count"],
-        source=row["source"],
-        flags=[*row["flags"], *row["personal_feedback"]],
-        touched_at=row["last_retrieved_at"] or row["updated_at"],
-        content_hash=row["content_hash"],
-        embedding=cast(list[float], embedding),
-        session=f"{row['user_id']}/{row['session_id']}" if row["session_id"] else None,
-    )
-
-
-def _hits(found: list[IndexHit]) -> list[Hit]:
-    # Built, not model_construct-ed: for a model of two plain fields pydantic's validating constructor is
-    # the faster of the two.
-    return [Hit(id=h.memory_id, score=h.score) for h in found]
 
 
 def _owners(row: Any) -> policy.MemoryRef:
@@ -125,12 +89,10 @@ class Memories:
     ) -> None:
         self.pool, self.store, self.embedder, self.index = pool, store, embedder, index
         self.layout, self.ranking, self.skills = layout, ranking, skills
-        self.openviking = openviking  # one more retriever, when configured
-        # When each memory was last found (decay counts from it), written off the search's path: the
-        # ids found within 0.2 s go in one UPDATE, so popular memories are not row-locked by every
-        # search that finds them. A crash loses that window's: those memories look 0.2 s older, no more.
         self.marks = WriteBehind[str](store.mark_retrieved, name="retrieval-marks", delay_s=0.2)
-        self.order = SearchOrder()  # of a search's embedding and lists, when the embedding is on our cores
+        self.search_parts = SearchParts(
+            pool, store, embedder, index, ranking, skills, openviking, marks=self.marks, order=SearchOrder()
+        )
 
     async def deny(self, p: Principal, action: str, reason: str, target: str | None = None) -> ApiError:
         return await audit.refused(self.pool, p, action, reason, target_type="memory", target_id=target)
@@ -384,159 +346,10 @@ class Memories:
                 return found, True
         return found, False
 
-    async def _readable(self, p: Principal, ids: list[str], statuses: tuple[MemoryStatus, ...]) -> dict[str, Any]:
-        """The rows of those of ``ids`` the asker may read (the index applied the ACL already; Postgres,
-        the truth, re-checks every hit), each with the asker's own judgements of it."""
-        return await reads.for_ranking(self.pool, p, ids, statuses)
-
-    async def _neighbours(self, anchors: list[RankedContext]) -> list[Hit]:
-        """The memories just before and just after each anchor in its session and namespace, each scored
-        as its anchor, in the anchors' order (what the asker may read of them is decided after, as for
-        every candidate)."""
-        rows = await reads.session_neighbours(self.pool, [a.id for a in anchors])
-        taken = {a.id for a in anchors}
-        around: dict[str, Hit] = {}
-        for r in rows:
-            if r["id"] not in taken and r["id"] not in around:
-                around[r["id"]] = Hit.model_construct(id=r["id"], score=anchors[r["ord"] - 1].score)
-        return list(around.values())
-
-    async def _rank(self, lists: RetrieveInput, rows: dict[str, Any]) -> RetrieveOutput:
-        # What the asker judged incorrect stays out of the asker's results (and only theirs).
-        candidates = [r for r in rows.values() if "incorrect" not in r["personal_feedback"]]
-        embeddings = vectors_of([r["embedding"] for r in candidates])
-        facts = [_rank_facts(r, e) for r, e in zip(candidates, embeddings, strict=True)]
-        return await self.skills.run(RetrieveContext, lists.model_copy(update={"facts": facts}))
-
     async def search(self, p: Principal, body: SearchRequest) -> list[SearchHit]:
+        """The memories ``p`` may read that best answer ``body`` (the steps: ``gateway.search``)."""
         await access.require_acting(self.pool, p, "memory_search", body.user_id, body.agent_id, body.workspace_id)
-        statuses = tuple(body.statuses) or (MemoryStatus.ACTIVE,)
-        where = read_where(p, listing(statuses))
-        if body.namespaces:
-            where = Where(must=(where, MatchAny("namespace", tuple(body.namespaces))))
-        if body.workspace_id:  # one the key may read (required above): only its memories
-            where = Where(must=(where, Match("workspace_id", body.workspace_id)))
-        depth = max(self.ranking.rank_depth, body.limit * 3)
-
-        async def embedded() -> list[float] | None:
-            if body.mode == "sparse":
-                return None
-            with step("embed"):
-                return await self.embedder.embed_query(body.query, scope=p.user_id)
-
-        async def listed(name: str, **query: Any) -> list[IndexHit]:
-            if all(v is None for v in query.values()):
-                return []
-            with step(name):
-                return await self.index.search(where=where, limit=depth, **query)
-
-        async def weighed(text: str) -> dict[int, float]:
-            with step("idf"):  # how rare each word is among what the asker may read, and nothing else
-                return await self.store.keyword_weights(p, text)
-
-        async def by_words(text: str | None, weights: Awaitable[dict[int, float]] | None = None) -> list[IndexHit]:
-            if text is None:
-                return []
-            return await listed("bm25", text=text, weights=await (weights or weighed(text)))
-
-        async def lists() -> tuple[list[IndexHit], list[IndexHit]]:
-            keywords = None if body.mode == "dense" else body.query
-
-            async def dense_list() -> list[IndexHit]:
-                return await listed("dense", dense=await embedded())
-
-            # An embedding elsewhere leaves the keyword list to run meanwhile; one on this machine's cores
-            # takes the order that has cost less here lately (``search_order``).
-            chosen = self.embedder.shares_cores and body.mode == "hybrid"
-            order = self.order.pick() if chosen else Order.BESIDE
-            note("order", order)
-            start = time.perf_counter()
-            # The words' weights are read from Postgres while the query is embedded, in either order.
-            weights = asyncio.ensure_future(weighed(keywords)) if keywords is not None else None
-            try:
-                dense = listed("dense", dense=await embedded()) if order is Order.ALONE else dense_list()
-            except BaseException:
-                if weights is not None:  # not left running unawaited (its failure would be logged as lost)
-                    weights.cancel()
-                raise
-            found = await asyncio.gather(dense, by_words(keywords, weights))
-            if chosen:
-                self.order.took(order, time.perf_counter() - start)
-            return found
-
-        async def viking() -> list[Hit]:
-            if self.openviking is None or body.mode != "hybrid":
-                return []
-            try:  # optional: a slow or failing OpenViking leaves its list out, never the search
-                found = await self.openviking.find(body.query, depth)
-            except OpenVikingError as exc:
-                log.warning("search.openviking_failed", error=str(exc)[:300])
-                return []
-            return [Hit(id=memory_id, score=score) for memory_id, score in found]
-
-        (dense_hits, bm25_hits), viking_hits = await asyncio.gather(lists(), viking())
-        first = RetrieveInput(
-            query=body.query,
-            dense=_hits(dense_hits),
-            bm25=_hits(bm25_hits),
-            openviking=viking_hits,  # ids only: they pass the same ACL in Postgres as the index's do
-            facts=[],
-            now=datetime.now(UTC),
-            limit=body.limit,
-        )
-        # Every hit of every list, in one round trip after both. Re-checking the keyword hits early, beside
-        # the embedding, saves nothing: with the embedder on these cores the early query takes CPU from it,
-        # and with a remote one the round trip after remains.
-        with step("recheck"):
-            by_id = await reads.for_ranking(
-                self.pool, p, [h.id for h in (*first.bm25, *first.dense, *first.openviking)], statuses
-            )
-        with step("rank"):
-            ranked = await self._rank(first, by_id)
-        terms = self.ranking.rank_feedback_terms
-        if terms and body.mode == "hybrid" and ranked.ranked:
-            # A second keyword round, seeded by the first round's best (pseudo-relevance feedback).
-            seeds = [by_id[r.id]["content"] for r in ranked.ranked[: self.ranking.rank_feedback_seeds]]
-            extra = expansion_terms(body.query, seeds, terms)
-            with step("feedback"):
-                if extra:
-                    first.feedback = _hits(await by_words(f"{body.query} {' '.join(extra)}"))
-                    by_id |= await reads.for_ranking(
-                        self.pool, p, [h.id for h in first.feedback if h.id not in by_id], statuses
-                    )
-                    ranked = await self._rank(first, by_id)
-        anchors = self.ranking.rank_neighbour_anchors
-        if anchors and ranked.ranked:
-            # The turns around a strong hit, in its session: the question it answers, what came of it.
-            with step("neighbours"):
-                around = await self._neighbours(ranked.ranked[:anchors])
-                if around:
-                    first.neighbours = around
-                    by_id |= await reads.for_ranking(
-                        self.pool, p, [h.id for h in around if h.id not in by_id], statuses
-                    )
-                    ranked = await self._rank(first, by_id)
-        results = [
-            SearchHit(
-                memory=to_record(by_id[r.id]),
-                score=r.score,
-                duplicates=r.duplicates,
-                explain=r.components if body.explain else None,
-            )
-            for r in ranked.ranked
-        ]
-        found = [r.memory.id for r in results]
-        self.marks.note(found)
-        with step("audit"):
-            await audit.record(
-                self.pool,
-                p,
-                "memory_search",
-                target_type="memory",
-                target_id=",".join(found)[:2000] or None,
-                reason=f"{len(results)} hits",
-            )
-        return results
+        return await Search(self.search_parts, p, body).run()
 
     async def feedback(self, p: Principal, memory_id: str, body: FeedbackRequest) -> str:
         """Record a judgement; return whose it is. From someone who may write the memory it changes the
