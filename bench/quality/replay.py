@@ -23,7 +23,8 @@ from harness import running_system
 from quality.run import DEFAULT_DATA, KS, ingest, judged, questions, turns
 
 from memgw.common.settings import RankingSettings, Settings
-from memgw.common.skills.retrieval import Hit, RankFacts, RetrieveContext, RetrieveInput
+from memgw.common.skills.retrieval import Hit, RankFacts, RetrieveInput
+from memgw.gateway.ranking import RetrieveContext
 
 CACHE = Path(__file__).resolve().parents[1] / ".cache" / "quality-lists.json"
 DEPTH = 60  # what each retriever hands the fusion for a search of 20 (MEMGW_RANK_DEPTH)

@@ -24,17 +24,15 @@ from memgw.common.skills.memory import (
     ClassifyInput,
     ClassifyMemory,
     CommitInput,
-    CommitMemory,
-    Ingest,
     IngestInput,
     PruneFacts,
     PruneInput,
-    PruneMemory,
     RawItem,
-    SummarizeEpisode,
     SummarizeInput,
     SummarizeOutput,
 )
+from memgw.consolidator.skills import CommitMemory, PruneMemory, SummarizeEpisode
+from memgw.gateway.ingest import Ingest
 from tests.fakes import serve
 
 pytestmark = pytest.mark.unit
@@ -107,7 +105,8 @@ def test_a_binding_that_cannot_be_honoured_stops_the_start_with_its_reason(
 def third_party(tmp_path: Path) -> Iterator[None]:
     """An installed package (a dist-info on sys.path) advertising a skill in the entry point group."""
     (tmp_path / "acme_skills.py").write_text(
-        "from memgw.common.skills.memory import SummarizeEpisode, SummarizeInput, SummarizeOutput\n"
+        "from memgw.common.skills.memory import SummarizeInput, SummarizeOutput\n"
+        "from memgw.consolidator.skills import SummarizeEpisode\n"
         "class Terse(SummarizeEpisode):\n"
         "    async def run(self, data: SummarizeInput) -> SummarizeOutput:\n"
         "        return SummarizeOutput(summary=data.episodes[0].split()[0])\n"

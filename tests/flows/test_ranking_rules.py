@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from memgw.common.settings import ConsolidationSettings, RankingSettings, Settings
-from memgw.common.skills.retrieval import Hit, RankFacts, RetrieveContext, RetrieveInput, expansion_terms
+from memgw.common.skills.retrieval import Hit, RankFacts, RetrieveInput
+from memgw.gateway.ranking import RetrieveContext, expansion_terms
 
 pytestmark = pytest.mark.unit
 NOW = datetime(2026, 6, 1, tzinfo=UTC)

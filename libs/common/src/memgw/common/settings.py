@@ -233,7 +233,7 @@ class ChunkSettings(BaseSettings):
 
 
 class RankingSettings(BaseSettings):
-    """How search results are ordered (see memgw.common.skills.retrieval)."""
+    """How search results are ordered (see memgw.gateway.ranking)."""
 
     model_config = _ENV
     # Meaning and words weigh the same, an even split rather than a tuned one: splits near it do alike

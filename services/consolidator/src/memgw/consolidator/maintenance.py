@@ -22,9 +22,10 @@ from memgw.common.memories import MemoryStore, reads
 from memgw.common.principals import user_ids
 from memgw.common.settings import ConsolidationSettings
 from memgw.common.skills import Skills
-from memgw.common.skills.memory import PruneFacts, PruneInput, PruneMemory
+from memgw.common.skills.memory import PruneFacts, PruneInput
 from memgw.consolidator.profile_attributes import attribute_of, is_working_style
 from memgw.consolidator.service import ACTOR, audit
+from memgw.consolidator.skills import PruneMemory
 
 log = get_logger("memgw.consolidator.maintenance")
 # Profile memories are exempt from decay; so are memory-source chunks, whose life belongs to their

@@ -37,17 +37,15 @@ from memgw.common.skills.memory import (
     ClassifyMemory,
     CommitDecision,
     CommitInput,
-    CommitMemory,
     ExtractOutput,
     MergeInput,
-    MergeMemory,
     MergeSide,
-    SummarizeEpisode,
     SummarizeInput,
 )
 from memgw.consolidator import relation
 from memgw.consolidator.conflicts import attribute_triggers, contradiction, kept_values, new_values
 from memgw.consolidator.decide import Decided, LlmDecider
+from memgw.consolidator.skills import CommitMemory, MergeMemory, SummarizeEpisode
 
 log = get_logger("memgw.consolidator")
 ACTOR = "consolidator"

@@ -22,9 +22,10 @@ from memgw.common.domain import MemoryRecord, Principal
 from memgw.common.formation import form as formation
 from memgw.common.memories import MemoryStore
 from memgw.common.skills import Skills
-from memgw.common.skills.memory import Ingest, IngestInput, RawItem
+from memgw.common.skills.memory import IngestInput, RawItem
 from memgw.gateway import access
 from memgw.gateway.errors import BadRequest
+from memgw.gateway.ingest import Ingest
 from memgw.gateway.memory_service import Memories
 from memgw.gateway.schemas import (
     MAX_PAGE,

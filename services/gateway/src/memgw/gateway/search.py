@@ -37,16 +37,9 @@ from memgw.common.memories import MemoryStore, reads, to_record, vectors_of
 from memgw.common.openviking import OpenViking, OpenVikingError
 from memgw.common.settings import RankingSettings
 from memgw.common.skills import Skills
-from memgw.common.skills.retrieval import (
-    Hit,
-    RankedContext,
-    RankFacts,
-    RetrieveContext,
-    RetrieveInput,
-    RetrieveOutput,
-    expansion_terms,
-)
+from memgw.common.skills.retrieval import Hit, RankedContext, RankFacts, RetrieveInput, RetrieveOutput
 from memgw.gateway import audit
+from memgw.gateway.ranking import RetrieveContext, expansion_terms
 from memgw.gateway.schemas import SearchHit, SearchRequest
 from memgw.gateway.search_order import Order, SearchOrder
 from memgw.gateway.server_timing import note, step

@@ -23,9 +23,10 @@ from memgw.common.events import SessionCommitted
 from memgw.common.logging import get_logger
 from memgw.common.settings import GatewaySettings
 from memgw.common.skills import Skills
-from memgw.common.skills.memory import Ingest, IngestInput, RawItem
+from memgw.common.skills.memory import IngestInput, RawItem
 from memgw.gateway import access, audit
 from memgw.gateway.errors import BadRequest, Conflict, NotFound
+from memgw.gateway.ingest import Ingest
 from memgw.gateway.schemas import MAX_TAGS, Content, RequestBody
 
 log = get_logger("memgw.gateway.sessions")

@@ -1,12 +1,14 @@
-"""The default skills over memories and episodes (seed 004 §E): pure decisions, no storage. The
-services read and write around them; what a skill decides is the whole of the decision."""
+"""The skills over memories and episodes (seed 004 §E): every one's contract (its input and output
+models), and the defaults that more than one service calls (``extract_memory``, ``classify_memory``).
+The others' defaults live with the service that calls them: ``ingest`` with the gateway
+(``memgw.gateway.ingest``), ``commit_memory``, ``summarize_episode``, ``merge_memory`` and
+``prune_memory`` with the consolidator (``memgw.consolidator.skills``). Skills are pure decisions, no
+storage: the services read and write around them, and what a skill decides is the whole of the
+decision."""
 
 from __future__ import annotations
 
 import json
-import math
-import re
-import unicodedata
 from datetime import datetime
 from typing import Any, Literal
 
@@ -20,7 +22,6 @@ from memgw.common.extraction import (
     classify_type,
     durable_extract,
     rule_extract,
-    summarize,
 )
 from memgw.common.logging import get_logger
 from memgw.common.namespaces import namespaces_for
@@ -31,9 +32,6 @@ from memgw.common.skills.registry import Skill
 log = get_logger("memgw.skills")
 
 # -- ingest -------------------------------------------------------------------------------------------------
-
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u200b-\u200f\u2028\u2029\ufeff]")
-_BLANK_RUN = re.compile(r"\n{3,}")
 
 
 class RawItem(BaseModel):
@@ -54,33 +52,6 @@ class NormalizedEpisode(BaseModel):
 
 class IngestOutput(BaseModel):
     episodes: list[NormalizedEpisode]
-
-
-def _text_of(content: str | list[Any] | dict[str, Any]) -> str:
-    if isinstance(content, str):
-        return content
-    parts = content if isinstance(content, list) else [content]
-    texts = [p.get("text", "") if isinstance(p, dict) else str(p) for p in parts]
-    return "\n".join(t for t in texts if isinstance(t, str) and t)
-
-
-def normalize(text: str) -> str:
-    """NFC, one kind of line break, no control or zero-width characters, at most one blank line."""
-    text = unicodedata.normalize("NFC", text).replace("\r\n", "\n").replace("\r", "\n")
-    return _BLANK_RUN.sub("\n\n", _CONTROL.sub("", text)).strip()
-
-
-class Ingest(Skill[IngestInput, IngestOutput]):
-    name = "ingest"
-    summary = "Normalize conversation turns, files and task events into episode text (nothing is stored)."
-    Input, Output = IngestInput, IngestOutput
-
-    async def run(self, data: IngestInput) -> IngestOutput:
-        episodes = [
-            NormalizedEpisode(role=(i.role.strip().lower() or "user"), content=normalize(_text_of(i.content)))
-            for i in data.items
-        ]
-        return IngestOutput(episodes=[e for e in episodes if e.content])
 
 
 # -- extract_memory -----------------------------------------------------------------------------------------
@@ -269,29 +240,6 @@ class CommitDecision(BaseModel):
     reason: str
 
 
-class CommitMemory(Skill[CommitInput, CommitDecision]):
-    """Seed 004 §H step 2: a candidate is scored by importance, repetition and the credibility of its
-    source; it becomes long-term memory when the score and its confidence reach the thresholds.
-    Each further time it is said adds evidence: a fact said once in passing stays a candidate, said
-    again in other sessions it is promoted (its score rises by ``evidence_bonus`` per repetition)."""
-
-    name = "commit_memory"
-    summary = "Whether a candidate becomes long-term memory: importance × source credibility + repetition."
-    Input, Output = CommitInput, CommitDecision
-
-    async def run(self, data: CommitInput) -> CommitDecision:
-        c = self.settings.consolidation
-        credibility = c.credibility_of(data.source)
-        score = min(1.0, data.importance * credibility + c.evidence_bonus * (data.evidence_count - 1))
-        promote = score >= data.min_importance and data.confidence >= data.min_confidence
-        reason = (
-            f"score {score:.2f} (importance {data.importance:.2f} × credibility {credibility:.2f}"
-            f" + {data.evidence_count - 1} repetitions), confidence {data.confidence:.2f}"
-            f" (threshold {data.min_importance:.2f}/{data.min_confidence:.2f})"
-        )
-        return CommitDecision(promote=promote, score=round(score, 4), reason=reason)
-
-
 # -- summarize_episode --------------------------------------------------------------------------------------
 
 
@@ -302,15 +250,6 @@ class SummarizeInput(BaseModel):
 
 class SummarizeOutput(BaseModel):
     summary: str
-
-
-class SummarizeEpisode(Skill[SummarizeInput, SummarizeOutput]):
-    name = "summarize_episode"
-    summary = "The lead sentence of each episode, secrets redacted, within a length."
-    Input, Output = SummarizeInput, SummarizeOutput
-
-    async def run(self, data: SummarizeInput) -> SummarizeOutput:
-        return SummarizeOutput(summary=summarize(data.episodes, limit=data.limit))
 
 
 # -- merge_memory -------------------------------------------------------------------------------------------
@@ -337,26 +276,6 @@ class MergeOutput(BaseModel):
     evidence_count: int
     sessions: list[str]
     source_refs: list[str]
-
-
-class MergeMemory(Skill[MergeInput, MergeOutput]):
-    """Seed 004 §H steps 3–4: the same fact said again adds its evidence to the memory; the surer and
-    more important reading wins, nothing is overwritten by a weaker one."""
-
-    name = "merge_memory"
-    summary = "The same fact said again: evidence added, the higher confidence and importance kept."
-    Input, Output = MergeInput, MergeOutput
-
-    async def run(self, data: MergeInput) -> MergeOutput:
-        old, new = data.existing, data.incoming
-        return MergeOutput(
-            importance=max(old.importance, new.importance),
-            confidence=max(old.confidence, new.confidence),
-            tags=sorted({*old.tags, *new.tags}),
-            evidence_count=old.evidence_count + new.evidence_count,
-            sessions=sorted({*old.sessions, *new.sessions}),
-            source_refs=sorted({*old.source_refs, *new.source_refs}),
-        )
 
 
 # -- prune_memory -------------------------------------------------------------------------------------------
@@ -386,33 +305,3 @@ class PruneDecision(BaseModel):
 
 class PruneOutput(BaseModel):
     decisions: list[PruneDecision]
-
-
-class PruneMemory(Skill[PruneInput, PruneOutput]):
-    """Seed 004 §H steps 6–7: a memory not retrieved for long and with little feedback loses importance
-    (half-life decay from its base importance); below the floor it is archived. Evidence and
-    "useful" feedback stretch its half-life (each doubles it at most once per doubling of the count),
-    "outdated" feedback shortens it the same way."""
-
-    name = "prune_memory"
-    summary = "Decay of memories not retrieved, slower with evidence and useful feedback; archive below a floor."
-    Input, Output = PruneInput, PruneOutput
-
-    async def run(self, data: PruneInput) -> PruneOutput:
-        c = self.settings.consolidation
-        decisions = []
-        for m in data.memories:
-            stretch = 1 + math.log2(m.evidence_count) + math.log2(1 + m.useful)
-            half_life = c.decay_half_life_days * stretch / (1 + math.log2(1 + m.outdated))
-            age = max(0.0, (data.now - m.touched_at).total_seconds()) / 86400
-            importance = round(m.base_importance * 0.5 ** (age / half_life), 4)
-            if abs(importance - m.importance) < 0.005:
-                decisions.append(PruneDecision(id=m.id, action="keep", importance=m.importance, reason="unchanged"))
-                continue
-            action: Literal["decay", "archive"] = "archive" if importance < c.decay_floor else "decay"
-            reason = (
-                f"importance {m.importance:.3f} → {importance:.3f} after {age:.1f} days unretrieved"
-                f" (half-life {half_life:.1f} d: evidence {m.evidence_count}, useful {m.useful}, outdated {m.outdated})"
-            )
-            decisions.append(PruneDecision(id=m.id, action=action, importance=importance, reason=reason))
-        return PruneOutput(decisions=decisions)
