@@ -43,15 +43,31 @@ POINTS = [
 ]
 
 
-@pytest_asyncio.fixture(params=["edge", "qdrant-client"])
-async def index(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[VectorIndex]:
+async def _filled(kind: str, folder: Path) -> VectorIndex:
     impl: VectorIndex = (
-        EdgeIndex(tmp_path / "shard", dim=DIM)
-        if request.param == "edge"
+        EdgeIndex(folder / "shard", dim=DIM)
+        if kind == "edge"
         else QdrantServerIndex.connect(":memory:", "memories", dim=DIM)
     )
     await impl.ensure()
     await impl.upsert(POINTS)
+    return impl
+
+
+@pytest_asyncio.fixture(params=["edge", "qdrant-client"])
+async def index(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[VectorIndex]:
+    """An index of its own, for a test that writes."""
+    impl = await _filled(request.param, tmp_path)
+    yield impl
+    await impl.close()
+
+
+@pytest_asyncio.fixture(params=["edge", "qdrant-client"], scope="module")
+async def shared(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> AsyncIterator[VectorIndex]:
+    """One index for the tests that only read it (making a shard is most of such a test's time)."""
+    impl = await _filled(request.param, tmp_path_factory.mktemp("shared"))
     yield impl
     await impl.close()
 
@@ -60,32 +76,32 @@ def _ids(hits: list) -> list[str]:
     return [h.memory_id for h in hits]
 
 
-async def test_dense_search_ranks_the_nearest_first(index: VectorIndex) -> None:
-    hits = await index.search(dense=_vec(0), where=None, limit=2)
+async def test_dense_search_ranks_the_nearest_first(shared: VectorIndex) -> None:
+    hits = await shared.search(dense=_vec(0), where=None, limit=2)
     assert _ids(hits)[0] == "m-tea"
 
 
-async def test_bm25_finds_chinese_words_inside_an_unsegmented_sentence(index: VectorIndex) -> None:
-    hits = await index.search(text="中文输出", where=None, limit=3)
+async def test_bm25_finds_chinese_words_inside_an_unsegmented_sentence(shared: VectorIndex) -> None:
+    hits = await shared.search(text="中文输出", where=None, limit=3)
     assert _ids(hits) == ["m-zh"]
 
 
-async def test_the_filter_keeps_other_users_out_of_both_kinds_of_search(index: VectorIndex) -> None:
+async def test_the_filter_keeps_other_users_out_of_both_kinds_of_search(shared: VectorIndex) -> None:
     where = Where(must=(Match("user_id", "u1"),))
     for hits in (
-        await index.search(dense=_vec(0), where=where, limit=5),
-        await index.search(text="drinks tea", where=where, limit=5),
+        await shared.search(dense=_vec(0), where=where, limit=5),
+        await shared.search(text="drinks tea", where=where, limit=5),
     ):
         assert _ids(hits)[0] == "m-tea"
         assert "m-other" not in _ids(hits)
 
 
-async def test_asking_by_meaning_and_by_words_at_once_is_refused(index: VectorIndex) -> None:
+async def test_asking_by_meaning_and_by_words_at_once_is_refused(shared: VectorIndex) -> None:
     with pytest.raises(ValueError, match="ranking fuses"):
-        await index.search(dense=_vec(0), text="tea", where=None, limit=5)
+        await shared.search(dense=_vec(0), text="tea", where=None, limit=5)
 
 
-async def test_nested_conditions_express_status_expiry_and_source_scope(index: VectorIndex) -> None:
+async def test_nested_conditions_express_status_expiry_and_source_scope(shared: VectorIndex) -> None:
     where = Where(
         must=(
             MatchAny("status", ("active",)),
@@ -93,9 +109,9 @@ async def test_nested_conditions_express_status_expiry_and_source_scope(index: V
             Where(should=(IsEmpty("source_id"), MatchAny("source_id", ("other-source",)))),
         )
     )
-    hits = await index.search(dense=_vec(0), where=where, limit=10)
+    hits = await shared.search(dense=_vec(0), where=where, limit=10)
     assert set(_ids(hits)) == {"m-tea", "m-other"}
-    assert await index.count(where) == 2
+    assert await shared.count(where) == 2
 
 
 async def test_payload_updates_and_deletes_are_seen_by_the_next_query(index: VectorIndex) -> None:

@@ -26,7 +26,7 @@ async def _huge(_: object) -> StreamingResponse:
 
 
 async def _slow(_: object) -> Response:
-    await asyncio.sleep(1)  # five times the guard's limit below; the server's stop waits for it
+    await asyncio.sleep(0.5)  # five times the guard's limit below; the server's stop waits for it
     return PlainTextResponse("late")
 
 
@@ -45,8 +45,9 @@ def _app(other: str) -> Starlette:
     )
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 async def servers() -> AsyncIterator[tuple[str, str]]:
+    """Two local servers the guards are pointed at; they keep no state, so the module shares them."""
     async with serve(Starlette(routes=[Route("/ok", lambda _: PlainTextResponse("other"))])) as other:
         async with serve(_app(other)) as main:
             yield main, other
@@ -109,7 +110,7 @@ async def test_a_50_mb_page_is_cut_off_at_the_size_limit(servers: tuple[str, str
 
 async def test_a_slow_server_hits_the_time_limit(servers: tuple[str, str]) -> None:
     main, _ = servers
-    guard = _guard(main, timeout_s=0.2)
+    guard = _guard(main, timeout_s=0.1)
     with pytest.raises(OutboundRefused, match="longer than"):
         await guard.fetch(f"{main}/slow")
     await guard.close()

@@ -63,8 +63,10 @@ def test_no_sql_names_a_table_outside_its_module() -> None:
     owners = _owners()
     strays = []
     for path in ROOT.glob("*/**/src/memgw/**/*.py"):
-        module = str(path).split("/src/memgw/", 1)[1]
-        for text in _sql_strings(ast.parse(path.read_text())):
+        module, source = str(path).split("/src/memgw/", 1)[1], path.read_text()
+        if not SQL_TABLE.search(source):
+            continue  # no SQL in it: not worth parsing
+        for text in _sql_strings(ast.parse(source)):
             for table in SQL_TABLE.findall(text):
                 if table in owners and not any(module.startswith(o) or module.endswith(o) for o in owners[table]):
                     strays.append(f"{module}: {table}")
