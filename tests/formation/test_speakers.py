@@ -30,6 +30,13 @@ def test_only_the_users_sentences_are_statements() -> None:
     ]
 
 
+def test_of_a_question_that_first_states_something_the_statement_is_what_the_user_said() -> None:
+    episodes: list[tuple[str | None, str]] = [
+        ("user", "Thanks! I live in Leeds, any good walks nearby? Also, what's the weather like?"),
+    ]
+    assert user_statements(episodes) == ["Thanks!", "I live in Leeds", "Also, what's the weather like?"]
+
+
 def test_an_episode_without_prefixes_is_its_roles() -> None:
     assert user_statements([("tool", "exit code 0"), ("system", "You are helpful.")]) == []
     assert user_statements([(None, "I take the 8:05 train.")]) == ["I take the 8:05 train."]

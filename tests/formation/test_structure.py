@@ -12,6 +12,7 @@ from memgw.common.formation.structure import (
     imagined,
     in_the_past,
     is_question,
+    stated_before_ask,
 )
 
 
@@ -89,3 +90,31 @@ def test_what_is_only_imagined(text: str, is_imagined: bool) -> None:
 )
 def test_an_addition(text: str, adds: bool) -> None:
     assert adds_to(text) is adds
+
+
+@pytest.mark.parametrize(
+    ("text", "stated"),
+    [
+        ("I'm allergic to peanuts, so can you suggest a dessert without them?", "I'm allergic to peanuts"),
+        ("We moved to Porto in May — any tips for the tram?", "We moved to Porto in May"),
+        ("I use Neovim; how do I turn on spell checking?", "I use Neovim"),
+        ("我在深圳做前端开发，你能帮我看看这个报错吗？", "我在深圳做前端开发"),
+        ("我对海鲜过敏，这道菜能换个做法吗？", "我对海鲜过敏"),
+    ],
+)
+def test_a_question_that_first_states_something_gives_the_statement_without_its_ask(text: str, stated: str) -> None:
+    assert stated_before_ask(text) == stated
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Can you remind me what the capital of Peru is?",
+        "What's a good gift for my wife, she loves orchids?",  # it asks first
+        "If I move to Berlin, would I need a visa?",  # what it states is only imagined
+        "假设我改行当老师，会有什么变化？",
+        "I live in Glasgow.",  # not a question: nothing to take apart
+    ],
+)
+def test_a_question_that_only_asks_or_imagines_states_nothing(text: str) -> None:
+    assert stated_before_ask(text) is None

@@ -55,6 +55,38 @@ _CHANGE_OF_STATE = re.compile(
 )
 
 
+# A question that first states something: "I'm allergic to peanuts, so can you …?", "我搬到杭州了，你能
+# 推荐…吗？". Its clauses are cut where punctuation joins them; the ask is the clause that opens with an
+# interrogative, an auxiliary or a request ("so can you", "any ideas", "你能", "请"), else the last one.
+_CLAUSE = re.compile(r"\s*(?:[,，;；:：]|\s[-–—]\s)\s*")
+_ASK = re.compile(
+    r"^\s*(?:(?:so|and|but|then|now|anyway|also)\s+)?(?:can|could|would|will|should|shall|do|does|did|is|are|was"
+    r"|were|may|am|any|anything|how|what|what's|where|when|which|who|whom|whose|why|please|let me know|tell me)\b"
+    r"|^\s*(?:所以|那么?|因此|但是?|另外)?(?:你|您|能不能|能否|可不可以|可以|有没有|有什么|怎么|怎样|如何|什么|哪|为什么|请|帮我|麻烦|求)",
+    re.IGNORECASE,
+)
+
+
+# More than a discourse marker ("Also, what …?", "Oh, can you …?"): two words, or three Chinese characters.
+_A_CLAUSE = re.compile(r"\w+\W+\w+|[\u3400-\u9fff]{3}")
+
+
+def stated_before_ask(sentence: str) -> str | None:
+    """What a question states before it asks ("I'm allergic to peanuts" of "I'm allergic to peanuts, so
+    can you suggest a dessert?"): the clauses before the ask, or None when it only asks, or what it
+    states is only imagined ("If I move to Berlin, would I need a visa?")."""
+    if not is_question(sentence):
+        return None
+    cuts = list(_CLAUSE.finditer(sentence))
+    if not cuts:
+        return None
+    ask = next((c for c in cuts if _ASK.match(sentence[c.end() :])), cuts[-1])
+    stated = sentence[: ask.start()].strip()
+    if _ASK.match(stated) or is_question(stated) or imagined(stated) or not _A_CLAUSE.search(stated):
+        return None
+    return stated
+
+
 def about_user(sentence: str) -> bool:
     return bool(_ABOUT_USER.match(sentence))
 
