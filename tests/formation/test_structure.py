@@ -13,6 +13,7 @@ from memgw.common.formation.structure import (
     in_the_past,
     is_question,
     stated_before_ask,
+    without_opener,
 )
 
 
@@ -118,3 +119,21 @@ def test_a_question_that_first_states_something_gives_the_statement_without_its_
 )
 def test_a_question_that_only_asks_or_imagines_states_nothing(text: str) -> None:
     assert stated_before_ask(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "statement"),
+    [
+        ("btw I'm left-handed", "I'm left-handed"),
+        ("Oh and my cat is called Miso", "my cat is called Miso"),
+        ("Heads up: my email changed to sam.k@proton.me", "my email changed to sam.k@proton.me"),
+        ("对了，我的新邮箱是 wang.lei@163.com", "我的新邮箱是 wang.lei@163.com"),
+        ("哈哈好的，我超喜欢科幻小说。", "我超喜欢科幻小说。"),
+        ("Also, I like jazz.", "Also, I like jazz."),  # an addition says so: kept
+        ("Well-known fact: I snore.", "Well-known fact: I snore."),
+        ("好的东西都贵", "好的东西都贵"),
+        ("Okay.", "Okay."),  # nothing but the opener: left as it is
+    ],
+)
+def test_a_statement_loses_the_interjections_it_opens_with_and_nothing_else(text: str, statement: str) -> None:
+    assert without_opener(text) == statement

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memgw.common.formation.structure import stated_before_ask
+from memgw.common.formation.structure import stated_before_ask, without_opener
 from memgw.common.text import sentences
 
 USER, ASSISTANT, OTHER = "user", "assistant", "other"
@@ -70,6 +70,7 @@ def turns(text: str, role: str | None = None) -> list[Turn]:
 
 def user_statements(episodes: list[tuple[str | None, str]]) -> list[str]:
     """Each sentence the user said, in order, from (role, text) episodes; of a question that first
-    states something ("I live in Leeds, any good walks nearby?"), the statement without its ask."""
+    states something ("I live in Leeds, any good walks nearby?"), the statement without its ask; and
+    without what opens it but says nothing ("btw", "对了，")."""
     said = [s for role, text in episodes for t in turns(text, role) if t.speaker == USER for s in sentences(t.text)]
-    return [stated_before_ask(s) or s for s in said]
+    return [without_opener(stated_before_ask(s) or s) for s in said]

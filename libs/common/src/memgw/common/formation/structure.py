@@ -87,6 +87,24 @@ def stated_before_ask(sentence: str) -> str | None:
     return stated
 
 
+# What opens a turn without saying anything of its own: interjections and discourse markers, a closed
+# class ("btw", "oh", "heads up:", "对了", "哈哈好的，"). Not "also" nor "还有": those say a statement adds.
+_OPENER = re.compile(
+    r"^(?:\s*(?:(?:oh|ah|um+|uh|hmm+|well|so|and|anyway|anyways|actually|honestly|basically|btw|by the way|fyi"
+    r"|heads[- ]up|quick note|just so you know|for the record|ok(?:ay)?|yeah|yes|lol|ha(?:ha)+|thanks|thank you)"
+    r"(?![\w-])|(?:哦|噢|嗯|啊|哈哈+|好的|好吧)(?=[\s,，:：!！.。]|哦|噢|嗯|啊|哈|好的|好吧)|对了|其实|顺便说一下|顺便提一下|顺便|说起来|话说)"
+    r"[\s,，:：!！.。-]*)+",
+    re.IGNORECASE,
+)
+
+
+def without_opener(sentence: str) -> str:
+    """The statement without the interjections and discourse markers it opens with ("btw I'm
+    left-handed" → "I'm left-handed"), unless nothing else is left."""
+    rest = _OPENER.sub("", sentence, count=1)
+    return rest if _A_CLAUSE.search(rest) else sentence
+
+
 def about_user(sentence: str) -> bool:
     return bool(_ABOUT_USER.match(sentence))
 
