@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memgw.consolidator.conflicts import attribute_triggers, contradiction, kept_values, new_values
+from memgw.consolidator.conflicts import attribute_triggers, contradiction, kept_values, new_values, other_kinds
 
 pytestmark = pytest.mark.unit
 
@@ -62,3 +62,18 @@ def test_kept_values_are_the_old_ones_the_new_statement_names_again() -> None:
     assert kept_values("I use VS Code.", "I've switched from VS Code to Zed for everything.") == {"VS", "Code"}
     assert kept_values("我的微信号是 lily_2020。", "我微信号从 lily_2020 改成 lily_new 了。") == {"lily_2020"}
     assert kept_values("I use VS Code.", "I've switched to Zed.") == set()
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "other"),
+    [
+        ("I live in Leeds.", "I work in York.", True),
+        ("I work at Deloitte in Manchester.", "I live in Manchester.", True),
+        ("我在深圳工作。", "我住在深圳。", True),
+        ("I live in Leeds.", "I moved to York.", False),  # both where they live: a change is for the model
+        ("我在字节工作。", "我入职了腾讯。", False),
+        ("I live in Leeds.", "I like tea.", False),  # only one of them says which
+    ],
+)
+def test_where_one_lives_and_where_one_works_are_told_apart_by_their_verbs(old: str, new: str, other: bool) -> None:
+    assert other_kinds(old, new) is other

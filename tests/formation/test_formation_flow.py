@@ -136,6 +136,17 @@ async def test_an_addition_or_an_imagined_change_neither_merges_nor_opens_a_revi
     assert {"我对猫毛过敏。", "我是程序员。"} <= set(await _contents(system, key))
 
 
+async def test_where_the_user_lives_and_where_they_work_are_two_facts(system: System) -> None:
+    """The embedder reads "I live in X" and "I work in X" alike; neither is the other said again or
+    changed: no merge, no review, both kept."""
+    for first, then in (("I work in Manchester.", "I live in Manchester."), ("我住在杭州。", "我在上海上班。")):
+        key = await system.user(f"lw_{uuid.uuid4().hex[:6]}")
+        await _commit(system, key, first)
+        second = await _commit(system, key, then)
+        assert second["merged"] == second["reviews"] == [], second
+        assert {first, then} <= set(await _contents(system, key))
+
+
 async def test_a_new_value_of_a_candidate_replaces_it_unreviewed(system: System) -> None:
     """A candidate is nobody's trusted memory yet: a new value archives it, with when it stopped holding."""
     key = await system.user(f"cc_{uuid.uuid4().hex[:6]}")

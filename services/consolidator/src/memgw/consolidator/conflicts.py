@@ -48,6 +48,32 @@ ATTRIBUTE_TRIGGERS: dict[str, tuple[str, ...]] = {
 }
 
 
+# Where someone lives and where they work: two attributes the embedder puts side by side ("I live in
+# Leeds" and "I work in Leeds" read alike to it), so a statement's kind is told by its verb.
+_KINDS = {
+    "residence": re.compile(
+        r"\b(?:live[sd]?|living|moved|relocated|settled)\s+(?:in|to)\b|\bmy home is\b|住在|搬到|搬去|定居|家在",
+        re.IGNORECASE,
+    ),
+    "workplace": re.compile(
+        r"\b(?:work(?:s|ed|ing)?|employed)\s+(?:at|for|in|as|by)\b|\bjob (?:at|in)\b|\bjoined\b"
+        r"|在\S{1,12}?(?:工作|上班)|入职|就职",
+        re.IGNORECASE,
+    ),
+}
+
+
+def kinds(text: str) -> set[str]:
+    """Which of residence and workplace ``text`` states (by its verb), if any."""
+    return {kind for kind, pattern in _KINDS.items() if pattern.search(text)}
+
+
+def other_kinds(old: str, new: str) -> bool:
+    """Whether the two state different ones of residence and workplace: never the same fact."""
+    said, stated = kinds(old), kinds(new)
+    return bool(said and stated and said.isdisjoint(stated))
+
+
 def attribute_triggers(text: str) -> tuple[str, ...]:
     """The trigger words of every attribute ``text`` states a value for."""
     found: list[str] = []

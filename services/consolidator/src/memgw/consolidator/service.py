@@ -43,7 +43,7 @@ from memgw.common.skills.memory import (
     SummarizeInput,
 )
 from memgw.consolidator import relation
-from memgw.consolidator.conflicts import attribute_triggers, contradiction, kept_values, new_values
+from memgw.consolidator.conflicts import attribute_triggers, contradiction, kept_values, new_values, other_kinds
 from memgw.consolidator.decide import Decided, LlmDecider
 from memgw.consolidator.skills import CommitMemory, MergeMemory, SummarizeEpisode
 
@@ -308,6 +308,8 @@ class Consolidator:
         found = model.probabilities([vector_of(e["embedding"]).tolist() for e in known], [vector] * len(known))
         best: Any = None
         for existing, p in zip(known, found, strict=True):
+            if other_kinds(existing["content"], text):
+                continue  # where they live beside where they work: two facts, whatever the vectors say
             one_fact = p[relation.SAME] + p[relation.CHANGE] >= p[relation.OTHER]  # the model: the same fact
             if values := new_values(existing["content"], text):
                 # The same fact with another number, address or handle is a new value of it (a phone number,
@@ -322,6 +324,28 @@ class Consolidator:
                 if p[kind] >= sure_at and (best is None or p[kind] > best[2]):
                     best = (existing, kind, p[kind])
         return best
+
+    async def _related_in_whole_or_part(self, asked: _Asked, neighbours: list[tuple[Any, float]]) -> Any:
+        """``_related`` for the whole statement; failing that, a change that one of its own clauses tells
+        ("Claire left, so my manager is Hassan now" beside "My manager is Claire"). A clause only ever
+        finds a change: the same again is judged on the whole, so no detail of it is lost in a merge."""
+        text = asked.candidate.content
+        if related := self._related(text, asked.vector, neighbours):
+            return related
+        own = [
+            c
+            for c in structure.clauses(text)
+            if not (structure.about_someone_else(c) or structure.in_the_past(c) or structure.imagined(c))
+        ]
+        if not own or relation.for_embedder(self.embedder.name) is None:
+            return None
+        vectors = await self.store.embed_passages(own, self.embedder, tenant=asked.event.user_id)
+        changes = [
+            found
+            for clause, vector in zip(own, vectors, strict=True)
+            if (found := self._related(clause, vector, neighbours)) is not None and found[1] == relation.CHANGE
+        ]
+        return max(changes, key=lambda found: found[2], default=None)
 
     async def _consider(
         self, event: SessionCommitted, candidate: CandidateMemory, min_importance: float, outcome: Outcome, step: int
@@ -372,7 +396,7 @@ class Consolidator:
             or structure.is_question(text)
         )
         adds = structure.adds_to(text)
-        if own and not adds and (related := self._related(text, asked.vector, neighbours)):
+        if own and not adds and (related := await self._related_in_whole_or_part(asked, neighbours)):
             existing, kind, p = related
             if kind == relation.SAME and existing["status"] in MERGES_INTO:
                 await self._merged_into(asked, existing, f"the same fact again (p {p:.2f})")
@@ -392,6 +416,7 @@ class Consolidator:
                     return True
         for existing, score in neighbours:  # the same words of the same subject: a near duplicate
             same = score >= self.settings.near_duplicate_similarity and not new_values(existing["content"], text)
+            same = same and not other_kinds(existing["content"], text)
             same_subject = structure.about_someone_else(existing["content"]) == structure.about_someone_else(text)
             if same and same_subject and not adds and existing["status"] in MERGES_INTO:
                 await self._merged_into(asked, existing, f"near duplicate (similarity {score:.3f})")

@@ -105,6 +105,14 @@ def without_opener(sentence: str) -> str:
     return rest if _A_CLAUSE.search(rest) else sentence
 
 
+def clauses(sentence: str) -> list[str]:
+    """The clauses of a statement that joins several ("Claire left, so my manager is Hassan now"), each
+    without its opening conjunction; [] when it has one clause only."""
+    parts = [without_opener(part.strip()) for part in _CLAUSE.split(sentence)]
+    parts = [p for p in parts if _A_CLAUSE.search(p)]
+    return parts if len(parts) > 1 else []
+
+
 def about_user(sentence: str) -> bool:
     return bool(_ABOUT_USER.match(sentence))
 
