@@ -1,7 +1,8 @@
 """The directory (users, agents, workspaces and their members) as every module reads it but the
-gateway's directory and identity, which write it: who a user (through an agent) is and which workspaces it may read
-*now*. The gateway resolves a principal from an API key; a consumer acting later on someone's behalf
-(the consolidator writing a commit) reads it again, so rights lost meanwhile are lost there too."""
+gateway's directory and identity, which write it: who a user (through an agent) is and which
+workspaces it may read *now*. The gateway resolves a principal from an API key; a consumer acting
+later on someone's behalf (the consolidator writing a commit) reads it again, so rights lost
+meanwhile are lost there too."""
 
 from __future__ import annotations
 
