@@ -5,11 +5,12 @@ seed's rule table (written out again below, apart from ``memgw.common.acl``) let
 from __future__ import annotations
 
 import itertools
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
+import pytest_asyncio
 
 from memgw.common.acl import OPENED, ReadScope, listing, read_key, read_where
 from memgw.common.domain import MemoryStatus, Principal
@@ -97,22 +98,26 @@ READERS = [
 SCOPES = (listing((MemoryStatus.ACTIVE, MemoryStatus.ARCHIVED)), OPENED, ReadScope(statuses=(MemoryStatus.ARCHIVED,)))
 
 
-async def test_a_reader_finds_by_keys_exactly_what_the_rules_let_it_read(tmp_path: Path) -> None:
-    memories = _memories()
-    index = EdgeIndex(tmp_path / "shard", dim=4)
+@pytest_asyncio.fixture(scope="module")
+async def shard(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[EdgeIndex]:
+    """Every kind of memory in one real embedded shard, which the tests below only read."""
+    index = EdgeIndex(tmp_path_factory.mktemp("read-keys") / "shard", dim=4)
     await index.ensure()
-    try:
-        await index.upsert([index_point(m) for m in memories])
-        for p in READERS:
-            expected = {m["id"] for m in memories if _may_read(p, m)}
-            where = read_where(p, now=NOW)
-            by_words = await index.search(text="tea note", where=where, limit=len(memories))
-            by_meaning = await index.search(dense=[1.0, 0.0, 0.0, 0.0], where=where, limit=len(memories))
-            assert {h.memory_id for h in by_words} == expected, p
-            assert {h.memory_id for h in by_meaning} == expected, p
-            assert expected  # every reader reads something (the global memories at least)
-    finally:
-        await index.close()
+    await index.upsert([index_point(m) for m in _memories()])
+    yield index
+    await index.close()
+
+
+async def test_a_reader_finds_by_keys_exactly_what_the_rules_let_it_read(shard: EdgeIndex) -> None:
+    memories = _memories()
+    for p in READERS:
+        expected = {m["id"] for m in memories if _may_read(p, m)}
+        where = read_where(p, now=NOW)
+        by_words = await shard.search(text="tea note", where=where, limit=len(memories))
+        by_meaning = await shard.search(dense=[1.0, 0.0, 0.0, 0.0], where=where, limit=len(memories))
+        assert {h.memory_id for h in by_words} == expected, p
+        assert {h.memory_id for h in by_meaning} == expected, p
+        assert expected  # every reader reads something (the global memories at least)
 
 
 def test_only_a_standing_memory_has_a_key_and_no_two_ways_share_one() -> None:
@@ -137,17 +142,11 @@ def test_only_a_standing_memory_has_a_key_and_no_two_ways_share_one() -> None:
     assert all(len(named) == 1 for named in by_key.values()), by_key
 
 
-async def test_every_scope_finds_in_the_index_exactly_what_the_rules_let_it_read(tmp_path: Path) -> None:
+async def test_every_scope_finds_in_the_index_exactly_what_the_rules_let_it_read(shard: EdgeIndex) -> None:
     """Beyond the keys: a listing of the reader's own candidates or archived memories, a record opened by
     its id. What does not stand (not active, or marked incorrect) is found only by its owner."""
     memories = _memories()
-    index = EdgeIndex(tmp_path / "shard", dim=4)
-    await index.ensure()
-    try:
-        await index.upsert([index_point(m) for m in memories])
-        for scope, p in itertools.product(SCOPES, READERS):
-            expected = {m["id"] for m in memories if _may_read(p, m, scope)}
-            hits = await index.search(text="tea note", where=read_where(p, scope, now=NOW), limit=len(memories))
-            assert {h.memory_id for h in hits} == expected, (scope, p)
-    finally:
-        await index.close()
+    for scope, p in itertools.product(SCOPES, READERS):
+        expected = {m["id"] for m in memories if _may_read(p, m, scope)}
+        hits = await shard.search(text="tea note", where=read_where(p, scope, now=NOW), limit=len(memories))
+        assert {h.memory_id for h in hits} == expected, (scope, p)

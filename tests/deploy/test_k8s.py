@@ -5,6 +5,8 @@ stream and consumer — is checked against the code, as the compose test does.""
 
 from __future__ import annotations
 
+import copy
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -35,12 +37,19 @@ KEDA_NATS_METADATA = {  # keda.sh/docs/scalers/nats-jetstream
 }
 
 
-def _documents() -> list[dict[str, Any]]:
-    docs = []
+@functools.cache
+def _parsed() -> tuple[dict[str, Any], ...]:
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's, where PyYAML was built with it
+    docs: list[dict[str, Any]] = []
     for path in sorted(K8S.glob("*.yaml")):
         if path.name != "kustomization.yaml":
-            docs += [d for d in yaml.safe_load_all(path.read_text()) if d]
-    return docs
+            docs += [d for d in yaml.load_all(path.read_text(), Loader=loader) if d]
+    return tuple(docs)
+
+
+def _documents() -> list[dict[str, Any]]:
+    """Every manifest, parsed once; a copy for each test, so none sees another's changes."""
+    return copy.deepcopy(list(_parsed()))
 
 
 def _of(kind: str) -> dict[str, dict[str, Any]]:
