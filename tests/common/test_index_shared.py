@@ -52,6 +52,12 @@ async def index(tmp_path: Path, nats_url: str, database_url: str) -> AsyncIterat
     await caller_nc.close()
 
 
+@pytest.fixture
+def shared(index: VectorIndex) -> VectorIndex:
+    """The contract's read-only tests ask for ``shared``: here, the remote index of their own."""
+    return index
+
+
 @pytest.mark.unit
 def test_filters_cross_the_wire_unchanged() -> None:
     where = Where(
