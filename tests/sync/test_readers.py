@@ -161,6 +161,12 @@ async def test_github_reads_commits_issues_and_prs_across_pages_and_a_rate_limit
         reader = GithubReader(
             SourceSettings(github_api_url=url, github_token="tok", operator_credential_users=["u"]), fetcher
         )
+        waited: list[float] = []
+
+        async def wait(seconds: float) -> None:
+            waited.append(seconds)
+
+        reader._wait = wait  # type: ignore[method-assign]
         source = _source(SourceKind.GITHUB_REPO, repo="o/r")
         items = {i.id for i in await reader.list_items(source)}
         assert items == {"commit:1abc0", "commit:1abc1", "commit:2abc0", "commit:2abc1", "issue:1", "pr:2"}
@@ -168,6 +174,8 @@ async def test_github_reads_commits_issues_and_prs_across_pages_and_a_rate_limit
         assert "它坏了" in issue.text
         assert issue.text.startswith("# Issue #1: Bug")
         assert state["issue_calls"] == 2
+        [wait] = waited  # once, until the window resets (a second from the fake's now)
+        assert 1 <= wait <= 2
         only_prs = await reader.list_items(_source(SourceKind.GITHUB_REPO, repo="o/r", include=["pulls"]))
         assert [i.id for i in only_prs] == ["pr:2"]
         with pytest.raises(SourceError, match="no repository o/missing"):
