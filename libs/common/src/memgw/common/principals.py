@@ -50,12 +50,6 @@ async def members_of(db: Executor, workspace_id: str) -> set[str]:
     return {r["user_id"] for r in rows}
 
 
-async def memberships_of(db: Executor, user_id: str) -> list[str]:
-    """The workspaces ``user_id`` is a member of now."""
-    rows = await db.fetch("SELECT workspace_id FROM workspace_members WHERE user_id = $1", user_id)
-    return [r["workspace_id"] for r in rows]
-
-
 async def user_ids(db: Executor, *, active_only: bool = True) -> list[str]:
     """Every user's id (only those not disabled, by default), in order."""
     rows = await db.fetch("SELECT id FROM users WHERE NOT $1::bool OR status = 'active' ORDER BY id", active_only)

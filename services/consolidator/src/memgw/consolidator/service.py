@@ -332,6 +332,8 @@ class Consolidator:
         text = asked.candidate.content
         if related := self._related(text, asked.vector, neighbours):
             return related
+        if not any(e["embedding_model"] == self.embedder.name for e, _ in neighbours):
+            return None  # nothing a clause could be compared with: not worth embedding the clauses
         own = [
             c
             for c in structure.clauses(text)

@@ -20,6 +20,7 @@ from memgw.common.domain import ID_PATTERN, Principal
 from memgw.common.events import AccessChanged, Subject
 from memgw.common.logging import get_logger
 from memgw.common.namespaces import user_namespace
+from memgw.common.principals import owner_of_agent
 from memgw.gateway import access, audit
 from memgw.gateway.errors import Conflict, NotFound
 from memgw.gateway.identity import create_key
@@ -307,10 +308,6 @@ class Directory:
         row = await self.pool.fetchrow(f"{_WORKSPACE_SELECT} WHERE w.id = $1", workspace_id)
         return Workspace(**dict(row)) if row else None
 
-    async def _agent_owner(self, agent_id: str) -> str | None:
-        owner: str | None = await self.pool.fetchval("SELECT owner_user_id FROM agents WHERE id = $1", agent_id)
-        return owner
-
     async def create_workspace(self, p: Principal, body: WorkspaceCreate) -> Workspace:
         """The caller owns it. Other users named as members are invited (they join by accepting); agents
         are admitted only by their owners. The admin key provisions memberships and agents directly."""
@@ -320,7 +317,7 @@ class Directory:
         others = sorted(set(body.member_user_ids) - {owner})
         members, invited = ([owner, *others], []) if p.is_admin else ([owner], others)
         for agent_id in sorted(set(body.allowed_agent_ids)):
-            grant = policy.AgentGrantRef(ref, agent_id, await self._agent_owner(agent_id))
+            grant = policy.AgentGrantRef(ref, agent_id, await owner_of_agent(self.pool, agent_id))
             await self._require(p, policy.Action.WORKSPACE_ALLOW_AGENT, grant, body.workspace_id)
         try:
             async with self.pool.acquire() as conn, conn.transaction():
@@ -444,7 +441,7 @@ class Directory:
     async def change_agent(self, p: Principal, workspace_id: str, agent_id: str, *, add: bool) -> Workspace:
         """A member brings its own agent in; an agent's owner (or the workspace owner) takes it out."""
         workspace = await self.get_workspace(p, workspace_id)
-        grant = policy.AgentGrantRef(_ref(workspace), agent_id, await self._agent_owner(agent_id))
+        grant = policy.AgentGrantRef(_ref(workspace), agent_id, await owner_of_agent(self.pool, agent_id))
         action = policy.Action.WORKSPACE_ALLOW_AGENT if add else policy.Action.WORKSPACE_WITHDRAW_AGENT
         await self._require(p, action, grant, workspace_id)
         if add:
@@ -479,7 +476,7 @@ class Directory:
 
     async def issue_key(self, p: Principal, body: KeyCreate) -> KeyCreated:
         user_id = body.user_id or p.user_id
-        agent_owner = await self._agent_owner(body.agent_id) if body.agent_id else None
+        agent_owner = await owner_of_agent(self.pool, body.agent_id) if body.agent_id else None
         ref = policy.KeyRef(user_id, body.agent_id, agent_owner)
         await self._require(p, policy.Action.KEY_CREATE, ref, body.agent_id or user_id)
         if body.agent_id and agent_owner != user_id:  # the admin key asked for an agent that is not the user's

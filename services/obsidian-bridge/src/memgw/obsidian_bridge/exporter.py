@@ -21,7 +21,7 @@ from memgw.common.domain import MemoryRecord, MemoryStatus, MemoryType, Principa
 from memgw.common.events import ReviewSettled
 from memgw.common.logging import get_logger
 from memgw.common.memories import reads
-from memgw.common.principals import members_of, memberships_of, principal_of, user_ids
+from memgw.common.principals import members_of, principal_of, user_ids
 from memgw.common.secrets import contains_secret
 from memgw.common.settings import VaultSettings
 from memgw.common.skills import Skills
@@ -249,7 +249,8 @@ class Exporter:
         """Write every note the user's vault should hold now, and take out what it may no longer hold;
         return how many memories were looked at."""
         held = self.vault.user(user_id).memory_ids()
-        workspaces = await memberships_of(self.pool, user_id)
+        p = await principal_of(self.pool, user_id, None)  # gone or disabled: only their own notes go
+        workspaces = sorted(p.workspace_ids) if p is not None else []
         wanted = await reads.vault_ids(self.pool, user_id, workspaces, VAULT_STATUSES)
         for memory_id in sorted(wanted | held):
             await self.memory_changed(memory_id)
