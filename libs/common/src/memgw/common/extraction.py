@@ -11,13 +11,21 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import httpx
 
-from memgw.common.formation.durable import KEEP_AT
-from memgw.common.formation.structure import about_user, is_question
+from memgw.common.formation.durable import KEEP_AT, TOLD_CHANGE_AT
+from memgw.common.formation.structure import (
+    about_someone_else,
+    about_user,
+    is_question,
+    make_believe,
+    names_a_relation,
+    of_the_moment,
+    tells_a_change,
+)
 from memgw.common.logging import get_logger
 from memgw.common.secrets import contains_secret, redact
 from memgw.common.settings import ConsolidationSettings
@@ -33,6 +41,7 @@ class Candidate:
     importance: float
     confidence: float
     tags: list[str] = field(default_factory=list)
+    only_as_change: bool = False  # see CandidateMemory
 
 
 @dataclass
@@ -120,18 +129,35 @@ def durable_extract(statements: list[str], durable: list[float]) -> Extraction:
     """The user's statements the durable model keeps (``durable``: each one's probability), each as it
     was said: the user's own clause. The model decides whether; besides, a statement whose
     subject is the user ("I …", "The user …", "我…", "用户…", not "If I …" nor "My brother …") and
-    that states a fact, preference, decision or lesson of theirs is kept too. The type (and with it
+    that states a fact, preference, decision or lesson of theirs is kept too, and so is one that says who
+    someone is to the user ("Ravi is my husband", "我女朋友叫小雨": family is a standing fact). The type (and with it
     importance and confidence, so what is promoted at once and what waits as a candidate) is its
-    rule's where one matches, else a plain fact's. A question is never kept, whatever its vector says."""
+    rule's where one matches, else a plain fact's. A question, make-believe ("Imagine I were …") or what
+    holds only today ("I'm shattered today") is never kept, whatever its vector says.
+
+    A change told in passing ("Sold the Corolla, got a BYD": no subject, so no rule) that the model
+    doubts but does not reject is passed on marked ``only_as_change``: the consolidator keeps it only
+    if it changes a memory the user has. What the change is of decides its worth."""
     candidates: list[Candidate] = []
     for sentence, p in zip(statements, durable, strict=True):
-        if len(sentence) < 4 or is_question(sentence) or contains_secret(sentence):
+        if len(sentence) < 4 or contains_secret(sentence) or _not_a_standing_fact(sentence):
             continue
         rule = _rule_of(sentence)
-        if p < KEEP_AT and not (about_user(sentence) and rule):
-            continue
-        candidates.append(_candidate(sentence, rule or ("fact", *_FACT)))
+        if p >= KEEP_AT or (about_user(sentence) and rule) or names_a_relation(sentence):
+            candidates.append(_candidate(sentence, rule or ("fact", *_FACT)))
+        elif p >= TOLD_CHANGE_AT and tells_a_change(sentence) and not _other_or_passing(sentence):
+            candidates.append(replace(_candidate(sentence, rule or ("fact", *_FACT)), only_as_change=True))
     return Extraction(candidates=candidates, summary=summarize(statements), method="durable")
+
+
+def _not_a_standing_fact(sentence: str) -> bool:
+    """A question, make-believe, or what holds today only ("Today I started at …" begins what lasts)."""
+    return is_question(sentence) or make_believe(sentence) or (of_the_moment(sentence) and not tells_a_change(sentence))
+
+
+def _other_or_passing(sentence: str) -> bool:
+    """Someone else's change, or one of today only ("Today I had tea instead")."""
+    return about_someone_else(sentence) or of_the_moment(sentence)
 
 
 def rule_extract(episodes: list[str]) -> Extraction:

@@ -53,6 +53,8 @@ ACTOR = "consolidator"
 # changes it (a person reviews it): a false review costs a person's attention, so a change asks more.
 SAME_AT = 0.5
 CHANGE_AT = 0.6
+# A change told in passing that the durable model doubted (``only_as_change``) stands only on a surer one.
+SURE_CHANGE_AT = 0.8
 # Said again, a memory gains evidence: a candidate's may promote it.
 MERGES_INTO = (MemoryStatus.ACTIVE, MemoryStatus.CANDIDATE)
 
@@ -316,9 +318,12 @@ class Consolidator:
                 # an email); with another name it may be a new value or more detail: never the same.
                 moved = p[relation.SAME] if any(c.isdigit() or c in "@_" for v in values for c in v) else 0.0
                 p = {**p, relation.SAME: 0.0, relation.CHANGE: p[relation.CHANGE] + moved}
-            if structure.tells_a_change(text) and not structure.tells_a_change(existing["content"]):
-                p = {**p, relation.SAME: 0.0}  # an event beside a state: kept apart rather than lost in it
-                if one_fact and values and kept_values(existing["content"], text):  # "from X to Y", X the old
+            if structure.event_beside_state(existing["content"], text):
+                p = {**p, relation.SAME: 0.0}  # kept apart rather than lost in it
+                # The same fact told as an event with a new value: "from X to Y" (X the old one), or one the
+                # model already leans to reading as a change ("We moved to Aberdeen" beside "I live in …").
+                leans = kept_values(existing["content"], text) or p[relation.CHANGE] > p[relation.OTHER]
+                if one_fact and values and leans:
                     p = {**p, relation.CHANGE: max(p[relation.CHANGE], CHANGE_AT)}
             for kind, sure_at in ((relation.SAME, SAME_AT), (relation.CHANGE, CHANGE_AT)):
                 if p[kind] >= sure_at and (best is None or p[kind] > best[2]):
@@ -398,7 +403,11 @@ class Consolidator:
             or structure.is_question(text)
         )
         adds = structure.adds_to(text)
-        if own and not adds and (related := await self._related_in_whole_or_part(asked, neighbours)):
+        related = await self._related_in_whole_or_part(asked, neighbours) if own and not adds else None
+        if asked.candidate.only_as_change:  # worth keeping only as a change the model is sure of
+            if related is None or related[1] != relation.CHANGE or related[2] < SURE_CHANGE_AT:
+                return True
+        if related:
             existing, kind, p = related
             if kind == relation.SAME and existing["status"] in MERGES_INTO:
                 await self._merged_into(asked, existing, f"the same fact again (p {p:.2f})")
@@ -419,6 +428,7 @@ class Consolidator:
         for existing, score in neighbours:  # the same words of the same subject: a near duplicate
             same = score >= self.settings.near_duplicate_similarity and not new_values(existing["content"], text)
             same = same and not other_kinds(existing["content"], text)
+            same = same and not structure.event_beside_state(existing["content"], text)
             same_subject = structure.about_someone_else(existing["content"]) == structure.about_someone_else(text)
             if same and same_subject and not adds and existing["status"] in MERGES_INTO:
                 await self._merged_into(asked, existing, f"near duplicate (similarity {score:.3f})")

@@ -173,7 +173,10 @@ class Mem0:
             found = (
                 await formation.extract(self.skills, self.memories.embedder, [(t.role, t.content) for t in turns])
             ).candidates
-            items = [(c.content, c.memory_type, c.importance, c.confidence, c.tags) for c in found]
+            # A change told in passing stands only on what it changes: the consolidator's judgement.
+            items = [
+                (c.content, c.memory_type, c.importance, c.confidence, c.tags) for c in found if not c.only_as_change
+            ]
         else:
             items = [(text, "note", 0.5, 0.8, []) for text in texts]
         owner = body.user_id or p.user_id

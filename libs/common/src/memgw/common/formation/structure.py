@@ -12,16 +12,35 @@ import re
 _ABOUT_USER = re.compile(
     r"^\s*(?:(?:i|i'm|i've|i'd|i'll|we)\b(?!')|(?:the )?user\b(?!'s)|我(?!的)|我们|用户(?!的))", re.IGNORECASE
 )
+# The people and things of the user's that a statement can be about, English and Chinese.
+_RELATIVE_EN = (
+    r"(?:mom|mum|dad|father|mother|parents?|brother|sister|sibling|son|daughter|wife|husband|partner|boyfriend"
+    r"|girlfriend|fianc[eé]e?|friend|boss|manager|colleague|co-?worker|teammate|neighbou?r|room-?mate|flatmate|uncle"
+    r"|aunt|cousin|nephew|niece|grand\w+|kids?|child(?:ren)?|family|team|company|office|landlord|in-laws?|\w+-in-law)s?"
+)
+_RELATIVE_ZH = (
+    r"(?:爸|妈|父|母|哥|姐|弟|妹|儿子|女儿|孩子|老婆|老公|太太|先生|丈夫|妻子|男朋友|女朋友|未婚夫|未婚妻|对象"
+    r"|朋友|同事|老板|领导|上司|主管|经理|邻居|室友|舅|姨|叔|姑|表|堂|侄|外甥|爷|奶|外公|外婆|家人|公司|单位|办公室|房东"
+    r"|岳|公公|婆婆)"
+)
 # The subject is another person or thing: a relative, a friend, a colleague, an organisation, "his …".
 _SOMEONE_ELSE = re.compile(
-    r"^\s*(?:(?:my|our)\s+(?:\w+\s+){0,2}?(?:mom|mum|dad|father|mother|parents?|brother|sister|sibling|son|daughter"
-    r"|wife|husband|partner|boyfriend|girlfriend|friend|boss|manager|colleague|co-?worker|teammate|neighbou?r"
-    r"|room-?mate|flatmate|uncle|aunt|cousin|nephew|niece|grand\w+|kids?|child(?:ren)?|family|team|company|office"
-    r"|landlord|in-laws?|\w+-in-law)s?\b|(?:his|her|their|its)\b|the\s+(?!user\b)\w+|(?:he|she|they)\b)"
-    r"|^\s*(?:我的?|我们的?|用户的)?(?:爸|妈|父|母|哥|姐|弟|妹|儿子|女儿|孩子|老婆|老公|太太|先生|丈夫|妻子|男朋友|女朋友"
-    r"|朋友|同事|老板|领导|邻居|室友|舅|姨|叔|姑|表|堂|侄|外甥|爷|奶|外公|外婆|家人|公司|单位|办公室|房东|岳|公公|婆婆)"
+    rf"^\s*(?:(?:my|our)\s+(?:\w+\s+){{0,2}}?{_RELATIVE_EN}\b|(?:his|her|their|its)\b|the\s+(?!user\b)\w+"
+    r"|(?:he|she|they)\b)"
+    rf"|^\s*(?:我的?|我们的?|用户的)?{_RELATIVE_ZH}"
     r"|^\s*(?:他|她|他们|她们|它)",
     re.IGNORECASE,
+)
+# Who someone is to the user ("My girlfriend is called Anna", "Anna is my girlfriend", "My manager is
+# Claire", "我女朋友叫小雨", "米米是我女儿"): the user's own relationship, a fact of theirs, not of the
+# other person's. A name is told by its capital in English (so case matters here), by 叫 in Chinese.
+_NAME = r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?"
+_NAMES_A_RELATION = re.compile(
+    rf"^\s*(?i:my|our)\s+(?:\w+\s+){{0,2}}?(?i:{_RELATIVE_EN})(?:'s name is\b|\s+(?:is called|is named|goes by)\b"
+    rf"|\s+is\s+{_NAME}\s*(?:now\s*)?[.!]?\s*$)"
+    rf"|^\s*{_NAME}\s+is\s+(?i:my|our)\s+(?:\w+\s+){{0,2}}?(?i:{_RELATIVE_EN})\b"
+    rf"|^\s*(?:我的?|我们的?){_RELATIVE_ZH}\S{{0,3}}?(?:的名字)?(?:叫|名叫|名字叫|名字是)"
+    rf"|^\s*[^\s，,。]{{1,6}}是我的?\S{{0,2}}?{_RELATIVE_ZH}"
 )
 _QUESTION = re.compile(r"[?？]\s*$")
 # A past that no longer holds: a habit given up, a childhood, "back then".
@@ -38,6 +57,20 @@ _IMAGINED = re.compile(
     r"|如果|要是|假如|假设|万一|也许|或许|说不定|哪天|有一天|想象|当初|可能会|的话",
     re.IGNORECASE,
 )
+# Make-believe: a story, a game or a role the user asks for ("Imagine I were a dragon", "Let's pretend
+# I'm a pirate", "假装你是…"). Unlike a condition ("If I'm offline, email me"), nothing in it is meant.
+_MAKE_BELIEVE = re.compile(
+    r"^\s*(?:(?:let's|let us|we could)\s+)?(?:imagine|pretend|suppose|supposing|role-?play|play the part)\b"
+    r"|^\s*(?:我们|咱们)?(?:来)?(?:假装|想象一下|想象|假设|角色扮演|玩角色扮演)",
+    re.IGNORECASE,
+)
+# Anchored to this very day or moment ("today", "right now", "今晚"): a mood, the weather, what one is
+# doing. Deictic time of this kind is a closed class.
+_OF_THE_MOMENT = re.compile(
+    r"\b(?:today|tonight|this (?:morning|afternoon|evening)|right now|at the moment|just now)\b"
+    r"|今天|今晚|今早|今儿|今天早上|刚才|此刻|这会儿",
+    re.IGNORECASE,
+)
 # An additive focus ("I also like …", "我也…", "as well"): one more value of a many-valued fact, never
 # the same one again nor a replacement.
 _ADDITIVE = re.compile(
@@ -46,11 +79,14 @@ _ADDITIVE = re.compile(
 )
 
 # A change of state told as an event (it began, it ended, it moved): "I moved out of …", "我开始吃鱼了".
-# Beside a fact that states how things are, such a sentence is never the same fact again.
+# Beside a fact that states how things are, such a sentence is never the same fact again. Not "again"
+# nor "又": a thing happening once more ("late again") changes nothing.
 _CHANGE_OF_STATE = re.compile(
-    r"\b(?:start(?:ed|ing)|stopp?(?:ed|ing)|quit|switched|moved (?:out|in|to|over)|relocated|no longer|any ?more"
-    r"|again|gave up|given up|became|got (?:engaged|married|divorced|promoted)|broke up|left|instead)\b"
-    r"|开始|不再|搬出|搬走|搬到|搬去|换了|换成|改成|改用|改到|戒了|戒掉|又|分手|订婚|结婚了|离职|跳槽|毕业了",
+    r"\b(?:start(?:ed|ing)|stopp?(?:ed|ing)|quit|switch(?:ed|ing)|mov(?:ed|ing)|relocated|no longer|any ?more"
+    r"|chang(?:ed|ing)|swapp?(?:ed|ing)|replaced|sold|traded"
+    r"|gave up|given up|became|got (?:engaged|married|divorced|promoted)|broke up|split up|separated|left|instead"
+    r"|first (?:day|shift|week))\b"
+    r"|第一天|开始|不再|搬出|搬走|搬到|搬去|换了|换成|改成|改用|改到|卖了|卖掉|戒(?:了|掉|烟|酒|糖)|分手|订婚|结婚了|离职|跳槽|毕业了",
     re.IGNORECASE,
 )
 
@@ -117,9 +153,15 @@ def about_user(sentence: str) -> bool:
     return bool(_ABOUT_USER.match(sentence))
 
 
+def names_a_relation(sentence: str) -> bool:
+    """Whether the statement says who someone is to the user ("Ravi is my husband", "我女朋友叫小雨")."""
+    return bool(_NAMES_A_RELATION.match(sentence))
+
+
 def about_someone_else(sentence: str) -> bool:
-    """Whether the statement's subject is another person or thing ("My sister moved …", "公司的电话换了")."""
-    return bool(_SOMEONE_ELSE.match(sentence))
+    """Whether the statement's subject is another person or thing ("My sister moved …", "公司的电话换了"),
+    not who that person is to the user ("My sister is called Ana")."""
+    return bool(_SOMEONE_ELSE.match(sentence)) and not names_a_relation(sentence)
 
 
 def is_question(sentence: str) -> bool:
@@ -135,6 +177,17 @@ def imagined(sentence: str) -> bool:
     return bool(_IMAGINED.search(sentence))
 
 
+def make_believe(sentence: str) -> bool:
+    """Whether the statement opens a story, a game or a role rather than saying what holds."""
+    return bool(_MAKE_BELIEVE.match(sentence))
+
+
+def of_the_moment(sentence: str) -> bool:
+    """Whether the statement is anchored to this day or moment ("I'm shattered today", "Today I had tea
+    instead"): what it tells holds then, unless it tells that something began or ended for good."""
+    return bool(_OF_THE_MOMENT.search(sentence))
+
+
 def adds_to(sentence: str) -> bool:
     """Whether the statement says it adds one more (an additive "also", "too", "也")."""
     return bool(_ADDITIVE.search(sentence))
@@ -143,3 +196,9 @@ def adds_to(sentence: str) -> bool:
 def tells_a_change(sentence: str) -> bool:
     """Whether the statement tells that something began, ended or moved ("I quit …", "我搬出来了")."""
     return bool(_CHANGE_OF_STATE.search(sentence))
+
+
+def event_beside_state(old: str, new: str) -> bool:
+    """Whether ``new`` tells of a change and ``old`` states how things are ("I quit smoking" beside "I
+    smoke"): never the same fact said again, however near their words."""
+    return tells_a_change(new) and not tells_a_change(old)

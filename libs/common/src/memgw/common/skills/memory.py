@@ -63,6 +63,11 @@ class CandidateMemory(BaseModel):
     importance: float = Field(ge=0, le=1)
     confidence: float = Field(ge=0, le=1)
     tags: list[str] = []
+    only_as_change: bool = Field(
+        default=False,
+        description="Kept only if it changes a memory the owner has: a change the user told in passing "
+        '("Sold the Corolla, got a BYD") that is worth nothing alone.',
+    )
 
 
 class ExtractInput(BaseModel):
