@@ -162,7 +162,7 @@ async def test_a_new_value_of_a_candidate_replaces_it_unreviewed(system: System)
 
 
 async def test_a_change_told_in_passing_is_a_change_and_a_mishap_of_today_is_nothing(system: System) -> None:
-    """"Sold the Mondeo, got a Kia Niro" has no subject and no rule, yet it changes what the user drives;
+    """ "Sold the Mondeo, got a Kia Niro" has no subject and no rule, yet it changes what the user drives;
     "The Mondeo is in the garage again today" reads as near to a change, yet holds today only."""
     for first, sold, mishap in (
         ("I drive a Ford Mondeo.", "Sold the Mondeo, got a Kia Niro.", "The Mondeo is in the garage again today."),
