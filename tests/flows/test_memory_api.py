@@ -9,6 +9,7 @@ import uuid
 from typing import Any
 
 import pytest
+from jsonschema import Draft202012Validator
 from openapi_spec_validator import validate
 
 from memgw.gateway.search_order import MIN_MEASURES, Order, SearchOrder
@@ -232,6 +233,42 @@ async def test_the_openapi_document_describes_every_route_with_examples(system: 
         [content] = search["responses"][code]["content"].values()
         assert content["schema"] == {"$ref": "#/components/schemas/ErrorBody"}
     assert "security" not in paths["/healthz"]["get"]
+
+
+async def test_every_operation_shows_an_example_valid_against_its_schema(system: System) -> None:
+    """Each parameter, request body and answer of every operation has an example (its own, its
+    model's, or one recorded from a running gateway), and each example fits the schema it illustrates:
+    an operation added without one, or a model changed under its example, fails here."""
+    spec = (await system.client.get("/openapi.json")).json()
+    components = spec["components"]
+    missing, invalid = [], []
+
+    def check(where: str, holder: dict[str, Any]) -> None:
+        schema = holder.get("schema") or {}
+        shown = [holder["example"]] if "example" in holder else list(holder.get("examples") or [])
+        named = components["schemas"].get(schema.get("$ref", "").rsplit("/", 1)[-1], schema)
+        shown += [] if shown else list(named.get("examples") or [])
+        if not shown and schema.get("type") == "array":
+            item = components["schemas"].get(schema["items"].get("$ref", "").rsplit("/", 1)[-1], {})
+            shown = [[e] for e in item.get("examples") or []]
+        if not shown:
+            missing.append(where)
+        validator = Draft202012Validator({**schema, "components": components})
+        invalid.extend(f"{where}: {e.message[:120]}" for example in shown for e in validator.iter_errors(example))
+
+    for path, operations in spec["paths"].items():
+        for method, operation in operations.items():
+            name = f"{method.upper()} {path}"
+            for parameter in operation.get("parameters", []):
+                check(f"{name} parameter {parameter['name']}", parameter)
+            for media_type, media in operation.get("requestBody", {}).get("content", {}).items():
+                check(f"{name} request {media_type}", media)
+            answers = [(c, r) for c, r in operation["responses"].items() if c.startswith("2") and r.get("content")]
+            for code, answer in answers:
+                for media_type, media in answer["content"].items():
+                    check(f"{name} {code} {media_type}", media)
+    assert missing == []
+    assert invalid == []
 
 
 async def test_the_docs_page_needs_nothing_from_the_internet(system: System) -> None:
