@@ -1,10 +1,13 @@
 """The web console in a real headless Chromium (Debian's, driven by Playwright) against the running
 gateway: sign-in, live sync progress, a review decided on the page, search with explain, what an
-agent key sees, both languages, a phone's width. The screenshots in the docs (docs/console.md) are taken here."""
+agent key sees, both languages, a phone's width; and each task a person manages there: users,
+agents and keys made and revoked, a workspace invitation sent and accepted, memories paged, edited
+and followed to where they came from. The screenshots in the docs (docs/console.md) are taken here."""
 
 from __future__ import annotations
 
 import asyncio
+import re
 import shutil
 import uuid
 from collections.abc import AsyncIterator
@@ -175,10 +178,134 @@ async def test_overview_activity_and_a_phone_width(browser: Any, system: System)
         await page.set_viewport_size({"width": 1280, "height": 860})
         await page.get_by_role("button", name="English").click()
         await page.goto(f"{system.url}/#/activity")
-        await page.get_by_role("heading", name="Users").wait_for()
+        await page.get_by_role("heading", name="Activity").wait_for()
         await shoot(page, "activity")
         await page.goto(f"{system.url}/#/overview")
         await page.get_by_test_id("chart").wait_for()
         await shoot(page, "overview")
     finally:
         await context.close()
+
+
+async def _fill(form: Any, values: dict[str, str]) -> None:
+    for name, value in values.items():
+        await form.locator(f"[name={name}]").fill(value)
+    await form.get_by_role("button", name="Create").click()
+
+
+async def test_an_admin_makes_a_user_an_agent_and_a_key_and_the_user_revokes_one(
+    page: Any, browser: Any, system: System
+) -> None:
+    uid, tag = f"web_{uuid.uuid4().hex[:6]}", uuid.uuid4().hex[:6]
+    await sign_in(page, system, system.admin_key, "access")
+    await _fill(page.get_by_role("form", name="New user"), {"user_id": uid, "display_name": "Web Ana"})
+    await page.get_by_role("cell", name=uid, exact=True).wait_for()
+    await _fill(page.get_by_role("form", name="New agent"), {"agent_id": f"bot_{tag}", "owner_user_id": uid})
+    await page.get_by_role("cell", name=f"bot_{tag}", exact=True).first.wait_for()
+    made = page.get_by_role("form", name="New key")
+    await made.locator("[name=user_id]").fill(uid)
+    await made.locator("[name=label]").fill("laptop")
+    await made.get_by_role("button", name="Create").click()
+    secret = await page.get_by_test_id("new-key").inner_text()
+    me = await system.client.get("/v1/me", headers=system.auth(secret))
+    assert (me.status_code, me.json()["user_id"]) == (200, uid)  # the key shown once works
+    spare = (await system.admin("POST", "/v1/keys", json={"user_id": uid, "label": "old phone"}))["api_key"]
+
+    context = await browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-US")
+    mine = await context.new_page()
+    try:
+        await sign_in(mine, system, secret, "access")
+        row = mine.locator("tr", has_text="old phone")
+        mine.once("dialog", lambda dialog: asyncio.ensure_future(dialog.accept()))
+        await row.get_by_role("button", name="Revoke").click()
+        await mine.locator("tr", has_text="old phone").get_by_text("revoked").wait_for()
+        await shoot(mine, "access")
+    finally:
+        await context.close()
+    assert (await system.client.get("/v1/me", headers=system.auth(spare))).status_code == 401
+    assert (await system.client.get("/v1/me", headers=system.auth(secret))).status_code == 200
+
+
+async def test_a_workspace_invitation_is_sent_and_accepted(page: Any, browser: Any, system: System) -> None:
+    owner, guest = f"web_{uuid.uuid4().hex[:6]}", f"web_{uuid.uuid4().hex[:6]}"
+    owner_key, guest_key = await system.user(owner), await system.user(guest)
+    space = f"ws_{uuid.uuid4().hex[:6]}"
+    await sign_in(page, system, owner_key, "access")
+    await _fill(page.get_by_role("form", name="New workspace"), {"workspace_id": space, "name": "Household"})
+    card = page.locator(f'section[data-workspace="{space}"]')
+    await card.locator("[name=invitee]").fill(guest)
+    await card.get_by_role("button", name="Invite").click()
+    await page.locator(f'section[data-workspace="{space}"]').get_by_text(f"Invited: {guest}").wait_for()
+
+    context = await browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-US")
+    theirs = await context.new_page()
+    try:
+        await sign_in(theirs, system, guest_key, "access")
+        await (
+            theirs.locator(f'section[data-workspace="{space}"]')
+            .get_by_role("button", name="Accept the invitation")
+            .click()
+        )
+        joined = theirs.locator(f'section[data-workspace="{space}"]')
+        await joined.get_by_text(re.compile(f"Members: .*{guest}")).wait_for()
+    finally:
+        await context.close()
+    workspace = (await system.client.get(f"/v1/workspaces/{space}", headers=system.auth(owner_key))).json()
+    assert sorted(workspace["member_user_ids"]) == sorted([owner, guest])
+    assert workspace["invited_user_ids"] == []
+
+
+async def test_memories_page_through_edit_and_lead_to_their_origin(page: Any, system: System, files_dir: Path) -> None:
+    key = await system.user(f"web_{uuid.uuid4().hex[:6]}")
+    auth = system.auth(key)
+    batch = {"memories": [{"content": f"Paged note number {n:02}.", "memory_type": "note"} for n in range(45)]}
+    assert (await system.client.post("/v1/memory/batch", json=batch, headers=auth)).is_success
+    sid = f"s_{uuid.uuid4().hex[:8]}"
+    said = "User: I keep two beehives in my garden.\nAssistant: Lovely!"
+    await system.client.post("/v1/episodes", json={"session_id": sid, "content": said}, headers=auth)
+    committed = await system.client.post(f"/v1/sessions/{sid}/commit?wait=true", json={}, headers=auth)
+    [kept] = committed.json()["promoted"]
+    (files_dir / "garden.md").write_text("# Garden\n\nThe quince tree by the shed fruits in October.\n")
+    await system.folder_source(key, f"web-{files_dir.name}", files_dir)
+    await system.client.post(f"/v1/sources/web-{files_dir.name}/sync", headers=auth)
+    async with asyncio.timeout(60):
+        while not [
+            m
+            for m in (await system.client.get("/v1/memory", params={"limit": 100}, headers=auth)).json()["items"]
+            if m["source_id"]
+        ]:
+            await asyncio.sleep(0.2)
+
+    await sign_in(page, system, key, "memories")
+    count = page.get_by_test_id("count")
+    await count.filter(has_text="20 results").wait_for()
+    await page.get_by_role("button", name="Next page").click()
+    await count.filter(has_text="20 results · page 2").wait_for()
+    await page.get_by_role("button", name="Next page").click()
+    await count.filter(has_text="page 3").wait_for()
+    assert await page.get_by_role("button", name="Next page").count() == 0  # 47 memories: the last page
+    await page.get_by_role("button", name="Previous page").click()
+    await count.filter(has_text="page 2").wait_for()
+
+    await page.get_by_label("Search").fill("beehives garden")
+    await page.get_by_role("button", name="Find").click()
+    hit = page.locator(f'section[data-query="beehives garden"] .hit[data-memory="{kept["id"]}"]')
+    await hit.get_by_role("button", name="Origin").click()
+    await hit.get_by_test_id("origin").get_by_text(f"Session {sid}").wait_for()
+    assert "I keep two beehives in my garden." in await hit.get_by_test_id("origin").inner_text()
+    await hit.get_by_role("button", name="Edit").click()
+    await hit.locator("textarea[name=content]").fill("I keep three beehives in my garden.")
+    await hit.get_by_role("button", name="Save").click()
+    await (
+        page.locator(f'.hit[data-memory="{kept["id"]}"]').get_by_text("I keep three beehives in my garden.").wait_for()
+    )
+    edited = (await system.client.get(f"/v1/memory/{kept['id']}", headers=auth)).json()
+    assert (edited["content"], edited["version"]) == ("I keep three beehives in my garden.", 2)
+
+    await page.get_by_label("Search").fill("quince tree shed October")
+    await page.get_by_role("button", name="Find").click()
+    quince = page.locator('section[data-query="quince tree shed October"] .hit', has_text="quince tree").first
+    await quince.get_by_role("button", name="Origin").click()
+    origin = quince.get_by_test_id("origin")
+    await origin.get_by_text("Source item").wait_for()
+    assert "The quince tree by the shed fruits in October." in await origin.inner_text()

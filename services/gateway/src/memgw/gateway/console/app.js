@@ -88,7 +88,7 @@ function table(headers, rows) {
 
 // -- shell, sign-in, routing -------------------------------------------------------------------------
 
-const PAGES = { overview, sources, reviews, memories, activity };
+const PAGES = { overview, sources, reviews, memories, access, activity };
 
 function header() {
   const top = document.getElementById("top");
@@ -409,23 +409,69 @@ async function reviews(gen) {
 
 // -- memories -----------------------------------------------------------------------------------------
 
+const PAGE_SIZE = 20;
+
 function hitView(memory, score, explain) {
-  const history = el("div");
+  const below = el("div");
   const message = el("span", { role: "status" });
-  return el("div", { class: "hit", dataset: { memory: memory.id } },
-    el("div", {}, memory.content),
+  const view = el("div", { class: "hit", dataset: { memory: memory.id } },
+    el("div", { class: "content" }, memory.content),
     el("div", { class: "meta" }, `${memory.memory_type} · ${memory.namespace} · ${memory.status} · v${memory.version}${score !== undefined ? ` · ${t("score")} ${score.toFixed(4)}` : ""}`),
     explain ? el("div", { class: "explain", "data-testid": "explain" }, Object.entries(explain).map(([k, v]) => `${k}=${typeof v === "number" ? Math.round(v * 10000) / 10000 : v}`).join("  ")) : "",
     el("div", { class: "actions" },
       el("button", { type: "button", onclick: async () => {
         const versions = await api("GET", `/v1/memory/${memory.id}/history`);
-        history.replaceChildren(el("ol", {}, versions.map((v) => el("li", {}, `v${v.version} ${v.change} · ${v.changed_by || ""} · ${when(v.created_at)} — ${v.snapshot.content || ""}`))));
+        below.replaceChildren(el("ol", {}, versions.map((v) => el("li", {}, `v${v.version} ${v.change} · ${v.changed_by || ""} · ${when(v.created_at)} — ${v.snapshot.content || ""}`))));
       } }, t("history")),
+      el("button", { type: "button", onclick: async () => below.replaceChildren(await provenance(memory)) }, t("origin")),
+      el("button", { type: "button", onclick: () => below.replaceChildren(editMemory(memory, view)) }, t("edit")),
       ["useful", "incorrect", "outdated", "duplicate"].map((kind) => el("button", { type: "button", onclick: async () => {
         try { await api("POST", `/v1/memory/${memory.id}/feedback`, { feedback: kind }); message.textContent = t("thanks"); } catch (error) { message.replaceChildren(failure(error)); }
       } }, t(kind))),
       message),
-    history);
+    below);
+  return view;
+}
+
+// Where a memory came from: the source item it was cut from, the sessions that said it, its file or page.
+async function provenance(memory) {
+  const parts = [];
+  try {
+    const itemId = memory.metadata && memory.metadata.item_id;
+    if (memory.source_id && itemId) {
+      const item = await api("GET", `/v1/sources/${encodeURIComponent(memory.source_id)}/items/${itemId.split("/").map(encodeURIComponent).join("/")}`);
+      parts.push(el("h3", {}, `${t("sourceItem")}: ${memory.source_id} / ${item.title || item.item_id}`), el("pre", { class: "excerpt" }, (item.text || "").slice(0, 2000)));
+    }
+    const sessions = [...new Set([memory.session_id, ...((memory.metadata && memory.metadata.sessions) || [])].filter(Boolean))];
+    for (const id of sessions) {
+      const episodes = await api("GET", `/v1/sessions/${encodeURIComponent(id)}/episodes`);
+      parts.push(el("h3", {}, `${t("session")} ${id}`), el("ol", {}, episodes.map((e) => el("li", {}, `${when(e.created_at)} — ${e.content}`))));
+    }
+  } catch (error) {
+    parts.push(failure(error));
+  }
+  if (memory.source_uri) parts.push(el("p", { class: "muted" }, memory.source_uri));
+  if (!parts.length) parts.push(el("p", { class: "muted" }, `${t("origin")}: ${memory.source}`));
+  return el("div", { class: "origin", "data-testid": "origin" }, ...parts);
+}
+
+function editMemory(memory, view) {
+  const content = el("textarea", { name: "content" }, memory.content);
+  const tags = el("input", { name: "tags", value: memory.tags.join(", ") });
+  const message = el("p", { role: "status" });
+  return el("form", { class: "edit", onsubmit: async (event) => {
+      event.preventDefault();
+      try {
+        const body = { content: content.value, tags: tags.value.split(",").map((s) => s.trim()).filter(Boolean), version: memory.version };
+        const saved = await api("PATCH", `/v1/memory/${memory.id}`, body);
+        view.replaceWith(hitView(saved));
+        say(t("saved"));
+      } catch (error) {
+        message.replaceChildren(failure(error));
+      }
+    } },
+    field(t("content"), content), field(t("tags"), tags),
+    el("button", { class: "primary", type: "submit" }, t("save")), message);
 }
 
 async function memories(gen) {
@@ -439,11 +485,14 @@ async function memories(gen) {
   const since = el("input", { name: "since", type: "date" });
   const until = el("input", { name: "until", type: "date" });
   const out = el("section", { class: "card", "aria-live": "polite" });
-  const run = async (event) => {
+  let cursor = null;
+  const cursors = []; // the pages before this one, to go back
+  const run = async (event, paging = false) => {
     event?.preventDefault();
+    if (!paging) { cursor = null; cursors.length = 0; }
     const tagList = tags.value.split(",").map((s) => s.trim()).filter(Boolean);
     try {
-      let items;
+      let items, next = null;
       if (query.value.trim()) {
         const body = { query: query.value, limit: 20, mode: mode.value, explain: explain.checked, statuses: [status.value] };
         if (namespace.value) body.namespaces = [namespace.value];
@@ -453,15 +502,22 @@ async function memories(gen) {
           .filter((h) => (!since.value || h.memory.created_at >= since.value) && (!until.value || h.memory.created_at <= `${until.value}T23:59:59`))
           .map((h) => hitView(h.memory, h.score, h.explain));
       } else {
-        const params = new URLSearchParams({ limit: "50", status: status.value });
+        const params = new URLSearchParams({ limit: String(PAGE_SIZE), status: status.value });
+        if (cursor) params.set("cursor", cursor);
         if (namespace.value) params.set("namespace", namespace.value);
         if (type.value) params.set("memory_type", type.value);
         tagList.forEach((tag) => params.append("tags", tag));
         if (since.value) params.set("since", `${since.value}T00:00:00Z`);
         if (until.value) params.set("until", `${until.value}T23:59:59Z`);
-        items = (await api("GET", `/v1/memory?${params}`)).items.map((m) => hitView(m));
+        const page = await api("GET", `/v1/memory?${params}`);
+        items = page.items.map((m) => hitView(m));
+        next = page.next_cursor;
       }
-      out.replaceChildren(el("p", { class: "muted" }, `${items.length} ${t("results")}`), ...items);
+      const pager = el("p", { class: "actions" },
+        cursors.length ? el("button", { type: "button", onclick: () => { cursor = cursors.pop() || null; run(null, true); } }, t("previous")) : "",
+        next ? el("button", { type: "button", onclick: () => { cursors.push(cursor); cursor = next; run(null, true); } }, t("next")) : "");
+      out.dataset.query = query.value.trim(); // what the list shows, for a reader (or a test) to know it is fresh
+      out.replaceChildren(el("p", { class: "muted", "data-testid": "count" }, `${items.length} ${t("results")}${cursors.length ? ` · ${t("page")} ${cursors.length + 1}` : ""}`), ...items, pager);
     } catch (error) {
       out.replaceChildren(failure(error));
     }
@@ -476,6 +532,107 @@ async function memories(gen) {
     out,
   );
   await run();
+}
+
+// -- access: users, agents, keys, workspaces ----------------------------------------------------------
+
+function formCard(title, inputs, submit, label) {
+  const message = el("p", { role: "status" });
+  return el("form", { class: "card", "aria-label": title, onsubmit: async (event) => {
+      event.preventDefault();
+      try {
+        const shown = await submit();
+        message.replaceChildren(shown || t("saved"));
+      } catch (error) {
+        message.replaceChildren(failure(error));
+      }
+    } },
+    el("h2", {}, title), el("div", { class: "row" }, ...inputs.map(([name, input]) => field(name, input))),
+    el("p", {}, el("button", { class: "primary", type: "submit" }, label || t("create"))), message);
+}
+
+async function access(gen) {
+  const admin = state.me.is_admin;
+  const [keys, agents, workspaces, users] = await Promise.all([
+    api("GET", "/v1/keys"), api("GET", "/v1/agents"), api("GET", "/v1/workspaces"), admin ? api("GET", "/v1/users?limit=100") : null,
+  ]);
+  const me = state.me.user_id;
+  const sections = [];
+  if (admin) {
+    const userId = el("input", { name: "user_id", required: true });
+    const display = el("input", { name: "display_name" });
+    sections.push(
+      formCard(t("newUser"), [[t("id"), userId], [t("displayName"), display]], async () => {
+        await api("POST", "/v1/users", { user_id: userId.value, display_name: display.value });
+        route();
+      }),
+      el("h2", {}, t("users")),
+      table([t("id"), t("displayName"), t("status")], users.items.map((u) => el("tr", {}, el("td", {}, u.id), el("td", {}, u.display_name), el("td", {}, u.status)))),
+    );
+  }
+  const agentId = el("input", { name: "agent_id", required: true });
+  const agentName = el("input", { name: "name" });
+  const framework = el("input", { name: "framework", placeholder: "hermes, openclaw, nanobot …" });
+  const agentOwner = el("input", { name: "owner_user_id", value: admin ? "" : me, readonly: admin ? null : true });
+  sections.push(
+    formCard(t("newAgent"), [[t("id"), agentId], [t("name"), agentName], [t("framework"), framework], [t("owner"), agentOwner]], async () => {
+      await api("POST", "/v1/agents", { agent_id: agentId.value, name: agentName.value || agentId.value, framework: framework.value, owner_user_id: agentOwner.value || null });
+      route();
+    }),
+    el("h2", {}, t("agents")),
+    table([t("id"), t("name"), t("owner")], agents.map((a) => el("tr", {}, el("td", {}, a.id), el("td", {}, a.name || ""), el("td", {}, a.owner_user_id)))),
+  );
+  const keyUser = el("input", { name: "user_id", value: admin ? "" : me, readonly: admin ? null : true });
+  const keyAgent = el("select", { name: "agent_id" }, el("option", { value: "" }, t("noAgent")), agents.map((a) => el("option", { value: a.id }, a.id)));
+  const keyLabel = el("input", { name: "label" });
+  sections.push(
+    formCard(t("newKey"), [[t("user"), keyUser], [t("agent"), keyAgent], [t("label"), keyLabel]], async () => {
+      const made = await api("POST", "/v1/keys", { user_id: keyUser.value || me, agent_id: keyAgent.value || null, label: keyLabel.value });
+      return el("div", { class: "secret" }, el("p", {}, t("keyOnce")), el("code", { "data-testid": "new-key" }, made.api_key));
+    }),
+    el("h2", {}, t("keys")),
+    table([t("id"), t("user"), t("agent"), t("label"), t("lastUsed"), ""], keys.map((k) => el("tr", { dataset: { key: k.id } },
+      el("td", {}, k.id), el("td", {}, k.user_id), el("td", {}, k.agent_id || ""), el("td", {}, k.label || ""), el("td", {}, when(k.last_used_at)),
+      el("td", {}, k.revoked_at ? el("span", { class: "badge" }, t("revoked")) : el("button", { type: "button", class: "danger", onclick: async () => {
+        if (!confirm(t("confirmRevoke"))) return;
+        await api("DELETE", `/v1/keys/${encodeURIComponent(k.id)}`);
+        route();
+      } }, t("revoke")))))),
+  );
+  const wsId = el("input", { name: "workspace_id", required: true });
+  const wsName = el("input", { name: "name" });
+  sections.push(
+    formCard(t("newWorkspace"), [[t("id"), wsId], [t("name"), wsName]], async () => {
+      await api("POST", "/v1/workspaces", { workspace_id: wsId.value, name: wsName.value || wsId.value });
+      route();
+    }),
+    el("h2", {}, t("workspaces")),
+    ...workspaces.map((w) => workspaceCard(w, me)),
+  );
+  mount(gen, el("h1", {}, t("access")), ...sections);
+}
+
+function workspaceCard(w, me) {
+  const invited = w.invited_user_ids || [];
+  const message = el("p", { role: "status" });
+  const invitee = el("input", { name: "invitee", required: true });
+  const mayInvite = w.owner_user_id === me || state.me.is_admin;
+  return el("section", { class: "card", dataset: { workspace: w.id } },
+    el("h3", {}, `${w.name || w.id} (${w.id})`),
+    el("p", {}, `${t("owner")}: ${w.owner_user_id} · ${t("members")}: ${(w.member_user_ids || []).join(", ")}`),
+    invited.length ? el("p", { class: "muted" }, `${t("invited")}: ${invited.join(", ")}`) : "",
+    invited.includes(me)
+      ? el("button", { type: "button", class: "primary", onclick: async () => {
+          try { await api("POST", `/v1/workspaces/${encodeURIComponent(w.id)}/join`); route(); } catch (error) { message.replaceChildren(failure(error)); }
+        } }, t("accept"))
+      : "",
+    mayInvite
+      ? el("form", { class: "row", "aria-label": `${t("invite")} ${w.id}`, onsubmit: async (event) => {
+          event.preventDefault();
+          try { await api("PUT", `/v1/workspaces/${encodeURIComponent(w.id)}/members/${encodeURIComponent(invitee.value)}`); route(); } catch (error) { message.replaceChildren(failure(error)); }
+        } }, field(t("inviteWho"), invitee), el("button", { type: "submit" }, t("invite")))
+      : "",
+    message);
 }
 
 // -- activity -----------------------------------------------------------------------------------------
@@ -493,20 +650,11 @@ async function activity(gen) {
     out.replaceChildren(table([t("when"), t("actor"), t("action"), t("target"), t("decision"), t("reason")],
       page.items.map((r) => el("tr", {}, el("td", {}, when(r.created_at)), el("td", {}, [r.actor_user_id, r.actor_agent_id].filter(Boolean).join(" · ")), el("td", {}, r.action), el("td", {}, `${r.target_type} ${r.target_id || ""}`), el("td", {}, el("span", { class: `badge ${r.decision === "deny" ? "Failed" : ""}` }, r.decision)), el("td", {}, r.reason)))));
   };
-  const admin = [];
-  if (state.me.is_admin) {
-    const [users, agents, workspaces, keys] = await Promise.all([api("GET", "/v1/users?limit=100"), api("GET", "/v1/agents"), api("GET", "/v1/workspaces"), api("GET", "/v1/keys")]);
-    admin.push(el("h2", {}, t("users")), table(["id", "name", "status"], users.items.map((u) => el("tr", {}, el("td", {}, u.id), el("td", {}, u.display_name), el("td", {}, u.status)))));
-    admin.push(el("h2", {}, t("agents")), table(["id", "owner"], agents.map((a) => el("tr", {}, el("td", {}, a.id), el("td", {}, a.owner_user_id)))));
-    admin.push(el("h2", {}, t("workspaces")), table(["id", "owner", "members"], workspaces.map((w) => el("tr", {}, el("td", {}, w.id), el("td", {}, w.owner_user_id), el("td", {}, (w.member_user_ids || []).join(", "))))));
-    admin.push(el("h2", {}, t("keys")), table(["id", "user", "agent", "label"], keys.map((k) => el("tr", {}, el("td", {}, k.id), el("td", {}, k.user_id), el("td", {}, k.agent_id || ""), el("td", {}, k.label || "")))));
-  }
   mount(
     gen,
     el("h1", {}, t("activity")),
     el("form", { class: "card", onsubmit: load }, el("div", { class: "row" }, field(t("action"), action), field(t("decision"), decision), el("button", { type: "submit" }, t("filter")))),
     out,
-    ...admin,
   );
   await load();
 }
