@@ -118,7 +118,10 @@ async def _contradiction(system: System, key: str) -> str:
 async def test_a_contradiction_is_decided_on_the_reviews_page(page: Any, system: System) -> None:
     key = await system.user(f"web_{uuid.uuid4().hex[:6]}")
     review_id = await _contradiction(system, key)
-    await sign_in(page, system, key, "reviews")
+    await sign_in(page, system, key, "overview")
+    await page.get_by_test_id("reviews-waiting").filter(has_text="1 reviews wait for you").wait_for()
+    assert await page.get_by_test_id("reviews-badge").inner_text() == "1"  # on every page's Reviews link
+    await page.get_by_test_id("reviews-waiting").get_by_role("link").click()
     card = page.locator(f'section[data-review="{review_id}"]')
     await card.get_by_text("I live in Berlin.").wait_for()
     await card.get_by_text("I moved to Vienna.").first.wait_for()
@@ -166,6 +169,8 @@ async def test_search_explains_and_an_agent_key_sees_only_its_own(page: Any, sys
 
 
 async def test_overview_activity_and_a_phone_width(browser: Any, system: System) -> None:
+    long_id = f"web_{uuid.uuid4().hex}_" + "x" * 80  # an audit target that does not break by itself
+    await system.admin("POST", "/v1/users", json={"user_id": long_id})
     context = await browser.new_context(viewport={"width": 390, "height": 844}, locale="zh-CN")
     page = await context.new_page()
     try:
@@ -179,9 +184,15 @@ async def test_overview_activity_and_a_phone_width(browser: Any, system: System)
         await page.get_by_role("button", name="English").click()
         await page.goto(f"{system.url}/#/activity")
         await page.get_by_role("heading", name="Activity").wait_for()
+        await page.get_by_role("columnheader", name="Reason").wait_for()
+        for column in ("Decision", "Reason"):  # ids wrap in their cells: nothing pushed off a laptop's screen
+            box = await page.get_by_role("columnheader", name=column).bounding_box()
+            assert box is not None and box["x"] + box["width"] <= 1280, (column, box)
         await shoot(page, "activity")
         await page.goto(f"{system.url}/#/overview")
         await page.get_by_test_id("chart").wait_for()
+        legend = await page.get_by_test_id("chart-legend").inner_text()
+        assert "Memories made per day: " in legend and "Syncs per day: " in legend  # each series named, with its total
         await shoot(page, "overview")
     finally:
         await context.close()

@@ -106,6 +106,17 @@ function header() {
   top.append(el("span", { class: "brand" }, t("title")), state.me ? nav : "", who);
 }
 
+// How many reviews wait for this key's user, on the Reviews link of every page.
+async function reviewBadge() {
+  try {
+    const open = await api("GET", "/v1/reviews?status=open");
+    const link = document.querySelector('header nav a[href="#/reviews"]');
+    if (link && open.length) link.append(" ", el("span", { class: "count", "data-testid": "reviews-badge", "aria-label": `${open.length} ${t("reviewsWaiting")}` }, String(open.length)));
+  } catch {
+    /* the page says what went wrong; the badge is only a hint */
+  }
+}
+
 function signOut(reason) {
   sessionStorage.removeItem(KEY);
   state.me = null;
@@ -151,6 +162,7 @@ async function route() {
     }
   }
   header();
+  reviewBadge();
   const gen = ++generation;
   const name = (location.hash.replace("#/", "") || "overview").split("?")[0];
   const page = PAGES[name] || overview;
@@ -189,6 +201,9 @@ function barChart(series, testid) {
       const h = ((height - pad * 2) * point.value) / max;
       const rect = document.createElementNS("http://www.w3.org/2000/svg", "rect");
       Object.entries({ x, y: height - pad - h, width: Math.max(2, slot / series.length - 2), height: h, class: s.cls }).forEach(([k, v]) => rect.setAttribute(k, v));
+      const tip = document.createElementNS("http://www.w3.org/2000/svg", "title");
+      tip.textContent = `${s.name} · ${point.day}: ${point.value}`;
+      rect.append(tip);
       svg.append(rect);
     }
   });
@@ -200,15 +215,21 @@ function barChart(series, testid) {
     label.textContent = day.slice(5);
     svg.append(label);
   });
-  return svg;
+  const legend = el("ul", { class: "legend", "data-testid": `${testid}-legend` }, series.map((s) =>
+    el("li", {}, el("span", { class: `swatch ${s.cls}`, "aria-hidden": "true" }), `${s.name}: `,
+      el("strong", {}, String(s.points.reduce((sum, p) => sum + p.value, 0))), ` (${t("max")} ${Math.max(0, ...s.points.map((p) => p.value))})`)));
+  return el("figure", { class: "chart" }, svg, legend);
 }
 
 async function overview(gen) {
-  const stats = await api("GET", "/v1/stats");
+  const [stats, waiting] = await Promise.all([api("GET", "/v1/stats"), api("GET", "/v1/reviews?status=open")]);
   const rows = stats.by_namespace.map((r) => el("tr", {}, el("td", {}, r.namespace), el("td", {}, r.memory_type), el("td", {}, r.count)));
   mount(
     gen,
     el("h1", {}, t("overview")),
+    waiting.length
+      ? el("p", { class: "callout", role: "status", "data-testid": "reviews-waiting" }, el("a", { href: "#/reviews" }, `${waiting.length} ${t("reviewsWaiting")}`))
+      : "",
     el("section", { class: "card" }, el("h2", {}, `${t("memoriesPerDay")} / ${t("syncsPerDay")}`),
       barChart([
         { name: t("memoriesPerDay"), cls: "m", points: stats.memories_per_day.map((p) => ({ day: p.day, value: p.count })) },

@@ -108,6 +108,8 @@ const WORDS = {
   next: ["Next page", "下一页"],
   previous: ["Previous page", "上一页"],
   page: ["page", "页"],
+  max: ["most in a day", "单日最多"],
+  reviewsWaiting: ["reviews wait for you", "条待审等你决定"],
 };
 
 const stored = localStorage.getItem("memgw.lang");
