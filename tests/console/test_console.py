@@ -187,7 +187,8 @@ async def test_overview_activity_and_a_phone_width(browser: Any, system: System)
         await page.get_by_role("columnheader", name="Reason").wait_for()
         for column in ("Decision", "Reason"):  # ids wrap in their cells: nothing pushed off a laptop's screen
             box = await page.get_by_role("columnheader", name=column).bounding_box()
-            assert box is not None and box["x"] + box["width"] <= 1280, (column, box)
+            assert box is not None
+            assert box["x"] + box["width"] <= 1280, (column, box)
         await shoot(page, "activity")
         await page.goto(f"{system.url}/#/overview")
         await page.get_by_test_id("chart").wait_for()
@@ -320,3 +321,59 @@ async def test_memories_page_through_edit_and_lead_to_their_origin(page: Any, sy
     origin = quince.get_by_test_id("origin")
     await origin.get_by_text("Source item").wait_for()
     assert "The quince tree by the shed fruits in October." in await origin.inner_text()
+
+
+async def _add_source(page: Any, source_id: str, kind: str, fields: dict[str, str]) -> None:
+    form = page.get_by_role("form", name="Add a source")
+    await form.locator("[name=id]").fill(source_id)
+    await form.locator("[name=kind]").select_option(kind)
+    await form.get_by_role("group", name=f"Fields of a {kind}").wait_for()
+    for name, value in fields.items():
+        await form.locator(f'[name="field.{name}"]').fill(value)
+    await form.get_by_role("button", name="Save").click()
+    await page.locator(f'tr[data-source="{source_id}"]').wait_for()
+
+
+async def test_each_source_kind_is_added_through_its_form_and_a_folder_syncs(
+    page: Any, system: System, files_dir: Path
+) -> None:
+    key = await system.user(f"web_{uuid.uuid4().hex[:6]}")
+    (files_dir / "recipes.md").write_text("# Recipes\n\nRhubarb crumble wants a hot oven.\n")
+    tag = uuid.uuid4().hex[:6]
+    await sign_in(page, system, key, "sources")
+    form = page.get_by_role("form", name="Add a source")
+    await form.locator("[name=kind]").select_option("GithubRepo")
+    assert await form.locator('[name="field.token"]').get_attribute("type") == "password"  # a credential
+    assert "write-only" in await form.locator("#help-token").inner_text()  # each field says what it takes
+    await _add_source(
+        page, f"gh-{tag}", "GithubRepo", {"repo": "octo/hello", "token": "ghp_secret123", "include": "issues, pulls"}
+    )
+    await _add_source(page, f"rss-{tag}", "RssFeed", {"url": "https://feeds.example.org/news.xml", "max_items": "5"})
+    await _add_source(page, f"web-{tag}", "WebPage", {"url": "https://example.org/about", "selector": "main"})
+    await _add_source(page, f"chat-{tag}", "Conversation", {})
+    await _add_source(page, f"tw-{tag}", "TwitterQuery", {"query": "memory gateway"})
+    await _add_source(page, f"dir-{tag}", "Folder", {"path": str(files_dir)})
+    stored = {s["id"]: s for s in (await system.client.get("/v1/sources", headers=system.auth(key))).json()}
+    assert stored[f"gh-{tag}"]["fields"] == {"repo": "octo/hello", "include": ["issues", "pulls"]}
+    assert stored[f"gh-{tag}"]["credentials"] == ["token"]  # sealed, never shown again
+    assert stored[f"rss-{tag}"]["fields"] == {"url": "https://feeds.example.org/news.xml", "max_items": 5}
+    assert stored[f"web-{tag}"]["fields"]["selector"] == "main"
+    assert stored[f"tw-{tag}"]["kind"] == "TwitterQuery"
+
+    row = page.locator(f'tr[data-source="dir-{tag}"]')
+    await asyncio.sleep(0.3)  # the live WebSocket is authenticated before the sync is asked for
+    await row.get_by_role("button", name="Sync").click()
+    await page.wait_for_function(
+        f"() => document.querySelector('tr[data-source=\"dir-{tag}\"]').dataset.stages.includes('Completed')",
+        timeout=60_000,
+    )
+    await row.get_by_role("button", name="Edit").click()
+    edit = page.get_by_role("form", name=f"Edit dir-{tag}")
+    assert await edit.locator('[name="field.path"]').input_value() == str(files_dir)
+    await edit.locator('[name="field.glob"]').fill("**/*.txt")
+    await edit.get_by_role("button", name="Save").click()
+    async with asyncio.timeout(20):
+        while (await system.client.get(f"/v1/sources/dir-{tag}", headers=system.auth(key))).json()["fields"].get(
+            "glob"
+        ) != "**/*.txt":
+            await asyncio.sleep(0.1)

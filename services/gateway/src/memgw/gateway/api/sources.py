@@ -8,10 +8,10 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Request, Response, WebSocket, WebSocketDisconnect, status
 from fastapi.responses import PlainTextResponse, StreamingResponse
-from pydantic import ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from memgw.common.domain import ID_PATTERN
-from memgw.common.sources import MemorySourceEntry, SourceKind
+from memgw.common.sources import KIND_SPECS, MemorySourceEntry, SourceKind
 from memgw.gateway import sources_service
 from memgw.gateway.deps import IfMatchVersion, PrincipalDep, ServicesDep, SourcesDep, authenticate, get_services
 from memgw.gateway.errors import Unauthorized
@@ -59,6 +59,29 @@ async def add_source(body: SourceCreate, sources: SourcesDep, principal: Princip
     owner = body.owner_user_id or principal.user_id
     entry = MemorySourceEntry.model_validate({**body.model_dump(), "owner_user_id": owner})
     return await sources.add(principal, entry)
+
+
+class KindFields(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {"kind": "GithubRepo", "required": ["repo"], "optional": ["token", "include"], "secret": ["token"]}
+            ]
+        }
+    )
+    kind: SourceKind
+    required: list[str]
+    optional: list[str]
+    secret: list[str] = Field(description="Credentials among the fields: write-only, never shown again.")
+
+
+@router.get("/sources/kinds", response_model=list[KindFields])
+async def source_kinds(principal: PrincipalDep) -> list[KindFields]:
+    """Each kind of source and its fields, as `POST /v1/sources` takes them (the console's forms)."""
+    return [
+        KindFields(kind=kind, required=list(spec.required), optional=list(spec.optional), secret=list(spec.secret))
+        for kind, spec in KIND_SPECS.items()
+    ]
 
 
 @router.get("/sources/status", response_model=list[sources_service.SourceStatus])

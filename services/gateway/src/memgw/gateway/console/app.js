@@ -261,7 +261,7 @@ function progressCell(row) {
 }
 
 async function sources(gen) {
-  const [status, entries] = await Promise.all([api("GET", "/v1/sources/status"), api("GET", "/v1/sources")]);
+  const [status, entries, kinds] = await Promise.all([api("GET", "/v1/sources/status"), api("GET", "/v1/sources"), api("GET", "/v1/sources/kinds")]);
   const byId = Object.fromEntries(entries.map((e) => [e.id, e]));
   const body = el("tbody");
   const message = el("p", { role: "status" });
@@ -281,7 +281,7 @@ async function sources(gen) {
         el("button", { type: "button", class: "primary", onclick: async () => {
           try { await api("POST", `/v1/sources/${row.source_id}/sync`); } catch (error) { message.replaceChildren(failure(error)); }
         } }, t("sync")),
-        el("button", { type: "button", onclick: () => editSource(entry) }, t("edit")),
+        el("button", { type: "button", onclick: () => editSource(kinds, entry) }, t("edit")),
         el("button", { type: "button", class: "danger", onclick: async () => {
           if (!confirm(t("confirmRemove"))) return;
           await api("DELETE", `/v1/sources/${row.source_id}`);
@@ -296,7 +296,7 @@ async function sources(gen) {
     el("h1", {}, t("sources")),
     message,
     status.length ? el("div", { class: "table-wrap" }, el("table", {}, el("thead", {}, el("tr", {}, [t("id"), t("kind"), t("freshness"), t("lastRun"), t("chunks"), t("budget"), t("progress"), ""].map((h) => el("th", { scope: "col" }, h)))), body)) : el("p", { class: "muted" }, t("nothing")),
-    sourceForm(),
+    sourceForm(kinds),
     tomlForms(),
   );
   if (gen !== generation) return;
@@ -318,19 +318,49 @@ async function sources(gen) {
   });
 }
 
-function sourceForm(entry) {
+const LISTS = new Set(["include"]), NUMBERS = new Set(["max_items"]);
+
+// One form per kind, its fields from the server (GET /v1/sources/kinds): required ones marked, a
+// credential as a password box that an edit leaves as it is unless something is typed.
+function sourceForm(kinds, entry) {
   const id = el("input", { name: "id", required: true, value: entry?.id || "", readonly: entry ? true : null });
-  const kind = el("select", { name: "kind", disabled: entry ? true : null }, ["Folder", "GithubRepo", "RssFeed", "WebPage", "Conversation", "Composio", "TwitterQuery"].map((k) => el("option", { value: k, selected: entry?.kind === k }, k)));
+  const kind = el("select", { name: "kind", disabled: entry ? true : null }, kinds.map((k) => el("option", { value: k.kind, selected: entry?.kind === k.kind }, k.kind)));
   const label = el("input", { name: "label", value: entry?.label || "" });
-  const fields = el("textarea", { name: "fields" }, JSON.stringify(entry?.fields || { path: "" }, null, 2));
   const budget = el("input", { name: "max_tokens_per_sync", type: "number", min: 1, value: entry?.max_tokens_per_sync || "" });
+  const fieldset = el("fieldset", { class: "row kind-fields" });
   const message = el("p", { role: "status" });
+  const spec = () => kinds.find((k) => k.kind === kind.value) || kinds[0];
+  const draw = () => {
+    const { required, optional, secret } = spec();
+    fieldset.replaceChildren(el("legend", {}, `${t("fieldsOf")} ${kind.value}`), ...[...required, ...optional].map((name) => {
+      const isSecret = secret.includes(name);
+      const kept = entry && isSecret && (entry.credentials || []).includes(name);
+      const input = el("input", {
+        name: `field.${name}`, type: isSecret ? "password" : "text", autocomplete: "off",
+        required: required.includes(name) && !kept ? true : null,
+        value: isSecret ? "" : [entry?.fields?.[name] ?? ""].flat().join(", "),
+        placeholder: kept ? t("secretKept") : "", "aria-describedby": `help-${name}`,
+      });
+      return el("div", {}, el("label", { for: input.id = `f-${name}` }, `${name}${required.includes(name) ? " *" : ""}`), input, el("p", { class: "muted help", id: `help-${name}` }, t(`help.${name}`)));
+    }));
+  };
+  kind.addEventListener("change", draw);
+  draw();
   return el(
     "form",
-    { class: "card", "aria-label": t("addSource"), onsubmit: async (event) => {
+    { class: "card", "aria-label": entry ? `${t("edit")} ${entry.id}` : t("addSource"), onsubmit: async (event) => {
         event.preventDefault();
         try {
-          const body = { label: label.value, fields: JSON.parse(fields.value || "{}"), max_tokens_per_sync: budget.value ? Number(budget.value) : null };
+          const fields = {};
+          for (const input of fieldset.querySelectorAll("input")) {
+            const name = input.name.slice("field.".length);
+            if (input.value === "") {
+              if (entry && name in (entry.fields || {})) fields[name] = null; // cleared: a patch's null removes it
+              continue;
+            }
+            fields[name] = LISTS.has(name) ? input.value.split(",").map((v) => v.trim()).filter(Boolean) : NUMBERS.has(name) ? Number(input.value) : input.value;
+          }
+          const body = { label: label.value, fields, max_tokens_per_sync: budget.value ? Number(budget.value) : null };
           if (entry) await api("PATCH", `/v1/sources/${entry.id}`, body);
           else await api("POST", "/v1/sources", { id: id.value, kind: kind.value, ...body });
           route();
@@ -340,14 +370,14 @@ function sourceForm(entry) {
       } },
     el("h2", {}, entry ? `${t("edit")} ${entry.id}` : t("addSource")),
     el("div", { class: "row" }, field(t("id"), id), field(t("kind"), kind), field(t("label"), label), field(t("maxTokens"), budget)),
-    field(t("fields"), fields),
+    fieldset,
     el("p", {}, el("button", { class: "primary", type: "submit" }, t("save"))),
     message,
   );
 }
 
-function editSource(entry) {
-  const form = sourceForm(entry);
+function editSource(kinds, entry) {
+  const form = sourceForm(kinds, entry);
   main().querySelector("form.card")?.replaceWith(form);
   form.querySelector("input,textarea")?.focus();
 }
