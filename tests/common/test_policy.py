@@ -18,6 +18,7 @@ from memgw.common.policy import (
     AgentRef,
     AuditRef,
     ConnectionRef,
+    CountsRef,
     CredentialRef,
     KeyRef,
     MembershipRef,
@@ -170,6 +171,8 @@ TABLE: list[tuple[str, Principal, Action, Resource, bool, str]] = [
     ("own audit", ALICE, Action.AUDIT_READ, AuditRef("alice"), True, "own"),
     ("other's audit", ALICE, Action.AUDIT_READ, AuditRef("bob"), False, "only an admin"),
     ("admin audit", ADMIN, Action.AUDIT_READ, AuditRef(None), True, "admin"),
+    ("a user counts everyone's memories", ALICE, Action.COUNTS_READ, CountsRef(), False, "only an admin"),
+    ("the admin counts everyone's memories", ADMIN, Action.COUNTS_READ, CountsRef(), True, "admin"),
     ("any key reads the skills", ALICE, Action.SKILL_READ, SkillRef(), True, "every key"),
     ("any key reads one skill", ALICE, Action.SKILL_READ, SkillRef("classify_memory"), True, "every key"),
 ]

@@ -397,3 +397,19 @@ async def test_the_keyword_list_runs_beside_the_embedding_when_that_is_elsewhere
     components = explain.json()["results"][0]["explain"]
     assert "bm25_rank" in components
     assert "dense_rank" in components
+
+
+async def test_the_admin_counts_every_users_memories_a_user_only_what_they_may_read(system: System) -> None:
+    """The admin's overview is the whole install's (counts, never content); a user's is their own."""
+    counted, other = f"st_{uuid.uuid4().hex[:6]}", f"st_{uuid.uuid4().hex[:6]}"
+    counted_key, other_key = await system.user(counted), await system.user(other)
+    body = {"content": "A private note to be counted.", "memory_type": "note"}
+    assert (await system.client.post("/v1/memory", json=body, headers=system.auth(counted_key))).status_code == 201
+
+    def namespaces(stats: dict[str, Any]) -> set[str]:
+        return {row["namespace"] for row in stats["by_namespace"]}
+
+    mine = f"user/{counted}/long_term"
+    assert mine in namespaces(await system.admin("GET", "/v1/stats"))
+    assert mine not in namespaces((await system.client.get("/v1/stats", headers=system.auth(other_key))).json())
+    assert mine in namespaces((await system.client.get("/v1/stats", headers=system.auth(counted_key))).json())

@@ -79,6 +79,7 @@ class Action(StrEnum):
     AGENT_UPDATE = "agent_update"
     PROFILE_READ = "profile_read"
     AUDIT_READ = "audit_read"
+    COUNTS_READ = "counts_read"  # how many memories each namespace holds, never what they say
     SKILL_READ = "skill_read"
 
 
@@ -209,6 +210,11 @@ class AuditRef:
 
 
 @dataclass(frozen=True)
+class CountsRef:
+    """The number of memories per namespace and type, of every user: what an operator watches."""
+
+
+@dataclass(frozen=True)
 class SkillRef:
     """A skill of this install: what it does and its models, never anyone's data."""
 
@@ -217,6 +223,7 @@ class SkillRef:
 
 Resource = (
     SkillRef
+    | CountsRef
     | ActingRef
     | MemoryRef
     | SourceRef
@@ -450,12 +457,17 @@ def _audit(p: Principal, action: Action, a: AuditRef) -> Decision:
     return deny("only an admin key may read other users' audit rows")
 
 
+def _counts(p: Principal, action: Action, c: CountsRef) -> Decision:
+    return deny("only an admin key counts every user's memories; a key counts what it may read")
+
+
 def _skill(p: Principal, action: Action, s: SkillRef) -> Decision:
     return allow("skills describe the install, not anyone's data: every key may read them")
 
 
 _RULES: dict[type, Callable[[Principal, Action, Any], Decision]] = {
     SkillRef: _skill,
+    CountsRef: _counts,
     ActingRef: _acting,
     MemoryRef: _memory,
     SourceRef: _source,

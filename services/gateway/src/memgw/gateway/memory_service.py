@@ -448,7 +448,9 @@ class Memories:
         return out
 
     async def stats(self, p: Principal, days: int = 30) -> dict[str, Any]:
-        """What the key may read, counted: per namespace and type, and memories made per day."""
-        groups, daily = await reads.counts(self.pool, p, days)
+        """What the key may read, counted: per namespace and type, and memories made per day. An admin
+        key counts every user's (counts only: what they say stays behind the read rule)."""
+        everyone = access.allowed(p, policy.Action.COUNTS_READ, policy.CountsRef())
+        groups, daily = await reads.counts(self.pool, None if everyone else p, days)
         await audit.record(self.pool, p, "memory_stats", target_type="memory")
         return {"by_namespace": [dict(r) for r in groups], "memories_per_day": [dict(r) for r in daily]}

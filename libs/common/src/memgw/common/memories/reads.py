@@ -153,17 +153,18 @@ async def for_ranking(
     return {r["id"]: r for r in rows}
 
 
-async def counts(db: Executor, p: Principal, days: int) -> tuple[list[Row], list[Row]]:
-    """What ``p`` may read, counted per namespace and type, and made per day over ``days``."""
+async def counts(db: Executor, p: Principal | None, days: int) -> tuple[list[Row], list[Row]]:
+    """What ``p`` may read (None: every user's, for an operator the policy lets count them), counted per
+    namespace and type, and made per day over ``days``."""
     params = SqlParams()
-    readable_ = read_sql(p, params, listing((MemoryStatus.ACTIVE,)))
+    readable_ = read_sql(p, params, listing((MemoryStatus.ACTIVE,))) if p else _active(params)
     groups = await db.fetch(
         f"SELECT m.namespace, m.memory_type, count(*) AS count FROM memories m WHERE {readable_}"
         " GROUP BY 1, 2 ORDER BY 3 DESC LIMIT 500",
         *params.values,
     )
     params = SqlParams()
-    readable_ = read_sql(p, params, listing((MemoryStatus.ACTIVE,)))
+    readable_ = read_sql(p, params, listing((MemoryStatus.ACTIVE,))) if p else _active(params)
     since = params.add(days)
     daily = await db.fetch(
         f"SELECT date_trunc('day', m.created_at)::date AS day, count(*) AS count FROM memories m"
@@ -171,6 +172,10 @@ async def counts(db: Executor, p: Principal, days: int) -> tuple[list[Row], list
         *params.values,
     )
     return list(groups), list(daily)
+
+
+def _active(params: SqlParams) -> str:
+    return f"m.status = {params.add(MemoryStatus.ACTIVE.value)}"
 
 
 # ---- sessions
