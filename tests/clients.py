@@ -1,5 +1,6 @@
 """Real client packages, each in a virtualenv of its own made from pinned versions (they pin
-conflicting dependencies, and none of them may leak into the product's environment).
+conflicting dependencies, and none of them may leak into the product's environment); and OpenClaw,
+with the Node.js it needs, from the npm registry into a folder of its own.
 
 An environment is made once per set of pins under ``.tools/clients/`` (kept between runs; a fresh
 clone makes them on its first test run) and a client script runs in it as a subprocess against the
@@ -31,6 +32,32 @@ PINS: dict[str, tuple[str, ...]] = {
 }
 
 
+# OpenClaw 2026.9 needs Node.js >= 24.16; the machine's may be older, so a pinned one comes from npm too.
+NODE_PINS: dict[str, tuple[str, ...]] = {"openclaw": ("node@24.21.0", "openclaw@2026.9.6")}
+
+
+async def node_client(name: str) -> Path:
+    """The folder of ``name``'s npm packages (``node_modules/.bin`` holds its commands and ``node``),
+    installed now when missing (the first pin is the Node.js the rest install and run with)."""
+    pins = NODE_PINS[name]
+    home = CLIENTS / f"{name}-{hashlib.sha256(' '.join(pins).encode()).hexdigest()[:10]}"
+    CLIENTS.mkdir(parents=True, exist_ok=True)
+    with (CLIENTS / f"{name}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (home / "ready").exists():
+            shutil.rmtree(home, ignore_errors=True)
+            home.mkdir(parents=True)
+            (home / "package.json").write_text(json.dumps({"name": f"memgw-{name}-client", "private": True}))
+            npm = shutil.which("npm")
+            if npm is None:
+                raise RuntimeError("npm is needed to install OpenClaw for its test")
+            install = (npm, "install", "--prefix", str(home), "--no-audit", "--no-fund", "--loglevel=error")
+            await _run(*install, pins[0])  # Node.js first: the package's own install checks the version
+            await _run(*install, *pins[1:], path=f"{home / 'node_modules' / 'node' / 'bin'}:{os.environ['PATH']}")
+            (home / "ready").write_text(" ".join(pins))
+    return home
+
+
 def _uv() -> str:
     found = os.environ.get("UV") or shutil.which("uv") or str(ROOT / ".tools" / "bin" / "uv")
     if not Path(found).exists() and not shutil.which(found):
@@ -38,9 +65,10 @@ def _uv() -> str:
     return found
 
 
-async def _run(*command: str) -> None:
+async def _run(*command: str, path: str | None = None) -> None:
+    env = {**os.environ, "PATH": path} if path else None
     proc = await asyncio.create_subprocess_exec(
-        *command, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT
+        *command, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, env=env
     )
     out, _ = await proc.communicate()
     if proc.returncode:

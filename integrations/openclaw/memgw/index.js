@@ -1,7 +1,8 @@
 // Memory Gateway as OpenClaw's memory plugin (slot "memory").
 //
-// Tools: memory_search, memory_store, memory_forget. With autoRecall (the default) the prompt is
-// searched before each run and what is found is given to the model as context. The gateway's API
+// Tools: memory_search, memory_store, memory_forget (declared in the manifest's contracts.tools, as
+// OpenClaw asks before a plugin registers tools). With autoRecall (the default) the user's request is
+// searched before each prompt is built and what is found is given to the model as context. The gateway's API
 // key decides whose memory this is: nothing here names a user, so an agent cannot reach further.
 
 const text = (value) => ({ content: [{ type: "text", text: typeof value === "string" ? value : JSON.stringify(value) }] });
@@ -113,9 +114,13 @@ export function registerMemgw(api, env = process.env) {
     },
   });
 
+  // Recall before the prompt is built: the user's request (not the reconstructed history, when the host
+  // tells them apart) is searched, and what is found goes in as context. OpenClaw runs this hook for a
+  // non-bundled plugin only with plugins.entries.memgw.hooks.allowConversationAccess = true.
   if (config.autoRecall !== false && typeof api.on === "function") {
-    api.on("before_agent_start", async (event) => {
-      const prompt = typeof event?.prompt === "string" ? event.prompt.trim() : "";
+    api.on("before_prompt_build", async (event) => {
+      const asked = typeof event?.currentUserMessage === "string" ? event.currentUserMessage : event?.prompt;
+      const prompt = typeof asked === "string" ? asked.trim() : "";
       if (!prompt) return undefined;
       try {
         const hits = await client.search(prompt.slice(0, 2000), recallLimit);

@@ -37,7 +37,7 @@ test("the manifest's kind and the three tools", () => {
   for (const tool of tools.values()) {
     for (const [name, spec] of Object.entries(tool.parameters.properties)) assert.ok(spec.description, `${tool.name}.${name}`);
   }
-  assert.ok(hooks.has("before_agent_start"));
+  assert.ok(hooks.has("before_prompt_build"));
 });
 
 test("store, search, recall before a run, forget", async () => {
@@ -47,7 +47,7 @@ test("store, search, recall before a run, forget", async () => {
   assert.match(id, /^mem_/);
   const found = await run(tools.get("memory_search"), { query: "what is the cat called" });
   assert.equal(found.body.results[0].id, id);
-  const recall = await hooks.get("before_agent_start")({ prompt: "remind me of my cat's name" });
+  const recall = await hooks.get("before_prompt_build")({ prompt: "remind me of my cat's name" });
   assert.match(recall.prependContext, /Miso/);
   const forgot = await tools.get("memory_forget").execute("c2", { memoryId: id });
   assert.equal(forgot.isError, undefined);
