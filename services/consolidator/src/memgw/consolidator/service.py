@@ -376,9 +376,11 @@ class Consolidator:
             await self._store_new(asked)
 
     async def _follow(self, decided: Decided, asked: _Asked) -> None:
-        """Apply the LLM's checked decision (decide.py)."""
+        """Apply the LLM's checked decision (decide.py). A change told in passing stands only as one."""
         target = decided.target
-        if decided.action == "none":
+        if decided.action == "none" or (
+            asked.candidate.only_as_change and decided.action not in ("supersede", "review")
+        ):
             return
         if decided.action == "review":
             asked.outcome.reviews.append(await self._review_for(asked, target, decided.reason))
