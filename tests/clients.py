@@ -16,6 +16,7 @@ import json
 import os
 import shutil
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -40,20 +41,30 @@ async def node_client(name: str) -> Path:
     """The folder of ``name``'s npm packages (``node_modules/.bin`` holds its commands and ``node``),
     installed now when missing (the first pin is the Node.js the rest install and run with)."""
     pins = NODE_PINS[name]
+
+    async def install(home: Path) -> None:
+        home.mkdir(parents=True)
+        (home / "package.json").write_text(json.dumps({"name": f"memgw-{name}-client", "private": True}))
+        npm = shutil.which("npm")
+        if npm is None:
+            raise RuntimeError("npm is needed to install OpenClaw for its test")
+        command = (npm, "install", "--prefix", str(home), "--no-audit", "--no-fund", "--loglevel=error")
+        await _run(*command, pins[0])  # Node.js first: the package's own install checks the version
+        await _run(*command, *pins[1:], path=f"{home / 'node_modules' / 'node' / 'bin'}:{os.environ['PATH']}")
+
+    return await _made_once(name, pins, install)
+
+
+async def _made_once(name: str, pins: tuple[str, ...], make: Callable[[Path], Awaitable[None]]) -> Path:
+    """The folder of ``name`` made from ``pins`` (by ``make(folder)``) under ``.tools/clients/``: made
+    once per set of pins, by one process at a time, and made again if an earlier attempt broke off."""
     home = CLIENTS / f"{name}-{hashlib.sha256(' '.join(pins).encode()).hexdigest()[:10]}"
     CLIENTS.mkdir(parents=True, exist_ok=True)
     with (CLIENTS / f"{name}.lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+        fcntl.flock(lock, fcntl.LOCK_EX)  # one maker per folder, also across test processes
         if not (home / "ready").exists():
             shutil.rmtree(home, ignore_errors=True)
-            home.mkdir(parents=True)
-            (home / "package.json").write_text(json.dumps({"name": f"memgw-{name}-client", "private": True}))
-            npm = shutil.which("npm")
-            if npm is None:
-                raise RuntimeError("npm is needed to install OpenClaw for its test")
-            install = (npm, "install", "--prefix", str(home), "--no-audit", "--no-fund", "--loglevel=error")
-            await _run(*install, pins[0])  # Node.js first: the package's own install checks the version
-            await _run(*install, *pins[1:], path=f"{home / 'node_modules' / 'node' / 'bin'}:{os.environ['PATH']}")
+            await make(home)
             (home / "ready").write_text(" ".join(pins))
     return home
 
@@ -78,17 +89,12 @@ async def _run(*command: str, path: str | None = None) -> None:
 async def client_python(name: str) -> Path:
     """The python of ``name``'s environment, made now when missing."""
     pins = PINS[name]
-    env = CLIENTS / f"{name}-{hashlib.sha256(' '.join(pins).encode()).hexdigest()[:10]}"
-    python = env / "bin" / "python"
-    CLIENTS.mkdir(parents=True, exist_ok=True)
-    with (CLIENTS / f"{name}.lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # one maker per environment, also across test processes
-        if not (env / "ready").exists():
-            shutil.rmtree(env, ignore_errors=True)
-            await _run(_uv(), "venv", "--quiet", "--python", sys.executable, str(env))
-            await _run(_uv(), "pip", "install", "--quiet", "--python", str(python), *pins)
-            (env / "ready").write_text(" ".join(pins))
-    return python
+
+    async def make(env: Path) -> None:
+        await _run(_uv(), "venv", "--quiet", "--python", sys.executable, str(env))
+        await _run(_uv(), "pip", "install", "--quiet", "--python", str(env / "bin" / "python"), *pins)
+
+    return await _made_once(name, pins, make) / "bin" / "python"
 
 
 async def run_client(name: str, script: str, env: dict[str, str], timeout: float = 180) -> Any:

@@ -38,14 +38,17 @@ class KindSpec:
     optional: tuple[str, ...] = ()
     # Credentials among the fields: write-only, sealed at rest, never returned (see common.credentials).
     secret: tuple[str, ...] = ()
+    # Fields whose value is a list of strings, and those that are a number (the rest are strings).
+    lists: tuple[str, ...] = ()
+    numbers: tuple[str, ...] = ()
 
 
 KIND_SPECS: dict[SourceKind, KindSpec] = {
     SourceKind.COMPOSIO: KindSpec(("toolkit", "connection_id"), ("channel",), secret=("connection_id",)),
     SourceKind.CONVERSATION: KindSpec((), ("session_id", "agent_id")),
     SourceKind.FOLDER: KindSpec(("path",), ("glob",)),
-    SourceKind.GITHUB_REPO: KindSpec(("repo",), ("token", "include"), secret=("token",)),
-    SourceKind.RSS_FEED: KindSpec(("url",), ("max_items",)),
+    SourceKind.GITHUB_REPO: KindSpec(("repo",), ("token", "include"), secret=("token",), lists=("include",)),
+    SourceKind.RSS_FEED: KindSpec(("url",), ("max_items",), numbers=("max_items",)),
     SourceKind.WEB_PAGE: KindSpec(("url",), ("selector",)),
     SourceKind.TWITTER_QUERY: KindSpec(("query",)),
 }

@@ -184,7 +184,8 @@ def make_believe(sentence: str) -> bool:
 
 def of_the_moment(sentence: str) -> bool:
     """Whether the statement is anchored to this day or moment ("I'm shattered today", "Today I had tea
-    instead"): what it tells holds then, unless it tells that something began or ended for good."""
+    instead"). What such a statement tells holds then only; whether it also begins what lasts ("Today was
+    my first shift") is ``tells_a_change``'s to say."""
     return bool(_OF_THE_MOMENT.search(sentence))
 
 

@@ -4,7 +4,7 @@
 import { lang, setLang, t } from "./i18n.js";
 
 const KEY = "memgw.key";
-const state = { me: null, socket: null };
+const state = { me: null, socket: null, waiting: Promise.resolve([]) };
 const main = () => document.getElementById("main");
 const STALE = Symbol("stale");
 let generation = 0; // the page being shown; a slower, older render never overwrites a newer one
@@ -106,10 +106,11 @@ function header() {
   top.append(el("span", { class: "brand" }, t("title")), state.me ? nav : "", who);
 }
 
-// How many reviews wait for this key's user, on the Reviews link of every page.
+// How many reviews wait for this key's user, on the Reviews link of every page. Asked once per page
+// shown: the overview reads the same answer (state.waiting) for its notice.
 async function reviewBadge() {
   try {
-    const open = await api("GET", "/v1/reviews?status=open");
+    const open = await state.waiting;
     const link = document.querySelector('header nav a[href="#/reviews"]');
     if (link && open.length) link.append(" ", el("span", { class: "count", "data-testid": "reviews-badge", "aria-label": `${open.length} ${t("reviewsWaiting")}` }, String(open.length)));
   } catch {
@@ -162,6 +163,8 @@ async function route() {
     }
   }
   header();
+  state.waiting = api("GET", "/v1/reviews?status=open");
+  state.waiting.catch(() => {}); // a page that never reads it must not leave a rejection unhandled
   reviewBadge();
   const gen = ++generation;
   const name = (location.hash.replace("#/", "") || "overview").split("?")[0];
@@ -222,7 +225,7 @@ function barChart(series, testid) {
 }
 
 async function overview(gen) {
-  const [stats, waiting] = await Promise.all([api("GET", "/v1/stats"), api("GET", "/v1/reviews?status=open")]);
+  const [stats, waiting] = await Promise.all([api("GET", "/v1/stats"), state.waiting]);
   const rows = stats.by_namespace.map((r) => el("tr", {}, el("td", {}, r.namespace), el("td", {}, r.memory_type), el("td", {}, r.count)));
   mount(
     gen,
@@ -318,8 +321,6 @@ async function sources(gen) {
   });
 }
 
-const LISTS = new Set(["include"]), NUMBERS = new Set(["max_items"]);
-
 // One form per kind, its fields from the server (GET /v1/sources/kinds): required ones marked, a
 // credential as a password box that an edit leaves as it is unless something is typed.
 function sourceForm(kinds, entry) {
@@ -358,7 +359,8 @@ function sourceForm(kinds, entry) {
               if (entry && name in (entry.fields || {})) fields[name] = null; // cleared: a patch's null removes it
               continue;
             }
-            fields[name] = LISTS.has(name) ? input.value.split(",").map((v) => v.trim()).filter(Boolean) : NUMBERS.has(name) ? Number(input.value) : input.value;
+            const { lists, numbers } = spec();
+            fields[name] = lists.includes(name) ? input.value.split(",").map((v) => v.trim()).filter(Boolean) : numbers.includes(name) ? Number(input.value) : input.value;
           }
           const body = { label: label.value, fields, max_tokens_per_sync: budget.value ? Number(budget.value) : null };
           if (entry) await api("PATCH", `/v1/sources/${entry.id}`, body);
