@@ -15,8 +15,7 @@ from memgw.common.net import GuardedFetcher
 from memgw.common.sources import MemorySourceEntry, SourceKind, SourceValidationError, validate_source
 from memgw.gateway.sources_service import composio_source_id
 from tests.conftest import StageWatcher, System
-from tests.fakes import serve
-from tests.sync.test_readers import composio_app
+from tests.fakes import composio_app, serve
 
 
 @pytest.fixture
@@ -35,6 +34,14 @@ async def key(system: System) -> str:
         (SourceKind.RSS_FEED, {"url": "http://x"}, {"sync_depth_days": -1}, "sync_depth_days must be > 0"),
         (SourceKind.RSS_FEED, {"url": "http://x"}, {"max_cost_per_sync_usd": float("inf")}, "finite"),
         (SourceKind.RSS_FEED, {"url": "http://x"}, {"max_cost_per_sync_usd": -0.01}, ">= 0"),
+        # each field in its kind's shape: a reader would read a string list character by character
+        (SourceKind.GITHUB_REPO, {"repo": "o/r", "include": "issues"}, {}, "'include' must be a list"),
+        (SourceKind.GITHUB_REPO, {"repo": "o/r", "include": ["issues", "wiki"]}, {}, "only commits, issues, pulls"),
+        (SourceKind.RSS_FEED, {"url": "http://x", "max_items": "5"}, {}, "'max_items' must be a whole number"),
+        (SourceKind.RSS_FEED, {"url": "http://x", "max_items": 0}, {}, "'max_items' must be a whole number"),
+        (SourceKind.RSS_FEED, {"url": "http://x", "max_items": True}, {}, "'max_items' must be a whole number"),
+        (SourceKind.WEB_PAGE, {"url": ["http://x"]}, {}, "'url' must be a string"),
+        (SourceKind.TWITTER_QUERY, {"query": "a\x00b"}, {}, "NUL"),
     ],
 )
 def test_validate_refuses_what_does_not_fit_the_kind(

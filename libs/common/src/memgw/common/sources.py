@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
@@ -38,16 +38,25 @@ class KindSpec:
     optional: tuple[str, ...] = ()
     # Credentials among the fields: write-only, sealed at rest, never returned (see common.credentials).
     secret: tuple[str, ...] = ()
-    # Fields whose value is a list of strings, and those that are a number (the rest are strings).
+    # Fields whose value is a list of strings, and those that are a whole number above 0 (the rest
+    # are strings); a reader takes these shapes as given, so they are checked before one is stored.
     lists: tuple[str, ...] = ()
     numbers: tuple[str, ...] = ()
+    # The values a list field may hold, where the upstream knows only some.
+    choices: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 KIND_SPECS: dict[SourceKind, KindSpec] = {
     SourceKind.COMPOSIO: KindSpec(("toolkit", "connection_id"), ("channel",), secret=("connection_id",)),
     SourceKind.CONVERSATION: KindSpec((), ("session_id", "agent_id")),
     SourceKind.FOLDER: KindSpec(("path",), ("glob",)),
-    SourceKind.GITHUB_REPO: KindSpec(("repo",), ("token", "include"), secret=("token",), lists=("include",)),
+    SourceKind.GITHUB_REPO: KindSpec(
+        ("repo",),
+        ("token", "include"),
+        secret=("token",),
+        lists=("include",),
+        choices={"include": ("commits", "issues", "pulls")},
+    ),
     SourceKind.RSS_FEED: KindSpec(("url",), ("max_items",), numbers=("max_items",)),
     SourceKind.WEB_PAGE: KindSpec(("url",), ("selector",)),
     SourceKind.TWITTER_QUERY: KindSpec(("query",)),
@@ -110,6 +119,7 @@ def validate_source(entry: MemorySourceEntry) -> None:
     for name in given:
         if name not in spec.required and name not in spec.optional:
             problems.append(f"'{name}' does not belong to a {entry.kind} source")
+    problems += _shape_problems(spec, given)
     problems += _kind_problems(entry.kind, given, entry.workspace_id)
     if "\x00" in entry.label:
         problems.append("label must not contain a NUL character")
@@ -137,11 +147,28 @@ def _kind_problems(kind: SourceKind, given: dict[str, Any], workspace_id: str | 
                 problems.append(f"{name} must be letters, digits, '_' or '-' (up to 128)")
     if kind is SourceKind.CONVERSATION and workspace_id is not None:
         problems.append("a Conversation source keeps its sessions' visibility: it cannot be put into a workspace")
+    return problems
+
+
+def _shape_problems(spec: KindSpec, given: dict[str, Any]) -> list[str]:
+    """Each field in the shape its kind declares: a list of strings, a whole number, or a string."""
+    problems = []
     for name, value in given.items():
-        values = value if isinstance(value, list) else [value]
-        if not all(isinstance(v, str | int | float | bool) for v in values):
-            problems.append(f"'{name}' must be a string, a number, a boolean or a list of them")
-        elif any(isinstance(v, str) and "\x00" in v for v in values):
+        if value is None:
+            continue
+        if name in spec.lists:
+            if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+                problems.append(f"'{name}' must be a list of non-empty strings")
+                continue
+            allowed = spec.choices.get(name)
+            if allowed and (unknown := [v for v in value if v not in allowed]):
+                problems.append(f"'{name}' may hold only {', '.join(allowed)}; not {', '.join(unknown)}")
+        elif name in spec.numbers:
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                problems.append(f"'{name}' must be a whole number of at least 1")
+        elif not isinstance(value, str):
+            problems.append(f"'{name}' must be a string")
+        elif "\x00" in value:
             problems.append(f"'{name}' must not contain a NUL character")
     return problems
 

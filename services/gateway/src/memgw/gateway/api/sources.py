@@ -74,14 +74,23 @@ class KindFields(BaseModel):
     optional: list[str]
     secret: list[str] = Field(description="Credentials among the fields: write-only, never shown again.")
     lists: list[str] = Field(default_factory=list, description="Fields whose value is a list of strings.")
-    numbers: list[str] = Field(default_factory=list, description="Fields whose value is a number.")
+    numbers: list[str] = Field(default_factory=list, description="Fields whose value is a whole number above 0.")
+    choices: dict[str, list[str]] = Field(default_factory=dict, description="The values a list field may hold.")
 
 
 @router.get("/sources/kinds", response_model=list[KindFields])
 async def source_kinds(principal: PrincipalDep) -> list[KindFields]:
     """Each kind of source and its fields, as `POST /v1/sources` takes them (the console's forms)."""
     return [
-        KindFields(kind=kind, **{name: list(values) for name, values in vars(spec).items()})
+        KindFields(
+            kind=kind,
+            required=list(spec.required),
+            optional=list(spec.optional),
+            secret=list(spec.secret),
+            lists=list(spec.lists),
+            numbers=list(spec.numbers),
+            choices={name: list(values) for name, values in spec.choices.items()},
+        )
         for kind, spec in KIND_SPECS.items()
     ]
 
