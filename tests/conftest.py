@@ -69,8 +69,8 @@ class System:
         return str(key["api_key"])
 
 
-@pytest_asyncio.fixture(scope="session")
-async def system(infra: Infra) -> AsyncIterator[System]:
+@contextlib.asynccontextmanager
+async def running_system(infra: Infra) -> AsyncIterator[System]:
     """All four services in this process, the gateway served by uvicorn on a loopback port (real
     HTTP, so the MCP endpoint's lifespan runs as in production)."""
     parts = [build(infra) for build in SERVICES.values()]
@@ -79,6 +79,12 @@ async def system(infra: Infra) -> AsyncIterator[System]:
         app = next(p.app for p in parts if p.app is not None)
         async with serve(app) as url, httpx.AsyncClient(base_url=url, timeout=30) as client:
             yield System(infra, client, admin_key, app)
+
+
+@pytest_asyncio.fixture(scope="session")
+async def system(infra: Infra) -> AsyncIterator[System]:
+    async with running_system(infra) as system:
+        yield system
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import _posixsubprocess
 import os
 import subprocess
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 
 import asyncpg
@@ -123,8 +123,17 @@ async def database_url(pg_admin_url: str, run_id: str) -> AsyncIterator[str]:
     await drop_database(pg_admin_url, f"memgw_{run_id}")
 
 
-def make_settings(*, data_dir: Path, database_url: str, nats_url: str, prefix: str, **groups: object) -> Settings:
-    """Settings for a test: explicit servers, a private prefix and data dir, fast redelivery."""
+def make_settings(
+    *,
+    data_dir: Path,
+    database_url: str,
+    nats_url: str,
+    prefix: str,
+    sources: Mapping[str, object] | None = None,
+    **groups: object,
+) -> Settings:
+    """Settings for a test: explicit servers, a private prefix and data dir, fast redelivery;
+    ``sources`` adds to the source settings (where the network readers' upstreams are)."""
     groups.setdefault("vault", VaultSettings(vault_debounce_ms=150))
     return Settings(
         data=DataSettings(data_dir=data_dir),
@@ -135,7 +144,10 @@ def make_settings(*, data_dir: Path, database_url: str, nats_url: str, prefix: s
         # The auto-fetch schedule never fires by itself in a test (it would sync a test's sources
         # behind its back); the tests of the schedule call its tick.
         sources=SourceSettings(
-            folder_roots={"*": [data_dir.parent]}, operator_credential_users=["*"], autofetch_tick_s=86400
+            folder_roots={"*": [data_dir.parent]},
+            operator_credential_users=["*"],
+            autofetch_tick_s=86400,
+            **(sources or {}),  # type: ignore[arg-type]
         ),
         log=LogSettings(log_level="WARNING", log_format="json"),
         **groups,

@@ -14,10 +14,15 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import nats
 import pytest
 import pytest_asyncio
 
-from tests.conftest import System
+from memgw.common.bus import delete_streams
+from memgw.launcher.runtime import open_infra
+from tests.conftest import System, running_system
+from tests.fakes import outside_world, serve
+from tests.infrastructure import create_database, drop_database, layout_of, make_settings
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "console"
@@ -335,46 +340,106 @@ async def _add_source(page: Any, source_id: str, kind: str, fields: dict[str, st
     await page.locator(f'tr[data-source="{source_id}"]').wait_for()
 
 
-async def test_each_source_kind_is_added_through_its_form_and_a_folder_syncs(
-    page: Any, system: System, files_dir: Path
+@pytest_asyncio.fixture
+async def worldly(work_dir: Path, pg_admin_url: str, nats_url: str) -> AsyncIterator[tuple[System, dict[str, str]]]:
+    """A system of its own whose network readers reach a loopback stand-in for GitHub, a feed, a web
+    page, Twitter and Composio (the shared system's guard rightly refuses loopback), with the map of
+    Composio connections to the users Composio says own them."""
+    owners: dict[str, str] = {}
+    name = "w" + uuid.uuid4().hex[:8]
+    async with serve(outside_world(owners)) as upstream:
+        outbound = {
+            "outbound_allow": [upstream.removeprefix("http://")],
+            "github_api_url": upstream,
+            "twitter_api_url": upstream,
+            "twitter_bearer_token": "tb",
+            "composio_api_url": f"{upstream}/composio",
+            "composio_api_key": "ck",
+        }
+        url = await create_database(pg_admin_url, f"memgw_{name}")
+        settings = make_settings(
+            data_dir=work_dir / f"world-{name}", database_url=url, nats_url=nats_url, prefix=name, sources=outbound
+        )
+        try:
+            async with open_infra(settings) as infra, running_system(infra) as system:
+                yield system, owners
+        finally:
+            nc = await nats.connect(nats_url)
+            await delete_streams(nc, layout_of(settings))
+            await nc.close()
+            await drop_database(pg_admin_url, f"memgw_{name}")
+
+
+async def test_each_source_kind_is_added_through_its_form_and_syncs(
+    page: Any, worldly: tuple[System, dict[str, str]], work_dir: Path
 ) -> None:
-    key = await system.user(f"web_{uuid.uuid4().hex[:6]}")
+    system, owners = worldly
+    uid = f"web_{uuid.uuid4().hex[:6]}"
+    key = await system.user(uid)
+    owners["ca_mail"] = uid  # Composio says this connection is the user's own
+    files_dir = work_dir / f"files-{uid}"
+    files_dir.mkdir()
     (files_dir / "recipes.md").write_text("# Recipes\n\nRhubarb crumble wants a hot oven.\n")
-    tag = uuid.uuid4().hex[:6]
+    sid = f"s_{uid}"
+    said = "User: I keep two beehives in my garden.\nAssistant: Lovely!"
+    await system.client.post("/v1/episodes", json={"session_id": sid, "content": said}, headers=system.auth(key))
+    await system.client.post(f"/v1/sessions/{sid}/commit?wait=true", json={}, headers=system.auth(key))
+
     await sign_in(page, system, key, "sources")
     form = page.get_by_role("form", name="Add a source")
     await form.locator("[name=kind]").select_option("GithubRepo")
     assert await form.locator('[name="field.token"]').get_attribute("type") == "password"  # a credential
     assert "write-only" in await form.locator("#help-token").inner_text()  # each field says what it takes
-    await _add_source(
-        page, f"gh-{tag}", "GithubRepo", {"repo": "octo/hello", "token": "ghp_secret123", "include": "issues, pulls"}
-    )
-    await _add_source(page, f"rss-{tag}", "RssFeed", {"url": "https://feeds.example.org/news.xml", "max_items": "5"})
-    await _add_source(page, f"web-{tag}", "WebPage", {"url": "https://example.org/about", "selector": "main"})
-    await _add_source(page, f"chat-{tag}", "Conversation", {})
-    await _add_source(page, f"tw-{tag}", "TwitterQuery", {"query": "memory gateway"})
-    await _add_source(page, f"dir-{tag}", "Folder", {"path": str(files_dir)})
+    upstream = system.infra.settings.sources.github_api_url
+    forms = {
+        "gh": ("GithubRepo", {"repo": "octo/hello", "token": "ghp_secret123", "include": "commits, issues"}),
+        "rss": ("RssFeed", {"url": f"{upstream}/feed.xml", "max_items": "5"}),
+        "web": ("WebPage", {"url": f"{upstream}/about", "selector": "main"}),
+        "chat": ("Conversation", {}),
+        "tw": ("TwitterQuery", {"query": "memory gateway"}),
+        "mail": ("Composio", {"toolkit": "gmail", "connection_id": "ca_mail"}),
+        "dir": ("Folder", {"path": str(files_dir)}),
+    }
+    for name, (kind, fields) in forms.items():
+        await _add_source(page, name, kind, fields)
     stored = {s["id"]: s for s in (await system.client.get("/v1/sources", headers=system.auth(key))).json()}
-    assert stored[f"gh-{tag}"]["fields"] == {"repo": "octo/hello", "include": ["issues", "pulls"]}
-    assert stored[f"gh-{tag}"]["credentials"] == ["token"]  # sealed, never shown again
-    assert stored[f"rss-{tag}"]["fields"] == {"url": "https://feeds.example.org/news.xml", "max_items": 5}
-    assert stored[f"web-{tag}"]["fields"]["selector"] == "main"
-    assert stored[f"tw-{tag}"]["kind"] == "TwitterQuery"
+    assert stored["gh"]["fields"] == {"repo": "octo/hello", "include": ["commits", "issues"]}
+    assert stored["gh"]["credentials"] == ["token"]  # sealed, never shown again
+    assert stored["rss"]["fields"] == {"url": f"{upstream}/feed.xml", "max_items": 5}
+    assert stored["mail"]["credentials"] == ["connection_id"]
 
-    row = page.locator(f'tr[data-source="dir-{tag}"]')
-    await asyncio.sleep(0.3)  # the live WebSocket is authenticated before the sync is asked for
-    await row.get_by_role("button", name="Sync").click()
-    await page.wait_for_function(
-        f"() => document.querySelector('tr[data-source=\"dir-{tag}\"]').dataset.stages.includes('Completed')",
-        timeout=60_000,
-    )
+    await asyncio.sleep(0.3)  # the live WebSocket is authenticated before the syncs are asked for
+    for name in forms:
+        await page.locator(f'tr[data-source="{name}"]').get_by_role("button", name="Sync").click()
+    for name in forms:  # each row's progress, live: the bar full and its stage Completed
+        row = page.locator(f'tr[data-source="{name}"]')
+        await row.get_by_test_id("stage").filter(has_text=re.compile("^(Completed|Failed)")).wait_for(timeout=60_000)
+        assert await row.get_by_test_id("stage").inner_text() == "Completed", name
+        bar = row.locator("progress")
+        assert await bar.get_attribute("value") == await bar.get_attribute("max"), name
+    # what each kind read is in memory, found by the words of its upstream
+    for query, expected in {
+        "hello page commit": "gh",
+        "plum pruning": "rss",
+        "grow quinces": "web",
+        "beehives": "chat",
+        "记忆网关": "tw",
+        "付款": "mail",
+        "rhubarb crumble": "dir",
+    }.items():
+        found = await system.client.post(
+            "/v1/memory/search", json={"query": query, "limit": 3}, headers=system.auth(key)
+        )
+        assert expected in {hit["memory"]["source_id"] for hit in found.json()["results"]}, (query, found.text)
+
+    row = page.locator('tr[data-source="dir"]')
     await row.get_by_role("button", name="Edit").click()
-    edit = page.get_by_role("form", name=f"Edit dir-{tag}")
+    edit = page.get_by_role("form", name="Edit dir")
     assert await edit.locator('[name="field.path"]').input_value() == str(files_dir)
     await edit.locator('[name="field.glob"]').fill("**/*.txt")
     await edit.get_by_role("button", name="Save").click()
     async with asyncio.timeout(20):
-        while (await system.client.get(f"/v1/sources/dir-{tag}", headers=system.auth(key))).json()["fields"].get(
+        while (await system.client.get("/v1/sources/dir", headers=system.auth(key))).json()["fields"].get(
             "glob"
         ) != "**/*.txt":
             await asyncio.sleep(0.1)

@@ -30,8 +30,7 @@ from memgw.common.sources import MemorySourceEntry, SourceKind
 from memgw.sync_worker.readers.base import SourceError
 from memgw.sync_worker.readers.github import GithubReader
 from tests.conftest import StageWatcher, System
-from tests.fakes import serve
-from tests.sync.test_readers import composio_app
+from tests.fakes import composio_app, serve
 
 
 @dataclass

@@ -26,7 +26,7 @@ from memgw.sync_worker.readers.rss import RssReader
 from memgw.sync_worker.readers.textconv import html_to_text
 from memgw.sync_worker.readers.twitter import TwitterReader
 from memgw.sync_worker.readers.webpage import WebPageReader
-from tests.fakes import serve
+from tests.fakes import composio_app, serve
 
 pytestmark = pytest.mark.unit
 
@@ -266,67 +266,6 @@ async def test_a_web_page_keeps_its_main_text_or_what_the_selector_picks() -> No
 
 
 # -- Composio and Twitter ------------------------------------------------------------------------------------
-
-
-def composio_app(calls: list[str], owners: dict[str, str] | None = None) -> Starlette:
-    """A fake of Composio's v3 API; ``owners``: connection id → the user Composio says owns it
-    (unlisted connections name no owner)."""
-
-    async def execute(request: Request) -> Response:
-        body = await request.json()
-        calls.append(f"{request.path_params['tool']}:{body['connected_account_id']}")
-        assert request.headers["x-api-key"] == "ck"
-        return JSONResponse(
-            {
-                "successful": True,
-                "data": {
-                    "messages": [
-                        {
-                            "messageId": "m1",
-                            "subject": "Invoice",
-                            "messageText": "请在周五前付款",
-                            "messageTimestamp": "1767225600",
-                        },
-                        {
-                            "messageId": "m2",
-                            "subject": "Hello",
-                            "messageText": "Lunch?",
-                            "messageTimestamp": "1767312000",
-                        },
-                    ]
-                },
-            }
-        )
-
-    def accounts(request: Request) -> Response:
-        return JSONResponse(
-            {
-                "items": [
-                    {
-                        "id": "ca_old",
-                        "toolkit": {"slug": "gmail"},
-                        "status": "ACTIVE",
-                        "user_id": request.query_params["user_ids"],
-                    },
-                ],
-                "next_cursor": None,
-            }
-        )
-
-    def account(request: Request) -> Response:
-        cid = request.path_params["cid"]
-        if cid == "ca_missing":
-            return JSONResponse({"error": "not found"}, status_code=404)
-        owner = (owners or {}).get(cid)
-        return JSONResponse({"id": cid, "toolkit": {"slug": "gmail"}, "status": "ACTIVE", "user_id": owner})
-
-    return Starlette(
-        routes=[
-            Route("/api/v3/tools/execute/{tool}", execute, methods=["POST"]),
-            Route("/api/v3/connected_accounts", accounts),
-            Route("/api/v3/connected_accounts/{cid}", account),
-        ]
-    )
 
 
 async def test_composio_reads_a_connection_through_its_toolkit_tool() -> None:
