@@ -100,7 +100,7 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[index]
 
 
-SEARCH_STEPS = ("auth", "embed", "idf", "bm25", "dense", "recheck", "rank", "audit", "app")
+SEARCH_STEPS = ("auth", "embed", "idf", "bm25", "dense", "recheck", "rank", "app")
 Steps = dict[str, float | str]  # a timed step's milliseconds, or what the gateway noted of a step
 
 

@@ -294,8 +294,9 @@ def main(n: int) -> str:
 Recall@10 counts the {counted} questions with evidence among the turns added (only that evidence).
 
 Ours goes through HTTP, auth, ACL filters in Postgres and the index, the outbox and an audit row per
-call; mem0 is called in-process with no isolation layer. mem0's OpenAI embedder sends no `input_type`,
-so its queries are embedded as passages (no E5 query prefix); ours asks for query embeddings.
+call (a search's written just after its answer); mem0 is called in-process with no isolation layer.
+mem0's OpenAI embedder sends no `input_type`, so its queries are embedded as passages (no E5 query
+prefix); ours asks for query embeddings.
 
 The shared endpoint alone, asked for the same texts in the same run (it keeps no cache):
 p50 {percentile(bare, 50):.1f} ms, p99 {percentile(bare, 99):.1f} ms; each system's search is that plus its own work.

@@ -60,11 +60,11 @@ embedding: the bare query embedding alone, the same texts in the same run, varie
 p50 9.6, p99 28.2 ms, 2.9 ×; the 1.3 × bound on a p50 of embed + 5 ms is ~19 ms). What is left above the
 embedding, by the step tables above:
 - the dense list, ~4-5 ms: the graph did not shorten it at 1M (at 200k it did, 6.6 → 2.0 ms at the index level);
-- the Postgres re-check ~3-4 ms, ranking ~1.5 ms, the audit row ~1 ms, the key ~0.5 ms. Re-checking the keyword
-  list's hits as soon as it answers (beside the embedding) and only the rest after did not pay: alternated with
-  the one re-check in one run at 300 memories, p50 24.4 against 23.8 ms with the embedder on the same cores and
-  31.6 against 31.6 with a remote one (the round trip after the dense list remains); reverted. In the 09:16 run
-  `recheck` was two steps, summed in its tables;
+- the Postgres re-check ~3-4 ms, ranking ~1.5 ms, the key ~0.5 ms (the audit row's ~1 ms is now written after the
+  answer). Re-checking the keyword list's hits as soon as it answers (beside the embedding) and only the rest after
+  did not pay: alternated with the one re-check in one run at 300 memories, p50 24.4 against 23.8 ms with the embedder
+  on the same cores and 31.6 against 31.6 with a remote one (the round trip after the dense list remains); reverted.
+  In the 09:16 run `recheck` was two steps, summed in its tables;
 - ~3-4 ms inside the server that no step covers (routing, the body's validation, building the answer), and
   ~2 ms between the client and the server (`app` against the client's time);
 - the order of the steps, which the gateway measures as it runs (`memgw.gateway.search_order`): where the line

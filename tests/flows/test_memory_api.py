@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import re
 import uuid
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -282,6 +283,35 @@ async def test_the_docs_page_needs_nothing_from_the_internet(system: System) -> 
             assert (await system.client.get(asset)).status_code == 200, asset
 
 
+async def test_a_search_is_audited_just_after_its_answer_and_a_refusal_before(system: System, key: str) -> None:
+    h = system.auth(key)
+    tag = uuid.uuid4().hex[:8]
+    mid = (await system.client.post("/v1/memory", json={"content": f"audit probe {tag}"}, headers=h)).json()["id"]
+    asked = datetime.now(UTC)
+    for _ in range(3):  # three alike: three rows, never folded into one
+        found = await system.client.post("/v1/memory/search", json={"query": f"audit probe {tag}"}, headers=h)
+        hits = [hit["memory"]["id"] for hit in found.json()["results"]]
+        assert mid in hits
+    answered = datetime.now(UTC)
+    async with asyncio.timeout(10):
+        while len(rows := await _audit(system, h, action="memory_search", target=",".join(hits))) < 3:
+            await asyncio.sleep(0.05)
+    assert len(rows) == 3
+    for row in rows:  # stamped when the search was answered, not when the row was written
+        assert asked <= datetime.fromisoformat(row["created_at"]) <= answered, row
+        assert (row["decision"], row["reason"].endswith("hits")) == ("allow", True)
+
+    refused = await system.client.post(
+        "/v1/memory/search", json={"query": "x", "user_id": f"someone_else_{tag}"}, headers=h
+    )
+    assert refused.status_code == 403
+    assert await _audit(system, h, action="memory_search", decision="deny")  # already there: not behind
+
+
+async def _audit(system: System, h: dict[str, str], **params: str) -> list[dict[str, Any]]:
+    return list((await system.client.get("/v1/audit", params=params, headers=h)).json()["items"])
+
+
 async def test_the_audit_pages_with_a_cursor_and_filters(system: System, key: str) -> None:
     h = system.auth(key)
     for n in range(5):
@@ -332,10 +362,11 @@ async def test_answers_say_where_their_time_went_in_server_timing(system: System
 
     found = await system.client.post("/v1/memory/search", json={"query": "when is the deploy"}, headers=h)
     steps = _server_timing(found.headers["Server-Timing"])
-    assert {"auth", "embed", "bm25", "dense", "recheck", "rank", "audit", "app"} <= steps.keys()
+    assert {"auth", "embed", "bm25", "dense", "recheck", "rank", "app"} <= steps.keys()
+    assert "audit" not in steps  # its row is written after the answer (the next test)
     assert "order;desc=" in found.headers["Server-Timing"]  # which way round the embedding and lists went
     assert all(d >= 0 for durations in steps.values() for d in durations)
-    inside = sum(steps[name][0] for name in ("embed", "dense", "recheck", "rank", "audit"))
+    inside = sum(steps[name][0] for name in ("embed", "dense", "recheck", "rank"))
     assert inside <= steps["app"][0]  # the steps on the critical path happen within the request
 
     health = await system.client.get("/healthz")

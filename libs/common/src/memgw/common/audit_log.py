@@ -4,6 +4,8 @@ here, written the same way (with the correlation id that ties it to the logs). I
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Literal
 
 import asyncpg
@@ -39,6 +41,38 @@ async def write(
         decision,
         reason,
         current_correlation_id(),
+    )
+
+
+@dataclass(frozen=True, order=True)
+class Allowed:
+    """One allowed action, noted when it was done and written later (``write_allowed``). ``seq`` first:
+    rows sort by when they were noted, and two alike are never one."""
+
+    seq: int
+    at: datetime
+    actor_user_id: str | None
+    actor_agent_id: str | None
+    action: str
+    target_type: str
+    target_id: str | None
+    reason: str
+    correlation_id: str | None = field(default_factory=current_correlation_id)
+
+
+async def write_allowed(db: Executor, rows: Sequence[Allowed]) -> None:
+    """Many noted rows in one statement, each with the time it was noted."""
+    columns = [
+        [getattr(r, name) for r in rows]
+        for name in ("at", "actor_user_id", "actor_agent_id", "action", "target_type", "target_id", "reason")
+    ]
+    await db.execute(
+        "INSERT INTO audit_log (created_at, actor_user_id, actor_agent_id, action, target_type, target_id, decision,"
+        " reason, correlation_id) SELECT t.at, t.u, t.a, t.action, t.tt, t.tid, 'allow', t.reason, t.cid"
+        " FROM unnest($1::timestamptz[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],"
+        " $8::text[]) AS t(at, u, a, action, tt, tid, reason, cid)",
+        *columns,
+        [r.correlation_id for r in rows],
     )
 
 

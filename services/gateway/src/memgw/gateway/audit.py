@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Literal
 
 import asyncpg
@@ -12,6 +13,7 @@ from pydantic import BaseModel, Field
 
 from memgw.common import audit_log, policy
 from memgw.common.db.pool import Executor
+from memgw.common.db.write_behind import WriteBehind
 from memgw.common.domain import Principal
 from memgw.common.logging import get_logger
 from memgw.gateway.errors import ApiError, Forbidden
@@ -44,6 +46,35 @@ async def record(
     )
     if decision == "deny":
         log.warning("access.denied", action=action, target=target_id, reason=reason)
+
+
+class AllowedBehind:
+    """Allowed reads on the hot path (a search), audited off it: each row keeps the moment it was noted,
+    and the rows noted while one batch is written go in the next, in one statement. A refusal is never
+    written here (``refused`` waits for its row); a crash loses at most the rows of the batch not yet
+    written, which record that someone was answered, never that someone was turned away."""
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self._seq = itertools.count()
+        self._rows = WriteBehind[audit_log.Allowed](
+            lambda rows: audit_log.write_allowed(pool, rows), name="audit-allowed"
+        )
+
+    def note(self, principal: Principal, action: str, *, target_type: str, target_id: str | None, reason: str) -> None:
+        row = audit_log.Allowed(
+            next(self._seq),
+            datetime.now(UTC),
+            principal.user_id,
+            principal.agent_id,
+            action,
+            target_type,
+            target_id,
+            reason,
+        )
+        self._rows.note([row])
+
+    async def flush(self) -> None:
+        await self._rows.flush()
 
 
 async def record_each(

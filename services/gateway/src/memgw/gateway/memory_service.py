@@ -90,8 +90,18 @@ class Memories:
         self.pool, self.store, self.embedder, self.index = pool, store, embedder, index
         self.layout, self.ranking, self.skills = layout, ranking, skills
         self.marks = WriteBehind[str](store.mark_retrieved, name="retrieval-marks", delay_s=0.2)
+        self.audited = audit.AllowedBehind(pool)
         self.search_parts = SearchParts(
-            pool, store, embedder, index, ranking, skills, openviking, marks=self.marks, order=SearchOrder()
+            pool,
+            store,
+            embedder,
+            index,
+            ranking,
+            skills,
+            openviking,
+            marks=self.marks,
+            audit=self.audited,
+            order=SearchOrder(),
         )
 
     async def deny(self, p: Principal, action: str, reason: str, target: str | None = None) -> ApiError:

@@ -9,7 +9,8 @@
    judgements of it;
 4. ``rank``: the ``retrieve_context`` skill fuses the lists and blends what it knows of each hit; two
    optional rounds add candidates and rank again (``feedback``, ``neighbours``);
-5. ``answer``: the hits as records, each marked as found (its recency), and one audit row (``audit``).
+5. ``answer``: the hits as records, each marked as found (its recency), and one audit row, written just
+   after the answer (``audit.AllowedBehind``).
 
 The reader may read every hit it is answered: the index filter and the Postgres re-check are the same
 rule, rendered twice (``memgw.common.acl``).
@@ -62,6 +63,7 @@ class SearchParts:
     # found within 0.2 s go in one UPDATE, so popular memories are not row-locked by every search that
     # finds them. A crash loses that window's: those memories look 0.2 s older, no more.
     marks: WriteBehind[str]
+    audit: audit.AllowedBehind  # a search's own row, written off its path (refusals never are)
     order: SearchOrder  # of a search's embedding and lists, when the embedding is on our cores
 
 
@@ -239,15 +241,13 @@ class Search:
         ]
         found = [r.memory.id for r in results]
         self.parts.marks.note(found)
-        with step("audit"):
-            await audit.record(
-                self.parts.pool,
-                self.p,
-                "memory_search",
-                target_type="memory",
-                target_id=",".join(found)[:2000] or None,
-                reason=f"{len(results)} hits",
-            )
+        self.parts.audit.note(
+            self.p,
+            "memory_search",
+            target_type="memory",
+            target_id=",".join(found)[:2000] or None,
+            reason=f"{len(results)} hits",
+        )
         return results
 
 

@@ -45,6 +45,7 @@ class Services:
 
     async def close(self) -> None:
         await self.memories.marks.flush()
+        await self.memories.audited.flush()
         await self.stage_relay.close()
         await self.fetcher.close()
         if self.openviking is not None:
