@@ -321,35 +321,68 @@ SINGLE: dict[str, dict[str, tuple[list[str], list[str], list[str]]]] = {
 }
 
 # The day a weekly habit falls on. Another day of the same habit is a change; another habit on the same
-# day is one more, never a change. language → (phrasings that state {x}, phrasings that move it, habits)
-WEEKLY: dict[str, tuple[list[str], list[str], list[str]]] = {
+# day is one more, never a change. language → (phrasings that state {x} on {d}, phrasings that move it
+# from {d} to {e}, habits, the days as each phrasing names them). The days vary, so no one day is learned
+# as "the new one".
+WEEKLY: dict[str, tuple[list[str], list[str], list[str], list[str]]] = {
     "en": (
         [
-            "I have {x} practice on Tuesdays.",
-            "{x} is every Tuesday for me.",
-            "Tuesday evenings are for {x}.",
-            "Every Tue I go to {x}.",
+            "I have {x} practice on {d}s.",
+            "{x} is every {d} for me.",
+            "{d} evenings are for {x}.",
+            "Every {d} I go to {x}.",
         ],
         [
-            "{x} moved to Fridays.",
-            "{x} is on Fridays from now on.",
-            "Switched {x} from Tuesdays to Fridays.",
-            "They changed {x} to Friday nights.",
+            "{x} moved to {e}s.",
+            "{x} is on {e}s from now on.",
+            "Switched {x} from {d}s to {e}s.",
+            "They changed {x} to {e} nights.",
+            "{x} is on {e}s now.",
         ],
         ["choir", "football", "piano", "fencing", "chess club", "rowing"],
+        ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"],
     ),
     "zh": (
         [
-            "我每周二去{x}。",
-            "周二晚上是我的{x}时间。",
-            "{x}定在每周二。",
-            "每个星期二我都去{x}。",
-            "礼拜二是我{x}的日子。",
+            "我每周{d}去{x}。",
+            "周{d}晚上是我的{x}时间。",
+            "{x}定在每周{d}。",
+            "每个星期{d}我都去{x}。",
+            "礼拜{d}是我{x}的日子。",
         ],
-        ["{x}改到周五了。", "{x}从周二挪到了周五。", "以后{x}都在周五。"],
+        ["{x}改到周{e}了。", "{x}从周{d}挪到了周{e}。", "以后{x}都在周{e}。", "{x}现在是星期{e}。"],
         ["合唱团", "踢足球", "钢琴课", "击剑", "下围棋", "划船"],
+        ["一", "二", "三", "四", "五", "六", "日"],
     ),
 }
+
+# One state told in one word and again as what the user does not do ("vegan" / "nothing from animals"):
+# the same fact, though one side has a negation, which elsewhere often marks a change.
+NEGATED_SAME: list[tuple[str, str, str]] = [
+    ("en", "I'm vegan.", "I don't eat anything that comes from animals."),
+    ("en", "I'm a pescatarian.", "I don't eat meat, only fish."),
+    ("en", "I'm unemployed.", "I don't have a job at the moment."),
+    ("en", "I'm childless.", "I don't have any kids."),
+    ("en", "I'm car-free.", "I don't own a car."),
+    ("en", "I'm an atheist.", "I don't believe in any god."),
+    ("en", "I'm colour-blind.", "I can't tell red from green."),
+    ("en", "I'm coeliac.", "I can't eat wheat or anything with gluten."),
+    ("en", "I'm short-sighted.", "I can't see far without my glasses."),
+    ("en", "I'm a light sleeper.", "I never sleep deeply; the smallest noise wakes me."),
+    ("en", "English is the only language I speak.", "I don't speak any other language."),
+    ("en", "I'm offline at weekends.", "I don't check messages on Saturdays or Sundays."),
+    ("zh", "我是纯素主义者。", "任何动物制品我都不吃。"),
+    ("zh", "我目前待业。", "我现在没有工作。"),
+    ("zh", "我是丁克。", "我们不打算要孩子。"),
+    ("zh", "我是无车族。", "我自己没有车。"),
+    ("zh", "我是无神论者。", "我不信任何宗教。"),
+    ("zh", "我是色盲。", "我分不清红色和绿色。"),
+    ("zh", "我近视。", "不戴眼镜我看不清远处。"),
+    ("zh", "我睡眠很浅。", "我睡不踏实，一点声音就醒。"),
+    ("zh", "我只会说中文。", "除了中文我不会别的语言。"),
+    ("zh", "周末我处于离线状态。", "周末我不看工作消息。"),
+    ("zh", "我不吃猪肉。", "猪肉我是不碰的。"),
+]
 
 # The same kind of fact of another of the user's things (a laptop and a desktop, a work and a home
 # email): both hold, whatever their values. (language, older, newer)
@@ -845,15 +878,17 @@ def _pairs(rng: random.Random) -> list[dict[str, str]]:
                 add(lang, states[a].format(x=x), phrasing.format(y=y), OTHER)
     for lang, old, new, label in WRITTEN + WORK_WRITTEN:
         add(lang, old, new, label)
-    for lang, (states, moves, habits) in WEEKLY.items():
+    for lang, (states, moves, habits, days) in WEEKLY.items():
         for a, b in itertools.permutations(range(len(states)), 2):
             x, y = rng.sample(habits, 2)
-            add(lang, states[a].format(x=x), states[b].format(x=x), SAME)
-            add(lang, states[a].format(x=x), states[b].format(x=y), OTHER)
+            d = rng.choice(days)
+            add(lang, states[a].format(x=x, d=d), states[b].format(x=x, d=d), SAME)
+            add(lang, states[a].format(x=x, d=d), states[b].format(x=y, d=d), OTHER)
         for a, move in itertools.product(range(len(states)), moves):
             x = rng.choice(habits)
-            add(lang, states[a].format(x=x), move.format(x=x), CHANGE)
-    for pairs, label in ((BESIDE, OTHER), (TURNED, SAME)):  # either may be said first
+            d, e = rng.sample(days, 2)
+            add(lang, states[a].format(x=x, d=d), move.format(x=x, d=d, e=e), CHANGE)
+    for pairs, label in ((BESIDE, OTHER), (TURNED, SAME), (NEGATED_SAME, SAME)):  # either may be said first
         for lang, a, b in pairs:
             add(lang, a, b, label)
             add(lang, b, a, label)

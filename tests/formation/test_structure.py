@@ -13,6 +13,7 @@ from memgw.common.formation.structure import (
     in_the_past,
     is_question,
     make_believe,
+    of_the_moment,
     stated_before_ask,
     without_opener,
 )
@@ -161,7 +162,25 @@ def test_a_statement_loses_the_interjections_it_opens_with_and_nothing_else(text
         ("If I'm offline, email me at jo@example.com.", False),
         ("I imagine the meeting will run late.", False),
         ("我想象力很丰富。", False),
+        ("Shall we play a word game?", True),  # a game opened, like a story or a role
+        ("咱们来玩成语接龙。", True),
+        ("I play the cello in an orchestra.", False),
+        ("我来玩儿的时候总迷路。", False),
     ],
 )
 def test_make_believe_is_told_from_a_condition(text: str, pretend: bool) -> None:
     assert make_believe(text) is pretend
+
+
+@pytest.mark.parametrize(
+    ("text", "momentary"),
+    [
+        ("I'm shattered today.", True),
+        ("今晚我不想做饭。", True),
+        ("The wifi is down right now.", True),
+        ("I'm studying Japanese at the moment.", False),  # the present stretch of a life, left to the model
+        ("I work from home.", False),
+    ],
+)
+def test_of_the_moment_is_this_day_or_minute_only(text: str, momentary: bool) -> None:
+    assert of_the_moment(text) is momentary

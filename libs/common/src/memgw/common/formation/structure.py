@@ -61,13 +61,16 @@ _IMAGINED = re.compile(
 # I'm a pirate", "假装你是…"). Unlike a condition ("If I'm offline, email me"), nothing in it is meant.
 _MAKE_BELIEVE = re.compile(
     r"^\s*(?:(?:let's|let us|we could)\s+)?(?:imagine|pretend|suppose|supposing|role-?play|play the part)\b"
-    r"|^\s*(?:我们|咱们)?(?:来)?(?:假装|想象一下|想象|假设|角色扮演|玩角色扮演)",
+    r"|^\s*(?:let's|let us|shall we)\s+play\b"
+    r"|^\s*(?:我们|咱们)?(?:来)?(?:假装|想象一下|想象|假设|角色扮演|玩角色扮演)"
+    r"|^\s*(?:我们|咱们)?来玩",
     re.IGNORECASE,
 )
-# Anchored to this very day or moment ("today", "right now", "今晚"): a mood, the weather, what one is
-# doing. Deictic time of this kind is a closed class.
+# Anchored to this very day or moment ("today", "just now", "今晚"): a mood, the weather, what one is
+# doing. Deictic time of this kind is a closed class. "At the moment" is not in it: it names the present
+# stretch of a life as often as this minute ("I'm studying Japanese at the moment").
 _OF_THE_MOMENT = re.compile(
-    r"\b(?:today|tonight|this (?:morning|afternoon|evening)|right now|at the moment|just now)\b"
+    r"\b(?:today|tonight|this (?:morning|afternoon|evening)|right now|just now)\b"
     r"|今天|今晚|今早|今儿|今天早上|刚才|此刻|这会儿",
     re.IGNORECASE,
 )
