@@ -8,6 +8,7 @@ own subjects and streams): parallel or repeated runs never see each other's data
 from __future__ import annotations
 
 import _posixsubprocess
+import contextlib
 import os
 import subprocess
 import uuid
@@ -164,11 +165,35 @@ def settings(work_dir: Path, database_url: str, nats_url: str, run_id: str) -> S
 async def infra(settings: Settings) -> AsyncIterator[Infra]:
     async with open_infra(settings) as infra:
         yield infra
+    await forget_streams(settings)
+
+
+async def forget_streams(settings: Settings) -> None:
+    """Delete the streams of the settings' bus prefix (a test's install is done with them)."""
     nc = await nats.connect(settings.nats.nats_url or "")
     try:
         await delete_streams(nc, layout_of(settings))
     finally:
         await nc.close()
+
+
+@contextlib.asynccontextmanager
+async def private_install(
+    work_dir: Path, pg_admin_url: str, nats_url: str, *, sources: Mapping[str, object] | None = None
+) -> AsyncIterator[Infra]:
+    """An install with a database, a bus prefix and a data dir of its own, opened; its database and
+    streams are gone after. ``sources`` as for ``make_settings``."""
+    name = "p" + uuid.uuid4().hex[:8]
+    url = await create_database(pg_admin_url, f"memgw_{name}")
+    settings = make_settings(
+        data_dir=work_dir / f"private-{name}", database_url=url, nats_url=nats_url, prefix=name, sources=sources
+    )
+    try:
+        async with open_infra(settings) as infra:
+            yield infra
+    finally:
+        await forget_streams(settings)
+        await drop_database(pg_admin_url, f"memgw_{name}")
 
 
 @pytest.fixture

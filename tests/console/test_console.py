@@ -14,15 +14,12 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-import nats
 import pytest
 import pytest_asyncio
 
-from memgw.common.bus import delete_streams
-from memgw.launcher.runtime import open_infra
 from tests.conftest import System, running_system
 from tests.fakes import outside_world, serve
-from tests.infrastructure import create_database, drop_database, layout_of, make_settings
+from tests.infrastructure import private_install
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "console"
@@ -346,7 +343,6 @@ async def worldly(work_dir: Path, pg_admin_url: str, nats_url: str) -> AsyncIter
     page, Twitter and Composio (the shared system's guard rightly refuses loopback), with the map of
     Composio connections to the users Composio says own them."""
     owners: dict[str, str] = {}
-    name = "w" + uuid.uuid4().hex[:8]
     async with serve(outside_world(owners)) as upstream:
         outbound = {
             "outbound_allow": [upstream.removeprefix("http://")],
@@ -356,18 +352,11 @@ async def worldly(work_dir: Path, pg_admin_url: str, nats_url: str) -> AsyncIter
             "composio_api_url": f"{upstream}/composio",
             "composio_api_key": "ck",
         }
-        url = await create_database(pg_admin_url, f"memgw_{name}")
-        settings = make_settings(
-            data_dir=work_dir / f"world-{name}", database_url=url, nats_url=nats_url, prefix=name, sources=outbound
-        )
-        try:
-            async with open_infra(settings) as infra, running_system(infra) as system:
-                yield system, owners
-        finally:
-            nc = await nats.connect(nats_url)
-            await delete_streams(nc, layout_of(settings))
-            await nc.close()
-            await drop_database(pg_admin_url, f"memgw_{name}")
+        async with (
+            private_install(work_dir, pg_admin_url, nats_url, sources=outbound) as infra,
+            running_system(infra) as system,
+        ):
+            yield system, owners
 
 
 async def test_each_source_kind_is_added_through_its_form_and_syncs(

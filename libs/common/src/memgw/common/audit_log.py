@@ -62,17 +62,13 @@ class Allowed:
 
 async def write_allowed(db: Executor, rows: Sequence[Allowed]) -> None:
     """Many noted rows in one statement, each with the time it was noted."""
-    columns = [
-        [getattr(r, name) for r in rows]
-        for name in ("at", "actor_user_id", "actor_agent_id", "action", "target_type", "target_id", "reason")
-    ]
+    names = ("at", "actor_user_id", "actor_agent_id", "action", "target_type", "target_id", "reason", "correlation_id")
     await db.execute(
         "INSERT INTO audit_log (created_at, actor_user_id, actor_agent_id, action, target_type, target_id, decision,"
         " reason, correlation_id) SELECT t.at, t.u, t.a, t.action, t.tt, t.tid, 'allow', t.reason, t.cid"
         " FROM unnest($1::timestamptz[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],"
         " $8::text[]) AS t(at, u, a, action, tt, tid, reason, cid)",
-        *columns,
-        [r.correlation_id for r in rows],
+        *([getattr(r, name) for r in rows] for name in names),
     )
 
 

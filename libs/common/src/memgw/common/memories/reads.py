@@ -157,14 +157,14 @@ async def counts(db: Executor, p: Principal | None, days: int) -> tuple[list[Row
     """What ``p`` may read (None: every user's, for an operator the policy lets count them), counted per
     namespace and type, and made per day over ``days``."""
     params = SqlParams()
-    readable_ = read_sql(p, params, listing((MemoryStatus.ACTIVE,))) if p else _active(params)
+    readable_ = _countable(p, params)
     groups = await db.fetch(
         f"SELECT m.namespace, m.memory_type, count(*) AS count FROM memories m WHERE {readable_}"
         " GROUP BY 1, 2 ORDER BY 3 DESC LIMIT 500",
         *params.values,
     )
     params = SqlParams()
-    readable_ = read_sql(p, params, listing((MemoryStatus.ACTIVE,))) if p else _active(params)
+    readable_ = _countable(p, params)
     since = params.add(days)
     daily = await db.fetch(
         f"SELECT date_trunc('day', m.created_at)::date AS day, count(*) AS count FROM memories m"
@@ -174,8 +174,11 @@ async def counts(db: Executor, p: Principal | None, days: int) -> tuple[list[Row
     return list(groups), list(daily)
 
 
-def _active(params: SqlParams) -> str:
-    return f"m.status = {params.add(MemoryStatus.ACTIVE.value)}"
+def _countable(p: Principal | None, params: SqlParams) -> str:
+    """The active memories ``p`` may read; every user's when ``p`` is None."""
+    if p is None:
+        return f"m.status = {params.add(MemoryStatus.ACTIVE.value)}"
+    return read_sql(p, params, listing((MemoryStatus.ACTIVE,)))
 
 
 # ---- sessions
