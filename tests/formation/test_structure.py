@@ -13,6 +13,7 @@ from memgw.common.formation.structure import (
     in_the_past,
     is_question,
     make_believe,
+    news_of_someone_else,
     of_the_moment,
     standing_instruction,
     stated_before_ask,
@@ -204,3 +205,23 @@ def test_a_standing_instruction_is_told_from_a_request_about_one_thing(text: str
 )
 def test_of_the_moment_is_this_day_or_minute_only(text: str, momentary: bool) -> None:
     assert of_the_moment(text) is momentary
+
+
+@pytest.mark.parametrize(
+    ("text", "news"),
+    [
+        ("My cousin is getting married next spring.", True),
+        ("My aunt switched to a vegan diet.", True),  # a change of hers
+        ("Our neighbour will be away until May.", True),
+        ("我侄子秋天要上大学了。", True),
+        ("我哥刚换了一份工作。", True),
+        ("My wife is a pharmacist.", False),  # how she is: who the user lives with
+        ("我女儿对鸡蛋过敏。", False),
+        ("My wife and I are moving to Leeds next month.", False),  # the user's own move
+        ("我和老公下个月搬去厦门。", False),
+        ("I just switched to an Android phone.", False),  # the user's own news
+        ("The deadline moved to next Friday.", False),  # a thing of the user's work, not a person
+    ],
+)
+def test_another_persons_news_is_told_from_how_they_are_and_from_the_users_own(text: str, news: bool) -> None:
+    assert news_of_someone_else(text) is news

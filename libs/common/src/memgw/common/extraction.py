@@ -23,6 +23,7 @@ from memgw.common.formation.structure import (
     is_question,
     make_believe,
     names_a_relation,
+    news_of_someone_else,
     of_the_moment,
     standing_instruction,
     tells_a_change,
@@ -138,8 +139,9 @@ def durable_extract(statements: list[str], durable: list[float]) -> Extraction:
     the assistant how to answer or address the user from now on ("Please answer in Portuguese", "Call me
     Sam", "回答请用英文": a preference, whatever the model says of a request). The type (and with it
     importance and confidence, so what is promoted at once and what waits as a candidate) is its
-    rule's where one matches, else a plain fact's. A question, make-believe ("Imagine I were …") or what
-    holds only today ("I'm shattered today") is never kept, whatever its vector says.
+    rule's where one matches, else a plain fact's. A question, make-believe ("Imagine I were …"), another
+    person's news ("My cousin is getting married in May") or what holds only today ("I'm shattered
+    today") is never kept, whatever its vector says.
 
     A change told in passing ("Sold the Corolla, got a BYD": no subject, so no rule) that the model
     doubts but does not reject is passed on marked ``only_as_change``: the consolidator keeps it only
@@ -159,8 +161,14 @@ def durable_extract(statements: list[str], durable: list[float]) -> Extraction:
 
 
 def _not_a_standing_fact(sentence: str) -> bool:
-    """A question, make-believe, or what holds today only ("Today I started at …" begins what lasts)."""
-    return is_question(sentence) or make_believe(sentence) or (of_the_moment(sentence) and not tells_a_change(sentence))
+    """A question, make-believe, another person's news ("My uncle just got a job in Dubai"), or what holds
+    today only ("Today I started at …" begins what lasts)."""
+    return (
+        is_question(sentence)
+        or make_believe(sentence)
+        or news_of_someone_else(sentence)
+        or (of_the_moment(sentence) and not tells_a_change(sentence))
+    )
 
 
 def _other_or_passing(sentence: str) -> bool:

@@ -13,16 +13,18 @@ _ABOUT_USER = re.compile(
     r"^\s*(?:(?:i|i'm|i've|i'd|i'll|we)\b(?!')|(?:the )?user\b(?!'s)|我(?!的)|我们|用户(?!的))", re.IGNORECASE
 )
 # The people and things of the user's that a statement can be about, English and Chinese.
-_RELATIVE_EN = (
+# People first, then the groups the user is part of (a family's habit may be the user's own).
+_PERSON_EN = (
     r"(?:mom|mum|dad|father|mother|parents?|brother|sister|sibling|son|daughter|wife|husband|partner|boyfriend"
     r"|girlfriend|fianc[eé]e?|friend|boss|manager|colleague|co-?worker|teammate|neighbou?r|room-?mate|flatmate|uncle"
-    r"|aunt|cousin|nephew|niece|grand\w+|kids?|child(?:ren)?|family|team|company|office|landlord|in-laws?|\w+-in-law)s?"
+    r"|aunt|cousin|nephew|niece|grand\w+|kids?|child(?:ren)?|landlord|in-laws?|\w+-in-law|teacher|doctor)s?"
 )
-_RELATIVE_ZH = (
+_RELATIVE_EN = rf"(?:{_PERSON_EN}|(?:family|team|company|office)s?)"
+_PERSON_ZH = (
     r"(?:爸|妈|父|母|哥|姐|弟|妹|儿子|女儿|孩子|老婆|老公|太太|先生|丈夫|妻子|男朋友|女朋友|未婚夫|未婚妻|对象"
-    r"|朋友|同事|老板|领导|上司|主管|经理|邻居|室友|舅|姨|叔|姑|表|堂|侄|外甥|爷|奶|外公|外婆|家人|公司|单位|办公室|房东"
-    r"|岳|公公|婆婆)"
+    r"|朋友|同事|老板|领导|上司|主管|经理|邻居|室友|舅|姨|叔|姑|表|堂|侄|外甥|爷|奶|外公|外婆|房东|岳|公公|婆婆|老师|医生)"
 )
+_RELATIVE_ZH = rf"(?:{_PERSON_ZH}|家人|公司|单位|办公室)"
 # The subject is another person or thing: a relative, a friend, a colleague, an organisation, "his …".
 _SOMEONE_ELSE = re.compile(
     rf"^\s*(?:(?:my|our)\s+(?:\w+\s+){{0,2}}?{_RELATIVE_EN}\b|(?:his|her|their|its)\b|the\s+(?!user\b)\w+"
@@ -41,6 +43,24 @@ _NAMES_A_RELATION = re.compile(
     rf"|^\s*{_NAME}\s+is\s+(?i:my|our)\s+(?:\w+\s+){{0,2}}?(?i:{_RELATIVE_EN})\b"
     rf"|^\s*(?:我的?|我们的?){_RELATIVE_ZH}\S{{0,3}}?(?:的名字)?(?:叫|名叫|名字叫|名字是)"
     rf"|^\s*[^\s，,。]{{1,6}}是我的?\S{{0,2}}?{_RELATIVE_ZH}"
+)
+# Another person as the subject, without the user beside them ("My wife and I …" is the user's own).
+_ANOTHER_PERSON = re.compile(
+    rf"^\s*(?:(?:my|our)\s+(?:\w+\s+){{0,2}}?{_PERSON_EN}\b(?:'s\s+\w+)?|(?:his|her|their)\s+\w+|he|she|they)\b"
+    r"(?!\s+and\s+(?:i|me)\b)"
+    rf"|^\s*(?:我的?|我们的?)?{_PERSON_ZH}(?!\S{{0,3}}和我)"
+    r"|^\s*(?:他|她|他们|她们)(?!\S{0,3}和我)",
+    re.IGNORECASE,
+)
+# What happened, happens or will happen, told as news: a recent past ("just", "刚"), a future ("will",
+# "going to", "要…了"), a day or a stretch named from today ("yesterday", "next spring", "下个月").
+# Tense and deixis, closed classes of the grammar, not the topic.
+_TOLD_AS_NEWS = re.compile(
+    r"\b(?:just|will|'ll|going to|about to|is getting|are getting|yesterday|tomorrow|tonight"
+    r"|(?:next|last|this) (?:week|weekend|month|year|spring|summer|autumn|fall|winter|term|night)"
+    r"|(?:on |this |next |last )?(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b"
+    r"|刚|明天|昨天|前天|后天|明年|去年|今年|[上下这]个?(?:周|月|星期|礼拜)|(?:要|快|就要|将要|即将)\S{1,12}了|即将",
+    re.IGNORECASE,
 )
 _QUESTION = re.compile(r"[?？]\s*$")
 # A past that no longer holds: a habit given up, a childhood, "back then".
@@ -185,6 +205,13 @@ def about_someone_else(sentence: str) -> bool:
     """Whether the statement's subject is another person or thing ("My sister moved …", "公司的电话换了"),
     not who that person is to the user ("My sister is called Ana")."""
     return bool(_SOMEONE_ELSE.match(sentence)) and not names_a_relation(sentence)
+
+
+def news_of_someone_else(sentence: str) -> bool:
+    """Whether the statement tells what happened or will happen to another person ("My uncle just got a
+    job in Dubai", "My aunt switched to a vegan diet", "我侄子秋天要上大学了"): their news, not a standing
+    fact of the user's. Who they are to the user and how they are ("My wife is a pharmacist") is not news."""
+    return bool(_ANOTHER_PERSON.match(sentence)) and (tells_a_change(sentence) or bool(_TOLD_AS_NEWS.search(sentence)))
 
 
 def is_question(sentence: str) -> bool:
