@@ -136,6 +136,16 @@ async def test_an_addition_or_an_imagined_change_neither_merges_nor_opens_a_revi
     assert {"我对猫毛过敏。", "我是程序员。"} <= set(await _contents(system, key))
 
 
+async def test_a_denial_that_tells_no_change_opens_no_review(system: System) -> None:
+    """ "I don't go into an office" beside "I work remotely": the relation model reads one fact with a new
+    value, but a denial names none, and nothing in it says anything changed."""
+    key = await system.user(f"dn_{uuid.uuid4().hex[:6]}")
+    await _commit(system, key, "I work remotely.")
+    denied = await _commit(system, key, "I don't go into an office.")
+    assert denied["reviews"] == [], denied
+    assert "I work remotely." in await _contents(system, key)
+
+
 async def test_where_the_user_lives_and_where_they_work_are_two_facts(system: System) -> None:
     """The embedder reads "I live in X" and "I work in X" alike; neither is the other said again or
     changed: no merge, no review, both kept."""

@@ -9,6 +9,7 @@ from memgw.common.formation.structure import (
     about_someone_else,
     about_user,
     adds_to,
+    denies_without_change,
     imagined,
     in_the_past,
     is_question,
@@ -225,3 +226,18 @@ def test_of_the_moment_is_this_day_or_minute_only(text: str, momentary: bool) ->
 )
 def test_another_persons_news_is_told_from_how_they_are_and_from_the_users_own(text: str, news: bool) -> None:
     assert news_of_someone_else(text) is news
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "denies"),
+    [
+        ("I'm a night owl.", "I'm never in bed before 2am.", True),
+        ("我是远程办公的。", "我不用去办公室上班。", True),
+        ("I drink coffee every morning.", "I don't drink coffee anymore.", False),  # told as a change
+        ("我每天早上跑步。", "膝盖受伤以后我就不跑步了。", False),  # 了: a new situation
+        ("I don't drink.", "I never touch alcohol.", False),  # both deny: the model's to weigh
+        ("I live in Leeds.", "I live in York.", False),  # no denial
+    ],
+)
+def test_a_denial_is_told_from_a_change(old: str, new: str, denies: bool) -> None:
+    assert denies_without_change(old, new) is denies

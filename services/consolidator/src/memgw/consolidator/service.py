@@ -298,7 +298,8 @@ class Consolidator:
         """(memory, relation, probability) for the user's own memory that ``text`` most surely says again
         or changes (relation.py), or None. Never a memory of someone else's ("my sister lives …"), and
         never the same again when ``text`` names a value the memory does not (a number, an email, a name)
-        or tells of a change the memory does not ("I moved out of …" beside "I live with my parents")."""
+        or tells of a change the memory does not ("I moved out of …" beside "I live with my parents"), and
+        never a change when ``text`` only denies ("I don't eat meat or fish" beside "I'm a vegetarian")."""
         model = relation.for_embedder(self.embedder.name)
         if model is None:
             return None
@@ -318,6 +319,8 @@ class Consolidator:
                 # an email); with another name it may be a new value or more detail: never the same.
                 moved = p[relation.SAME] if any(c.isdigit() or c in "@_" for v in values for c in v) else 0.0
                 p = {**p, relation.SAME: 0.0, relation.CHANGE: p[relation.CHANGE] + moved}
+            if structure.denies_without_change(existing["content"], text):
+                p = {**p, relation.CHANGE: 0.0}  # the same fact the other way round, or one for both to keep
             if structure.event_beside_state(existing["content"], text):
                 p = {**p, relation.SAME: 0.0}  # kept apart rather than lost in it
                 # The same fact told as an event with a new value: "from X to Y" (X the old one), or one the

@@ -127,6 +127,14 @@ _CHANGE_OF_STATE = re.compile(
 )
 
 
+# A denial ("I don't …", "never", "我不…", "没有…"), and the aspect that tells a state has changed since:
+# "now", "anymore", "no longer", "已经", the 了 of a new situation ("我不跑步了").
+_DENIAL = re.compile(r"n't\b|\b(?:not|never|no|nothing|none|nobody|neither)\b|不|没|别", re.IGNORECASE)
+_CHANGED_SINCE = re.compile(
+    r"\b(?:now|any ?more|no longer|no more|these days|since|again)\b|现在|如今|已经|了|再", re.IGNORECASE
+)
+
+
 # A question that first states something: "I'm allergic to peanuts, so can you …?", "我搬到杭州了，你能
 # 推荐…吗？". Its clauses are cut where punctuation joins them; the ask is the clause that opens with an
 # interrogative, an auxiliary or a request ("so can you", "any ideas", "你能", "请"), else the last one.
@@ -253,3 +261,16 @@ def event_beside_state(old: str, new: str) -> bool:
     """Whether ``new`` tells of a change and ``old`` states how things are ("I quit smoking" beside "I
     smoke"): never the same fact said again, however near their words."""
     return tells_a_change(new) and not tells_a_change(old)
+
+
+def denies_without_change(old: str, new: str) -> bool:
+    """Whether ``new`` denies something and says nothing has changed, beside an ``old`` that denies nothing
+    ("I don't eat meat or fish" beside "I'm a vegetarian"): a denial names no new value, so it is the same
+    fact said the other way round or a contradiction, never a change of it. "I don't run anymore" and
+    "我不跑步了" tell a change."""
+    return (
+        bool(_DENIAL.search(new))
+        and not _DENIAL.search(old)
+        and not _CHANGED_SINCE.search(new)
+        and not tells_a_change(new)
+    )
