@@ -57,6 +57,9 @@ def test_another_persons_or_things_statement(text: str) -> None:
         "My partner is Sunita now.",
         "我男朋友叫阿杰。",
         "晓峰是我老公。",
+        # The user with someone else is the user.
+        "My wife and I separated in the spring.",
+        "我老婆和我住在北京。",
     ],
 )
 def test_the_users_own_statement(text: str) -> None:

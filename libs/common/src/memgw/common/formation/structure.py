@@ -44,14 +44,15 @@ _NAMES_A_RELATION = re.compile(
     rf"|^\s*(?:我的?|我们的?){_RELATIVE_ZH}\S{{0,3}}?(?:的名字)?(?:叫|名叫|名字叫|名字是)"
     rf"|^\s*[^\s，,。]{{1,6}}是我的?\S{{0,2}}?{_RELATIVE_ZH}"
 )
-# Another person as the subject, without the user beside them ("My wife and I …" is the user's own).
+# Another person as the subject.
 _ANOTHER_PERSON = re.compile(
     rf"^\s*(?:(?:my|our)\s+(?:\w+\s+){{0,2}}?{_PERSON_EN}\b(?:'s\s+\w+)?|(?:his|her|their)\s+\w+|he|she|they)\b"
-    r"(?!\s+and\s+(?:i|me)\b)"
-    rf"|^\s*(?:我的?|我们的?)?{_PERSON_ZH}(?!\S{{0,3}}和我)"
-    r"|^\s*(?:他|她|他们|她们)(?!\S{0,3}和我)",
+    rf"|^\s*(?:我的?|我们的?)?{_PERSON_ZH}"
+    r"|^\s*(?:他|她|他们|她们)",
     re.IGNORECASE,
 )
+# The user beside them: "My wife and I …", "我老婆和我…" are the user's own.
+_WITH_THE_USER = re.compile(r"^\s*\S+(?:\s+\S+){0,3}?\s+(?:and|&)\s+(?:i|me)\b|^\s*\S{1,8}?和我", re.IGNORECASE)
 # What happened, happens or will happen, told as news: a recent past ("just", "刚"), a future ("will",
 # "going to", "要…了"), a day or a stretch named from today ("yesterday", "next spring", "下个月").
 # Tense and deixis, closed classes of the grammar, not the topic.
@@ -211,15 +212,17 @@ def standing_instruction(sentence: str) -> bool:
 
 def about_someone_else(sentence: str) -> bool:
     """Whether the statement's subject is another person or thing ("My sister moved …", "公司的电话换了"),
-    not who that person is to the user ("My sister is called Ana")."""
-    return bool(_SOMEONE_ELSE.match(sentence)) and not names_a_relation(sentence)
+    not who that person is to the user ("My sister is called Ana"), nor the two of them ("My wife and I …")."""
+    return bool(_SOMEONE_ELSE.match(sentence)) and not (names_a_relation(sentence) or _WITH_THE_USER.match(sentence))
 
 
 def news_of_someone_else(sentence: str) -> bool:
     """Whether the statement tells what happened or will happen to another person ("My uncle just got a
     job in Dubai", "My aunt switched to a vegan diet", "我侄子秋天要上大学了"): their news, not a standing
     fact of the user's. Who they are to the user and how they are ("My wife is a pharmacist") is not news."""
-    return bool(_ANOTHER_PERSON.match(sentence)) and (tells_a_change(sentence) or bool(_TOLD_AS_NEWS.search(sentence)))
+    if not _ANOTHER_PERSON.match(sentence) or _WITH_THE_USER.match(sentence):
+        return False
+    return tells_a_change(sentence) or bool(_TOLD_AS_NEWS.search(sentence))
 
 
 def is_question(sentence: str) -> bool:
