@@ -136,6 +136,15 @@ async def test_an_addition_or_an_imagined_change_neither_merges_nor_opens_a_revi
     assert {"我对猫毛过敏。", "我是程序员。"} <= set(await _contents(system, key))
 
 
+async def test_the_end_of_a_state_the_model_reads_as_that_state_is_its_change(system: System) -> None:
+    """ "I moved out of my parents' place" reads to the relation model much as "I live with my parents"
+    said again; an ending beside the very state it ends is its change."""
+    key = await system.user(f"en_{uuid.uuid4().hex[:6]}")
+    await _commit(system, key, "I live with my parents.")
+    ended = await _commit(system, key, "I moved out of my parents' place.")
+    assert len(ended["reviews"]) == 1, ended
+
+
 async def test_a_denial_that_tells_no_change_opens_no_review(system: System) -> None:
     """ "I don't go into an office" beside "I work remotely": the relation model reads one fact with a new
     value, but a denial names none, and nothing in it says anything changed."""

@@ -10,6 +10,7 @@ from memgw.common.formation.structure import (
     about_user,
     adds_to,
     denies_without_change,
+    ends_a_state,
     imagined,
     in_the_past,
     is_question,
@@ -244,3 +245,18 @@ def test_another_persons_news_is_told_from_how_they_are_and_from_the_users_own(t
 )
 def test_a_denial_is_told_from_a_change(old: str, new: str, denies: bool) -> None:
     assert denies_without_change(old, new) is denies
+
+
+@pytest.mark.parametrize(
+    ("text", "ends"),
+    [
+        ("I quit smoking in March.", True),
+        ("Jonas and I split up over the summer.", True),
+        ("我和男朋友分手了。", True),
+        ("我戒酒三个月了。", True),
+        ("I started at KPMG.", False),  # a beginning
+        ("我调到深圳分公司了。", False),  # a move
+    ],
+)
+def test_an_ending_is_told_from_other_changes(text: str, ends: bool) -> None:
+    assert ends_a_state(text) is ends

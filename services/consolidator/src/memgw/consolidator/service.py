@@ -43,7 +43,13 @@ from memgw.common.skills.memory import (
     SummarizeInput,
 )
 from memgw.consolidator import relation
-from memgw.consolidator.conflicts import attribute_triggers, contradiction, kept_values, new_values, other_kinds
+from memgw.consolidator.conflicts import (
+    attribute_triggers,
+    contradiction,
+    kept_values,
+    new_values,
+    other_kinds,
+)
 from memgw.consolidator.decide import Decided, LlmDecider
 from memgw.consolidator.skills import CommitMemory, MergeMemory, SummarizeEpisode
 
@@ -322,7 +328,9 @@ class Consolidator:
             if structure.denies_without_change(existing["content"], text):
                 p = {**p, relation.CHANGE: 0.0}  # the same fact the other way round, or one for both to keep
             if structure.event_beside_state(existing["content"], text):
-                p = {**p, relation.SAME: 0.0}  # kept apart rather than lost in it
+                # Read as that very fact, an ending of it is its change ("I quit" beside "I smoke").
+                ended = p[relation.SAME] + p[relation.CHANGE] if structure.ends_a_state(text) else 0.0
+                p = {**p, relation.SAME: 0.0, relation.CHANGE: max(p[relation.CHANGE], ended)}  # never lost in it
                 # The same fact told as an event with a new value: "from X to Y" (X the old one), or one the
                 # model already leans to reading as a change ("We moved to Aberdeen" beside "I live in …").
                 leans = kept_values(existing["content"], text) or p[relation.CHANGE] > p[relation.OTHER]

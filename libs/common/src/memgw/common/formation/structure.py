@@ -135,6 +135,13 @@ _CHANGED_SINCE = re.compile(
     r"\b(?:now|any ?more|no longer|no more|these days|since|again)\b|现在|如今|已经|了|再", re.IGNORECASE
 )
 
+# The changes of state that end one: what held before holds no more.
+_ENDING = re.compile(
+    r"\b(?:stopp(?:ed|ing)|quit|gave up|given up|no longer|any ?more|broke up|split up|separated|divorced"
+    r"|moved out|left)\b|不再|搬出|搬走|戒(?:了|掉|烟|酒|糖)|分手|离婚|离职|辞职",
+    re.IGNORECASE,
+)
+
 
 # A question that first states something: "I'm allergic to peanuts, so can you …?", "我搬到杭州了，你能
 # 推荐…吗？". Its clauses are cut where punctuation joins them; the ask is the clause that opens with an
@@ -258,6 +265,11 @@ def adds_to(sentence: str) -> bool:
 def tells_a_change(sentence: str) -> bool:
     """Whether the statement tells that something began, ended or moved ("I quit …", "我搬出来了")."""
     return bool(_CHANGE_OF_STATE.search(sentence))
+
+
+def ends_a_state(sentence: str) -> bool:
+    """Whether the statement tells that something ended ("I quit smoking", "我和女朋友分手了")."""
+    return bool(_ENDING.search(sentence))
 
 
 def event_beside_state(old: str, new: str) -> bool:
