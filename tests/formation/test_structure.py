@@ -220,6 +220,10 @@ def test_of_the_moment_is_this_day_or_minute_only(text: str, momentary: bool) ->
         ("Our neighbour will be away until May.", True),
         ("我侄子秋天要上大学了。", True),
         ("我哥刚换了一份工作。", True),
+        ("My son lost his first tooth.", True),  # the simple past: an event
+        ("My grandmother passed away in the spring.", True),
+        ("My daughter needs her inhaler every night.", False),  # "-eed" is no past
+        ("我女儿今年上初一。", False),  # this year: how things are
         ("My wife is a pharmacist.", False),  # how she is: who the user lives with
         ("我女儿对鸡蛋过敏。", False),
         ("My wife and I are moving to Leeds next month.", False),  # the user's own move

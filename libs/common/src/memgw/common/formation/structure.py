@@ -58,9 +58,20 @@ _WITH_THE_USER = re.compile(r"^\s*\S+(?:\s+\S+){0,3}?\s+(?:and|&)\s+(?:i|me)\b|^
 # Tense and deixis, closed classes of the grammar, not the topic.
 _TOLD_AS_NEWS = re.compile(
     r"\b(?:just|will|'ll|going to|about to|is getting|are getting|yesterday|tomorrow|tonight"
-    r"|(?:next|last|this) (?:week|weekend|month|year|spring|summer|autumn|fall|winter|term|night)"
+    r"|(?:next|last) (?:week|weekend|month|year|spring|summer|autumn|fall|winter|term|night)|this week(?:end)?"
     r"|(?:on |this |next |last )?(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b"
-    r"|刚|明天|昨天|前天|后天|明年|去年|今年|[上下这]个?(?:周|月|星期|礼拜)|(?:要|快|就要|将要|即将)\S{1,12}了|即将",
+    r"|刚|明天|昨天|前天|后天|明年|去年|[上下]个?(?:周|月|星期|礼拜)|这(?:周|个?星期|个?礼拜)"
+    r"|(?:要|快|就要|将要|即将)\S{1,12}了|即将",
+    re.IGNORECASE,
+)
+# A verb in the simple past right after its subject ("… crashed his car", "… lost a tooth"): an event.
+# The regular ending (not "-eed": "need", "feed"), or an irregular past, a closed class. Matched from the
+# subject's end, so no "^".
+_PAST_EVENT = re.compile(
+    r"\s*(?:(?:also|finally|recently|suddenly|actually|apparently)\s+)?(?:\w{2,}(?<!e)ed|broke|got|went|came|had|bought"
+    r"|sold|took|gave|made|fell|ran|met|began|became|found|sent|spent|flew|drove|wrote|told|said|saw|won|lost|left"
+    r"|built|caught|chose|did|ate|forgot|grew|hit|hurt|kept|knew|paid|put|rode|sang|shot|slept|stole|swam|threw"
+    r"|woke|wore)\b",
     re.IGNORECASE,
 )
 _QUESTION = re.compile(r"[?？]\s*$")
@@ -225,11 +236,14 @@ def about_someone_else(sentence: str) -> bool:
 
 def news_of_someone_else(sentence: str) -> bool:
     """Whether the statement tells what happened or will happen to another person ("My uncle just got a
-    job in Dubai", "My aunt switched to a vegan diet", "我侄子秋天要上大学了"): their news, not a standing
-    fact of the user's. Who they are to the user and how they are ("My wife is a pharmacist") is not news."""
-    if not _ANOTHER_PERSON.match(sentence) or _WITH_THE_USER.match(sentence):
+    job in Dubai", "My aunt switched to a vegan diet", "My son lost a tooth", "我侄子秋天要上大学了"): their
+    news, not a standing fact of the user's. Who they are to the user and how they are ("My wife is a
+    pharmacist") is not news."""
+    subject = _ANOTHER_PERSON.match(sentence)
+    if subject is None or _WITH_THE_USER.match(sentence):
         return False
-    return tells_a_change(sentence) or bool(_TOLD_AS_NEWS.search(sentence))
+    told = tells_a_change(sentence) or _TOLD_AS_NEWS.search(sentence)
+    return bool(told or _PAST_EVENT.match(sentence, subject.end()))
 
 
 def is_question(sentence: str) -> bool:
