@@ -17,6 +17,7 @@ from memgw.common.formation.structure import (
     make_believe,
     news_of_someone_else,
     of_the_moment,
+    refers_back,
     standing_instruction,
     stated_before_ask,
     without_opener,
@@ -264,3 +265,16 @@ def test_a_denial_is_told_from_a_change(old: str, new: str, denies: bool) -> Non
 )
 def test_an_ending_is_told_from_other_changes(text: str, ends: bool) -> None:
     assert ends_a_state(text) is ends
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "back"),
+    [
+        ("My wedding is on 12 May.", "The wedding is on May 12th.", True),
+        ("Our flat is in Leith.", "The flat has two bedrooms.", True),
+        ("I drive a Ford Fiesta.", "The Fiesta is at the garage.", False),  # never called the user's
+        ("My sister's wedding is in May.", "The bus was late.", False),
+    ],
+)
+def test_a_thing_named_with_the_is_the_users_when_they_called_it_theirs(old: str, new: str, back: bool) -> None:
+    assert refers_back(old, new) is back

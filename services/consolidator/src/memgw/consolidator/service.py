@@ -407,14 +407,14 @@ class Consolidator:
         its memory as evidence, a new value of it goes to review with both; False when the candidate is
         new. Only a statement of the user's own, as it holds now, can do either: not someone else's ("my
         sister moved …"), not a past ("I used to …"), not an imagined one ("if I …"), not a question.
-        Those open no review. One that adds ("I also …", "我也…") is one more value, never either."""
+        Those open no review. One that adds ("I also …", "我也…") is one more value, never either. A thing
+        named with "the" is the user's when one of their memories calls it theirs ("The thesis deadline …"
+        beside "My thesis is due …")."""
         text = asked.candidate.content
-        own = not (
-            structure.about_someone_else(text)
-            or structure.in_the_past(text)
-            or structure.imagined(text)
-            or structure.is_question(text)
+        theirs = structure.about_someone_else(text) and not any(
+            structure.refers_back(e["content"], text) for e, _ in neighbours
         )
+        own = not (theirs or structure.in_the_past(text) or structure.imagined(text) or structure.is_question(text))
         adds = structure.adds_to(text)
         related = await self._related_in_whole_or_part(asked, neighbours) if own and not adds else None
         if asked.candidate.only_as_change:  # worth keeping only as a change the model is sure of

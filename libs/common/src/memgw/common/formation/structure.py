@@ -228,6 +228,20 @@ def standing_instruction(sentence: str) -> bool:
     return bool(_STANDING_INSTRUCTION.match(sentence)) and not _ONE_OFF.search(sentence)
 
 
+# "The thesis deadline …": a thing named with "the", which an earlier statement may have called the user's.
+_THE_THING = re.compile(r"^\s*the\s+(\w+)", re.IGNORECASE)
+
+
+def refers_back(old: str, new: str) -> bool:
+    """Whether ``new`` names with "the" a thing ``old`` calls the user's ("The thesis deadline is June 1st"
+    after "My thesis is due on 1 June"): the user's thing, whoever else "the …" could be."""
+    thing = _THE_THING.match(new)
+    if thing is None:
+        return False
+    owned = rf"\b(?:my|our)\s+(?:\w+\s+){{0,2}}?{re.escape(thing.group(1))}\b"
+    return re.search(owned, old, re.IGNORECASE) is not None
+
+
 def about_someone_else(sentence: str) -> bool:
     """Whether the statement's subject is another person or thing ("My sister moved …", "公司的电话换了"),
     not who that person is to the user ("My sister is called Ana"), nor the two of them ("My wife and I …")."""
