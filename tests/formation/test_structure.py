@@ -38,6 +38,7 @@ from memgw.common.formation.structure import (
         "My husband Ravi is a nurse.",
         "My partner is a nurse.",
         "我老公是医生。",
+        "我男朋友是程序员。",  # 程 opens a trade here, not a name
     ],
 )
 def test_another_persons_or_things_statement(text: str) -> None:
@@ -59,6 +60,8 @@ def test_another_persons_or_things_statement(text: str) -> None:
         "My partner is Sunita now.",
         "我男朋友叫阿杰。",
         "晓峰是我老公。",
+        "我老板是李总。",  # a surname and a title: a name
+        "我男朋友是张伟。",
         # The user with someone else is the user.
         "My wife and I separated in the spring.",
         "我老婆和我住在北京。",

@@ -35,13 +35,21 @@ _SOMEONE_ELSE = re.compile(
 )
 # Who someone is to the user ("My girlfriend is called Anna", "Anna is my girlfriend", "My manager is
 # Claire", "我女朋友叫小雨", "米米是我女儿"): the user's own relationship, a fact of theirs, not of the
-# other person's. A name is told by its capital in English (so case matters here), by 叫 in Chinese.
+# other person's. A name is told by its capital in English (so case matters here); in Chinese by 叫, or
+# by a common surname (a closed class) opening a word of two or three characters that is not a trade or
+# an origin ("王经理", "李总", "张伟"; not "高中生", "程序员", "湖南人").
 _NAME = r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?"
+_SURNAME = (
+    r"[王李张刘陈杨黄赵吴周徐孙马朱胡郭何林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘蒋蔡余杜叶程苏魏吕丁任沈姚卢"
+    r"姜崔钟谭陆汪范石廖贾夏韦方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤高金]"
+)
+_NAME_ZH = rf"(?:小|老)?{_SURNAME}[^\s，,。员生人家者手]{{1,2}}(?<![员生人家者手])"
 _NAMES_A_RELATION = re.compile(
     rf"^\s*(?i:my|our)\s+(?:\w+\s+){{0,2}}?(?i:{_RELATIVE_EN})(?:'s name is\b|\s+(?:is called|is named|goes by)\b"
     rf"|\s+is\s+{_NAME}\s*(?:now\s*)?[.!]?\s*$)"
     rf"|^\s*{_NAME}\s+is\s+(?i:my|our)\s+(?:\w+\s+){{0,2}}?(?i:{_RELATIVE_EN})\b"
     rf"|^\s*(?:我的?|我们的?){_RELATIVE_ZH}\S{{0,3}}?(?:的名字)?(?:叫|名叫|名字叫|名字是)"
+    rf"|^\s*(?:我的?|我们的?){_RELATIVE_ZH}\S{{0,2}}?是{_NAME_ZH}(?:了)?[。.!！]?\s*$"
     rf"|^\s*[^\s，,。]{{1,6}}是我的?\S{{0,2}}?{_RELATIVE_ZH}"
 )
 # Another person as the subject.
