@@ -191,6 +191,11 @@ def test_make_believe_is_told_from_a_condition(text: str, pretend: bool) -> None
         ("Call me Sam.", True),
         ("请用繁体字回复我。", True),
         ("回答请用英文。", True),
+        ("Please reply more formally from now on.", True),  # a manner
+        ("Keep your answers short.", True),
+        ("回答详细一点。", True),
+        ("Reply to him politely.", False),  # one person's reply
+        ("回复他的时候客气一点。", False),
         ("Reply to this email in French.", False),  # one thing, named
         ("Call me a taxi.", False),  # not a name
         ("Talk to me in a minute.", False),  # when, not how

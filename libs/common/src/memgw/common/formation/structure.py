@@ -107,15 +107,21 @@ _MAKE_BELIEVE = re.compile(
     re.IGNORECASE,
 )
 # How the user wants to be answered or addressed, from now on: a reply verb with the manner it asks for
-# ("answer in Portuguese", "write to me in French", "用繁体字回复我", "回答请用英文"), or the name to use
+# ("answer in Portuguese", "reply more formally", "keep your answers short", "用繁体字回复我", "回答请用英文",
+# "回答详细一点"), or the name to use
 # ("call me Sam"). Requests about one thing name it ("answer this email", "回复一下这封信"): ``_ONE_OFF``.
 _STANDING_INSTRUCTION = re.compile(
     r"^\s*(?:please\s+)?(?:always\s+|from now on,?\s+)?"
     r"(?:(?:answer|reply|respond)(?:\s+(?:back\s+)?to\s+me)?|(?:write|talk|speak)(?:\s+back)?\s+to\s+me)"
     r"\s+(?:in|using)\s+(?!(?:a|an|the|my|your)\b)"  # a language, a style; not "in a minute", "in the box"
+    r"|^\s*(?:please\s+)?(?:always\s+|from now on,?\s+)?(?:answer|reply|respond|write|talk)\s+(?:to\s+me\s+)?"
+    r"(?:more\s+|less\s+)?\w+ly\b"  # a manner: "answer briefly", "reply more formally"
+    r"|^\s*(?:please\s+)?(?:always\s+)?keep\s+(?:your|all|the)\s+(?:answers|replies|responses|messages)\s+\w+"
     r"|^\s*(?:please\s+)?(?:call|address)\s+me\s+(?:as\s+)?(?-i:[A-Z])"  # a name, not "call me a taxi"
     r"|^\s*(?:请)?(?:以后|今后|之后)?(?:都|一律)?(?:请)?(?:用|以)[^，。,.]{1,12}(?:回答|回复|答复|跟我说话|和我说话)"
-    r"|^\s*(?:回答|回复|答复)我?(?:的时候)?[，,]?(?:请)?(?:都|一律)?(?:用|以)",
+    r"|^\s*(?:回答|回复|答复)我?(?:的时候)?[，,]?(?:请)?(?:都|一律)?(?:用|以)"
+    r"|^\s*(?:请)?(?:以后|今后|之后)?(?:都|一律)?(?:请)?(?:回答|回复|答复)我?(?:得|要|请)?[^，。,.\s]{1,5}?(?:一点|一些|些|点)"
+    r"\s*[。.!！]?\s*$",  # a manner: "回答详细一点"
     re.IGNORECASE,
 )
 _ONE_OFF = re.compile(r"\b(?:this|that|these|those|it|them|him|her)\b|这|那|此|一下|他|她|它", re.IGNORECASE)
