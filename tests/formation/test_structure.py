@@ -193,6 +193,7 @@ def test_make_believe_is_told_from_a_condition(text: str, pretend: bool) -> None
         ("回答请用英文。", True),
         ("Please reply more formally from now on.", True),  # a manner
         ("Keep your answers short.", True),
+        ("Keep answers brief.", True),
         ("回答详细一点。", True),
         ("Reply to him politely.", False),  # one person's reply
         ("回复他的时候客气一点。", False),

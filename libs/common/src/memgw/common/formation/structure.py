@@ -116,7 +116,7 @@ _STANDING_INSTRUCTION = re.compile(
     r"\s+(?:in|using)\s+(?!(?:a|an|the|my|your)\b)"  # a language, a style; not "in a minute", "in the box"
     r"|^\s*(?:please\s+)?(?:always\s+|from now on,?\s+)?(?:answer|reply|respond|write|talk)\s+(?:to\s+me\s+)?"
     r"(?:more\s+|less\s+)?\w+ly\b"  # a manner: "answer briefly", "reply more formally"
-    r"|^\s*(?:please\s+)?(?:always\s+)?keep\s+(?:your|all|the)\s+(?:answers|replies|responses|messages)\s+\w+"
+    r"|^\s*(?:please\s+)?(?:always\s+)?keep\s+(?:(?:your|all|the)\s+)?(?:answers|replies|responses|messages)\s+\w+"
     r"|^\s*(?:please\s+)?(?:call|address)\s+me\s+(?:as\s+)?(?-i:[A-Z])"  # a name, not "call me a taxi"
     r"|^\s*(?:请)?(?:以后|今后|之后)?(?:都|一律)?(?:请)?(?:用|以)[^，。,.]{1,12}(?:回答|回复|答复|跟我说话|和我说话)"
     r"|^\s*(?:回答|回复|答复)我?(?:的时候)?[，,]?(?:请)?(?:都|一律)?(?:用|以)"
