@@ -155,6 +155,16 @@ async def test_a_denial_that_tells_no_change_opens_no_review(system: System) -> 
     assert "I work remotely." in await _contents(system, key)
 
 
+async def test_denying_having_is_never_merged_as_the_same_fact(system: System) -> None:
+    """ "I don't have children" beside "I have two kids" reads to the relation model as the same fact said
+    again; merged, the user's newer word would be lost in the memory it contradicts."""
+    key = await system.user(f"dh_{uuid.uuid4().hex[:6]}")
+    await _commit(system, key, "I have two kids.")
+    denied = await _commit(system, key, "I don't have children.")
+    assert denied["merged"] == denied["reviews"] == [], denied
+    assert [m["evidence_count"] for m in await _active(system, key) if m["content"] == "I have two kids."] == [1]
+
+
 async def test_where_the_user_lives_and_where_they_work_are_two_facts(system: System) -> None:
     """The embedder reads "I live in X" and "I work in X" alike; neither is the other said again or
     changed: no merge, no review, both kept."""

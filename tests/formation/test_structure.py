@@ -9,6 +9,7 @@ from memgw.common.formation.structure import (
     about_someone_else,
     about_user,
     adds_to,
+    denies_having,
     denies_without_change,
     ends_a_state,
     imagined,
@@ -287,3 +288,17 @@ def test_an_ending_is_told_from_other_changes(text: str, ends: bool) -> None:
 )
 def test_a_thing_named_with_the_is_the_users_when_they_called_it_theirs(old: str, new: str, back: bool) -> None:
     assert refers_back(old, new) is back
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "denies"),
+    [
+        ("I have two kids.", "I don't have children.", True),
+        ("我有两个孩子。", "我没有小孩。", True),
+        ("I own a Golf.", "I don't own a car.", True),
+        ("I'm a vegetarian.", "I don't eat meat or fish.", False),  # a label said as what one does not do
+        ("I don't have a car.", "I have no car.", False),  # both deny
+    ],
+)
+def test_denying_having_is_told_from_saying_a_fact_the_other_way_round(old: str, new: str, denies: bool) -> None:
+    assert denies_having(old, new) is denies

@@ -305,7 +305,9 @@ class Consolidator:
         or changes (relation.py), or None. Never a memory of someone else's ("my sister lives …"), and
         never the same again when ``text`` names a value the memory does not (a number, an email, a name)
         or tells of a change the memory does not ("I moved out of …" beside "I live with my parents"), and
-        never a change when ``text`` only denies ("I don't eat meat or fish" beside "I'm a vegetarian")."""
+        never a change when ``text`` only denies ("I don't eat meat or fish" beside "I'm a vegetarian"), nor
+        the same when it denies having what the memory has ("I don't have children" beside "I have two
+        kids"): kept beside it."""
         model = relation.for_embedder(self.embedder.name)
         if model is None:
             return None
@@ -327,6 +329,8 @@ class Consolidator:
                 p = {**p, relation.SAME: 0.0, relation.CHANGE: p[relation.CHANGE] + moved}
             if structure.denies_without_change(existing["content"], text):
                 p = {**p, relation.CHANGE: 0.0}  # the same fact the other way round, or one for both to keep
+                if structure.denies_having(existing["content"], text):
+                    p = {**p, relation.SAME: 0.0}  # a contradiction the vectors read as the same fact
             if structure.event_beside_state(existing["content"], text):
                 # Read as that very fact, an ending of it is its change ("I quit" beside "I smoke").
                 ended = p[relation.SAME] + p[relation.CHANGE] if structure.ends_a_state(text) else 0.0
@@ -442,6 +446,7 @@ class Consolidator:
             same = score >= self.settings.near_duplicate_similarity and not new_values(existing["content"], text)
             same = same and not other_kinds(existing["content"], text)
             same = same and not structure.event_beside_state(existing["content"], text)
+            same = same and not structure.denies_having(existing["content"], text)
             same_subject = structure.about_someone_else(existing["content"]) == structure.about_someone_else(text)
             if same and same_subject and not adds and existing["status"] in MERGES_INTO:
                 await self._merged_into(asked, existing, f"near duplicate (similarity {score:.3f})")

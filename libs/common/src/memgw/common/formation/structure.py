@@ -156,6 +156,13 @@ _CHANGE_OF_STATE = re.compile(
 # A denial ("I don't …", "never", "我不…", "没有…"), and the aspect that tells a state has changed since:
 # "now", "anymore", "no longer", "已经", the 了 of a new situation ("我不跑步了").
 _DENIAL = re.compile(r"n't\b|\b(?:not|never|no|nothing|none|nobody|neither)\b|不|没|别", re.IGNORECASE)
+# Having and its denial: "I have two kids" and "I don't have children", "我有车" and "我没有车".
+_HAVING = re.compile(r"\b(?:have|has|own|owns|got)\b|有", re.IGNORECASE)
+_NOT_HAVING = re.compile(
+    r"\b(?:don't|do not|doesn't|does not|never)\s+(?:have|own)\b|\bhave no\b|\bno\s+(?:kids|children|pets|car)\b"
+    r"|没有|没",
+    re.IGNORECASE,
+)
 _CHANGED_SINCE = re.compile(
     r"\b(?:now|any ?more|no longer|no more|these days|since|again)\b|现在|如今|已经|了|再", re.IGNORECASE
 )
@@ -312,6 +319,12 @@ def tells_a_change(sentence: str) -> bool:
 def ends_a_state(sentence: str) -> bool:
     """Whether the statement tells that something ended ("I quit smoking", "我和女朋友分手了")."""
     return bool(_ENDING.search(sentence))
+
+
+def denies_having(old: str, new: str) -> bool:
+    """Whether ``new`` denies having what ``old`` says the user has ("I don't have children" beside "I
+    have two kids"): a contradiction, however alike their vectors, never the same fact said again."""
+    return bool(_HAVING.search(old)) and not _DENIAL.search(old) and bool(_NOT_HAVING.search(new))
 
 
 def event_beside_state(old: str, new: str) -> bool:
