@@ -156,15 +156,13 @@ _CHANGE_OF_STATE = re.compile(
 # A denial ("I don't …", "never", "我不…", "没有…"), and the aspect that tells a state has changed since:
 # "now", "anymore", "no longer", "已经", the 了 of a new situation ("我不跑步了").
 _DENIAL = re.compile(r"n't\b|\b(?:not|never|no|nothing|none|nobody|neither)\b|不|没|别", re.IGNORECASE)
+_CHANGED_SINCE = re.compile(
+    r"\b(?:now|any ?more|no longer|no more|these days|since|again)\b|现在|如今|已经|了|再", re.IGNORECASE
+)
 # Having and its denial: "I have two kids" and "I don't have children", "我有车" and "我没有车".
 _HAVING = re.compile(r"\b(?:have|has|own|owns|got)\b|有", re.IGNORECASE)
 _NOT_HAVING = re.compile(
-    r"\b(?:don't|do not|doesn't|does not|never)\s+(?:have|own)\b|\bhave no\b|\bno\s+(?:kids|children|pets|car)\b"
-    r"|没有|没",
-    re.IGNORECASE,
-)
-_CHANGED_SINCE = re.compile(
-    r"\b(?:now|any ?more|no longer|no more|these days|since|again)\b|现在|如今|已经|了|再", re.IGNORECASE
+    r"\b(?:don't|do not|doesn't|does not|never)\s+(?:have|own)\b|\bha(?:ve|s) no\b|没", re.IGNORECASE
 )
 
 # The changes of state that end one: what held before holds no more.
