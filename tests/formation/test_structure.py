@@ -157,6 +157,10 @@ def test_a_question_that_only_asks_or_imagines_states_nothing(text: str) -> None
         ("Well-known fact: I snore.", "Well-known fact: I snore."),
         ("好的东西都贵", "好的东西都贵"),
         ("Okay.", "Okay."),  # nothing but the opener: left as it is
+        ("hey, quick update, we moved to York", "we moved to York"),
+        ("Remember that I'm allergic to shellfish", "I'm allergic to shellfish"),  # an ask to remember what follows
+        ("记住我不吃香菜", "我不吃香菜"),
+        ("Updated my CV yesterday", "Updated my CV yesterday"),  # a verb, not the opener "update"
     ],
 )
 def test_a_statement_loses_the_interjections_it_opens_with_and_nothing_else(text: str, statement: str) -> None:

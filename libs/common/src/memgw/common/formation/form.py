@@ -6,8 +6,10 @@ skill (the LLM's, when one is configured)."""
 from __future__ import annotations
 
 from memgw.common.embedding.base import Embedder
-from memgw.common.formation.durable import for_embedder
+from memgw.common.formation.durable import KEEP_AT, DurableModel, for_embedder
 from memgw.common.formation.speakers import user_statements
+from memgw.common.formation.structure import clauses
+from memgw.common.secrets import contains_secret
 from memgw.common.skills import Skills
 from memgw.common.skills.memory import ExtractInput, ExtractMemory, ExtractOutput
 
@@ -16,7 +18,32 @@ async def extract(skills: Skills, embedder: Embedder, episodes: list[tuple[str |
     """Candidate memories of what the user said in ``episodes`` ((role, text), role None = the user's)."""
     said = user_statements(episodes)
     model = for_embedder(embedder.name)
-    durable = model.probabilities(await embedder.embed_passages(said)) if model is not None and said else None
-    if model is not None and not said:
-        durable = []
+    durable: list[float] | None = None
+    if model is not None:
+        said, durable = await _judged(model, embedder, said)
     return await skills.run(ExtractMemory, ExtractInput(episodes=said, durable=durable))
+
+
+async def _judged(model: DurableModel, embedder: Embedder, said: list[str]) -> tuple[list[str], list[float]]:
+    """Each statement with how likely it is durable. A sentence the model does not keep may still state a
+    fact beside a request or an aside ("推荐个菜吧，香菜我是一点都不碰的", "I have a boyfriend now, so dinner
+    for two"): the whole weighs the fact down, so such a sentence's clauses are judged each alone instead.
+    Not one that holds a secret: none of it becomes a memory."""
+    if not said:
+        return [], []
+    whole = model.probabilities(await embedder.embed_passages(said))
+    parts = {
+        i: cut
+        for i, (sentence, p) in enumerate(zip(said, whole, strict=True))
+        if p < KEEP_AT and not contains_secret(sentence) and (cut := clauses(sentence))
+    }
+    if not parts:
+        return said, whole
+    flat = [clause for cut in parts.values() for clause in cut]
+    found = iter(model.probabilities(await embedder.embed_passages(flat)))
+    statements, durable = [], []
+    for i, (sentence, p) in enumerate(zip(said, whole, strict=True)):
+        for text in parts.get(i, [sentence]):
+            statements.append(text)
+            durable.append(next(found) if i in parts else p)
+    return statements, durable

@@ -206,11 +206,15 @@ def stated_before_ask(sentence: str) -> str | None:
 
 
 # What opens a turn without saying anything of its own: interjections and discourse markers, a closed
-# class ("btw", "oh", "heads up:", "对了", "哈哈好的，"). Not "also" nor "还有": those say a statement adds.
+# class ("btw", "oh", "heads up:", "对了", "哈哈好的，"), and the asks to remember what follows ("remember
+# that …", "记住…"). Not "also" nor "还有": those say a statement adds.
 _OPENER = re.compile(
     r"^(?:\s*(?:(?:oh|ah|um+|uh|hmm+|well|so|and|anyway|anyways|actually|honestly|basically|btw|by the way|fyi"
-    r"|heads[- ]up|quick note|just so you know|for the record|ok(?:ay)?|yeah|yes|lol|ha(?:ha)+|thanks|thank you)"
-    r"(?![\w-])|(?:哦|噢|嗯|啊|哈哈+|好的|好吧)(?=[\s,，:：!！.。]|哦|噢|嗯|啊|哈|好的|好吧)|对了|其实|顺便说一下|顺便提一下|顺便|说起来|话说)"
+    r"|hey|hi|hello|(?:quick )?update|heads[- ]up|quick note|just so you know|for the record|ok(?:ay)?|yeah|yes|lol"
+    r"|ha(?:ha)+|thanks|thank you|remember(?: that)?|keep in mind(?: that)?|don't forget(?: that)?"
+    r"|(?:please )?note(?: that)?)"
+    r"(?![\w-])|(?:哦|噢|嗯|啊|哈哈+|好的|好吧)(?=[\s,，:：!！.。]|哦|噢|嗯|啊|哈|好的|好吧)|对了|其实|顺便说一下|顺便提一下|顺便"
+    r"|说起来|话说|跟你说一下|跟你说|记住|记得|别忘了)"
     r"[\s,，:：!！.。-]*)+",
     re.IGNORECASE,
 )
