@@ -165,6 +165,16 @@ async def test_denying_having_is_never_merged_as_the_same_fact(system: System) -
     assert [m["evidence_count"] for m in await _active(system, key) if m["content"] == "I have two kids."] == [1]
 
 
+async def test_two_decisions_are_two_unless_one_names_the_others_value(system: System) -> None:
+    """The relation model reads any two "we decided …" as one fact changed (p 0.99 for these two)."""
+    key = await system.user(f"dc_{uuid.uuid4().hex[:6]}")
+    await _commit(system, key, "We decided to use Postgres.")
+    other = await _commit(system, key, "We decided to keep the staging cluster.")
+    assert other["reviews"] == [], other
+    switched = await _commit(system, key, "We decided to switch from Postgres to MySQL.")
+    assert len(switched["reviews"]) == 1, switched
+
+
 async def test_where_the_user_lives_and_where_they_work_are_two_facts(system: System) -> None:
     """The embedder reads "I live in X" and "I work in X" alike; neither is the other said again or
     changed: no merge, no review, both kept."""

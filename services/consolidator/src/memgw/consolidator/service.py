@@ -22,6 +22,7 @@ from memgw.common.db.pool import Conn, Executor
 from memgw.common.domain import MemoryStatus, content_hash, new_id
 from memgw.common.embedding.base import Embedder
 from memgw.common.events import MemoryFeedbackGiven, ReviewDecided, SessionCommitted
+from memgw.common.extraction import classify_type
 from memgw.common.formation import form as formation
 from memgw.common.formation import structure
 from memgw.common.index.base import Match, MatchAny, VectorIndex, Where
@@ -307,7 +308,9 @@ class Consolidator:
         or tells of a change the memory does not ("I moved out of …" beside "I live with my parents"), and
         never a change when ``text`` only denies ("I don't eat meat or fish" beside "I'm a vegetarian"), nor
         the same when it denies having what the memory has ("I don't have children" beside "I have two
-        kids"): kept beside it."""
+        kids"): kept beside it. A team's decisions are many: a decision changes another only when it names a
+        value of either ("We switched from Postgres to MySQL"), not beside "We decided to keep the staging
+        cluster"."""
         model = relation.for_embedder(self.embedder.name)
         if model is None:
             return None
@@ -317,6 +320,7 @@ class Consolidator:
             if e["embedding_model"] == self.embedder.name and not structure.about_someone_else(e["content"])
         ]
         found = model.probabilities([vector_of(e["embedding"]).tolist() for e in known], [vector] * len(known))
+        decision = classify_type(text) == "decision"
         best: Any = None
         for existing, p in zip(known, found, strict=True):
             if other_kinds(existing["content"], text):
@@ -327,6 +331,12 @@ class Consolidator:
                 # an email); with another name it may be a new value or more detail: never the same.
                 moved = p[relation.SAME] if any(c.isdigit() or c in "@_" for v in values for c in v) else 0.0
                 p = {**p, relation.SAME: 0.0, relation.CHANGE: p[relation.CHANGE] + moved}
+            if (
+                decision
+                and existing["memory_type"] == "decision"
+                and not (values or kept_values(existing["content"], text))
+            ):
+                p = {**p, relation.CHANGE: 0.0}  # two decisions are two, unless the newer names a value of either
             if structure.denies_without_change(existing["content"], text):
                 p = {**p, relation.CHANGE: 0.0}  # the same fact the other way round, or one for both to keep
                 if structure.denies_having(existing["content"], text):
