@@ -44,13 +44,7 @@ from memgw.common.skills.memory import (
     SummarizeInput,
 )
 from memgw.consolidator import relation
-from memgw.consolidator.conflicts import (
-    attribute_triggers,
-    contradiction,
-    kept_values,
-    new_values,
-    other_kinds,
-)
+from memgw.consolidator.conflicts import attribute_triggers, contradiction, kept_values, new_values, other_kinds
 from memgw.consolidator.decide import Decided, LlmDecider
 from memgw.consolidator.skills import CommitMemory, MergeMemory, SummarizeEpisode
 
@@ -309,8 +303,8 @@ class Consolidator:
         never a change when ``text`` only denies ("I don't eat meat or fish" beside "I'm a vegetarian"), nor
         the same when it denies having what the memory has ("I don't have children" beside "I have two
         kids"): kept beside it. A team's decisions are many: a decision changes another only when it names a
-        value of either ("We switched from Postgres to MySQL"), not beside "We decided to keep the staging
-        cluster"."""
+        value of either ("We decided to switch from Postgres to MySQL"), not beside "We decided to keep the
+        staging cluster"."""
         model = relation.for_embedder(self.embedder.name)
         if model is None:
             return None
