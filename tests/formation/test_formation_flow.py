@@ -175,6 +175,15 @@ async def test_two_decisions_are_two_unless_one_names_the_others_value(system: S
     assert len(switched["reviews"]) == 1, switched
 
 
+async def test_a_change_done_to_a_thing_changes_no_fact_of_the_user(system: System) -> None:
+    """ "I changed the tyres on my car" beside "I drive a VW Golf": the relation model reads a change (p 0.98),
+    but the change was done to a part of the car, and names no other car."""
+    key = await system.user(f"th_{uuid.uuid4().hex[:6]}")
+    await _commit(system, key, "I drive a VW Golf.")
+    tyres = await _commit(system, key, "I changed the tyres on my car last week.")
+    assert tyres["reviews"] == [], tyres
+
+
 async def test_where_the_user_lives_and_where_they_work_are_two_facts(system: System) -> None:
     """The embedder reads "I live in X" and "I work in X" alike; neither is the other said again or
     changed: no merge, no review, both kept."""

@@ -11,6 +11,7 @@ from memgw.common.formation.structure import (
     adds_to,
     denies_having,
     denies_without_change,
+    done_to_a_thing,
     ends_a_state,
     imagined,
     in_the_past,
@@ -306,3 +307,21 @@ def test_a_thing_named_with_the_is_the_users_when_they_called_it_theirs(old: str
 )
 def test_denying_having_is_told_from_saying_a_fact_the_other_way_round(old: str, new: str, denies: bool) -> None:
     assert denies_having(old, new) is denies
+
+
+@pytest.mark.parametrize(
+    ("text", "thing"),
+    [
+        ("I changed the tyres on my car.", True),
+        ("I moved my desk next to the window.", True),
+        ("我把牛奶换成了燕麦奶。", True),
+        ("我给车换了新轮胎。", True),
+        ("I moved to Bristol.", False),  # the user moved
+        ("I finally switched to an iPhone.", False),
+        ("I changed my job.", False),  # the fact itself
+        ("I sold my car.", False),  # an ending
+        ("我们把家搬到了福州。", False),
+    ],
+)
+def test_a_change_done_to_a_thing_is_told_from_one_of_the_user(text: str, thing: bool) -> None:
+    assert done_to_a_thing(text) is thing

@@ -325,12 +325,11 @@ class Consolidator:
                 # an email); with another name it may be a new value or more detail: never the same.
                 moved = p[relation.SAME] if any(c.isdigit() or c in "@_" for v in values for c in v) else 0.0
                 p = {**p, relation.SAME: 0.0, relation.CHANGE: p[relation.CHANGE] + moved}
-            if (
-                decision
-                and existing["memory_type"] == "decision"
-                and not (values or kept_values(existing["content"], text))
-            ):
-                p = {**p, relation.CHANGE: 0.0}  # two decisions are two, unless the newer names a value of either
+            named = values or kept_values(existing["content"], text)
+            if not named and ((decision and existing["memory_type"] == "decision") or structure.done_to_a_thing(text)):
+                # Two decisions are two; a change done to a thing ("I changed the tyres") changes no fact of the
+                # user's: unless the newer names a value of either.
+                p = {**p, relation.CHANGE: 0.0}
             if structure.denies_without_change(existing["content"], text):
                 p = {**p, relation.CHANGE: 0.0}  # the same fact the other way round, or one for both to keep
                 if structure.denies_having(existing["content"], text):

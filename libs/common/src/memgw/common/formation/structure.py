@@ -168,7 +168,15 @@ _NOT_HAVING = re.compile(
 # The changes of state that end one: what held before holds no more.
 _ENDING = re.compile(
     r"\b(?:stopp(?:ed|ing)|quit|gave up|given up|no longer|any ?more|broke up|split up|separated|divorced"
-    r"|moved out|left)\b|不再|搬出|搬走|戒(?:了|掉|烟|酒|糖)|分手|离婚|离职|辞职",
+    r"|moved out|left|sold)\b|不再|搬出|搬走|戒(?:了|掉|烟|酒|糖)|分手|离婚|离职|辞职|卖(?:了|掉)",
+    re.IGNORECASE,
+)
+# A change done to a thing of the user's, not to the user's state: the verb's object is a thing named with
+# "my"/"the" ("I moved my desk …", "I changed the tyres …"), or put before the verb by 把/给 ("我把书桌搬到了
+# 窗边", "我给车换了新轮胎"). "I moved to Leeds", "I switched to an iPhone" and "我换了 iPhone" take none.
+_DONE_TO_A_THING = re.compile(
+    r"\b(?:mov|chang|switch|swapp|replac|rearrang|repaint)ed\s+(?:my|the|our)\s+(?!(?:job|name|family|home)\b)\w+"
+    r"|[把给](?!家)[^，,。]{1,8}?(?:搬|挪|换|改|调)",
     re.IGNORECASE,
 )
 
@@ -327,6 +335,13 @@ def denies_having(old: str, new: str) -> bool:
     """Whether ``new`` denies having what ``old`` says the user has ("I don't have children" beside "I
     have two kids"): a contradiction, however alike their vectors, never the same fact said again."""
     return bool(_HAVING.search(old)) and not _DENIAL.search(old) and bool(_NOT_HAVING.search(new))
+
+
+def done_to_a_thing(sentence: str) -> bool:
+    """Whether the change the statement tells was done to a thing of the user's ("I changed the tyres on
+    my car", "我把牛奶换成了燕麦奶") rather than to what holds of them: no new value of a fact about the user,
+    unless it names one."""
+    return bool(_DONE_TO_A_THING.search(sentence)) and not ends_a_state(sentence)
 
 
 def event_beside_state(old: str, new: str) -> bool:
