@@ -140,15 +140,20 @@ _ADDITIVE = re.compile(
     re.IGNORECASE,
 )
 
+# The changes of state that end one: what held before holds no more. Each is a change of state too.
+_ENDS_EN = (
+    r"stopp(?:ed|ing)|quit|gave up|given up|no longer|any ?more|broke up|split up|separated|divorced|moved out"
+    r"|left|sold"
+)
+_ENDS_ZH = r"不再|搬出|搬走|戒(?:了|掉|烟|酒|糖)|分手|离婚|离职|辞职|卖(?:了|掉)"
+_ENDING = re.compile(rf"\b(?:{_ENDS_EN})\b|{_ENDS_ZH}", re.IGNORECASE)
 # A change of state told as an event (it began, it ended, it moved): "I moved out of …", "我开始吃鱼了".
 # Beside a fact that states how things are, such a sentence is never the same fact again. Not "again"
 # nor "又": a thing happening once more ("late again") changes nothing.
 _CHANGE_OF_STATE = re.compile(
-    r"\b(?:start(?:ed|ing)|stopp?(?:ed|ing)|quit|switch(?:ed|ing)|mov(?:ed|ing)|relocated|no longer|any ?more"
-    r"|chang(?:ed|ing)|swapp?(?:ed|ing)|replaced|sold|traded"
-    r"|gave up|given up|became|got (?:engaged|married|divorced|promoted)|broke up|split up|separated|left|instead"
-    r"|first (?:day|shift|week))\b"
-    r"|第一天|开始|不再|搬出|搬走|搬到|搬去|换了|换成|改成|改用|改到|卖了|卖掉|戒(?:了|掉|烟|酒|糖)|分手|订婚|结婚了|离职|跳槽|毕业了",
+    rf"\b(?:{_ENDS_EN}|start(?:ed|ing)|switch(?:ed|ing)|mov(?:ed|ing)|relocated|chang(?:ed|ing)|swapp?(?:ed|ing)"
+    r"|replaced|traded|became|got (?:engaged|married|divorced|promoted)|instead|first (?:day|shift|week))\b"
+    rf"|{_ENDS_ZH}|第一天|开始|搬到|搬去|换了|换成|改成|改用|改到|订婚|结婚了|跳槽|毕业了",
     re.IGNORECASE,
 )
 
@@ -165,12 +170,6 @@ _NOT_HAVING = re.compile(
     r"\b(?:don't|do not|doesn't|does not|never)\s+(?:have|own)\b|\bha(?:ve|s) no\b|没", re.IGNORECASE
 )
 
-# The changes of state that end one: what held before holds no more.
-_ENDING = re.compile(
-    r"\b(?:stopp(?:ed|ing)|quit|gave up|given up|no longer|any ?more|broke up|split up|separated|divorced"
-    r"|moved out|left|sold)\b|不再|搬出|搬走|戒(?:了|掉|烟|酒|糖)|分手|离婚|离职|辞职|卖(?:了|掉)",
-    re.IGNORECASE,
-)
 # A change done to a thing of the user's, not to the user's state: the verb's object is a thing named with
 # "my"/"the" ("I moved my desk …", "I changed the tyres …"), or put before the verb by 把/给 ("我把书桌搬到了
 # 窗边", "我给车换了新轮胎"). "I moved to Leeds", "I switched to an iPhone" and "我换了 iPhone" take none.
