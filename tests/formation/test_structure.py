@@ -150,15 +150,16 @@ def test_a_question_that_only_asks_or_imagines_states_nothing(text: str) -> None
     ("text", "statement"),
     [
         ("btw I'm left-handed", "I'm left-handed"),
-        ("Oh and my cat is called Miso", "my cat is called Miso"),
-        ("Heads up: my email changed to sam.k@proton.me", "my email changed to sam.k@proton.me"),
+        ("Oh and my cat is called Miso", "My cat is called Miso"),  # what is left starts as a sentence does
+        ("Heads up: my email changed to sam.k@proton.me", "My email changed to sam.k@proton.me"),
         ("对了，我的新邮箱是 wang.lei@163.com", "我的新邮箱是 wang.lei@163.com"),
         ("哈哈好的，我超喜欢科幻小说。", "我超喜欢科幻小说。"),
         ("Also, I like jazz.", "Also, I like jazz."),  # an addition says so: kept
         ("Well-known fact: I snore.", "Well-known fact: I snore."),
         ("好的东西都贵", "好的东西都贵"),
         ("Okay.", "Okay."),  # nothing but the opener: left as it is
-        ("hey, quick update, we moved to York", "we moved to York"),
+        ("hey, quick update, we moved to York", "We moved to York"),
+        ("Remember, no peanuts for me", "No peanuts for me"),
         ("Remember that I'm allergic to shellfish", "I'm allergic to shellfish"),  # an ask to remember what follows
         ("记住我不吃香菜", "我不吃香菜"),
         ("Updated my CV yesterday", "Updated my CV yesterday"),  # a verb, not the opener "update"

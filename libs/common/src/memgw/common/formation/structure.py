@@ -229,9 +229,12 @@ _OPENER = re.compile(
 
 def without_opener(sentence: str) -> str:
     """The statement without the interjections and discourse markers it opens with ("btw I'm
-    left-handed" → "I'm left-handed"), unless nothing else is left."""
+    left-handed" → "I'm left-handed"), unless nothing else is left. What is left starts as a sentence does:
+    the embedder reads "no peanuts for me" and "No peanuts for me" apart."""
     rest = _OPENER.sub("", sentence, count=1)
-    return rest if _A_CLAUSE.search(rest) else sentence
+    if rest == sentence or not _A_CLAUSE.search(rest):
+        return sentence
+    return rest[:1].upper() + rest[1:]
 
 
 def clauses(sentence: str) -> list[str]:
