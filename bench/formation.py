@@ -2,7 +2,8 @@
 
 Five outcomes, each scored by precision and recall per language:
 - keep / ignore: one conversation turn (or a User:/Assistant: exchange); kept when the default formation
-  (speakers, the durable model, the rules' types) makes a candidate of it. Scored on formation alone.
+  (speakers, the durable model, the rules' types) makes a candidate of it that stands alone. Scored on
+  formation alone.
 - change / not_a_change / same_again: two sessions of one new user, committed one after the other through
   the running system's REST API. What happened to the first memory decides the outcome the system gave:
   a review or a superseded (archived) first memory is a change; evidence gained on it is the same again;
@@ -116,7 +117,8 @@ async def formation_alone(items: list[dict[str, Any]]) -> tuple[list[tuple[str, 
     graded, wrong = [], []
     for item in items:
         found = await form.extract(skills, embedder, [(None, text) for text in item["said"]])
-        given = "keep" if found.candidates else "ignore"
+        # A doubted statement is not kept alone: it stands only on a memory it says again or changes.
+        given = "keep" if any(not c.stands_only_as for c in found.candidates) else "ignore"
         graded.append((item["lang"], item["outcome"], given))
         if given != item["outcome"]:
             wrong.append(f"{item['outcome']} → {given}: {item['said'][0][:80]!r}")

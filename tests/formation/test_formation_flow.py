@@ -223,3 +223,45 @@ async def test_a_change_told_in_passing_is_a_change_and_a_mishap_of_today_is_not
         assert await _contents(system, key, "active", "candidate", "needs_review") == [first]
         changed = await _commit(system, key, sold)
         assert len(changed["reviews"]) == 1, changed
+
+
+async def test_a_doubted_statement_stands_only_as_a_memory_said_again(system: System) -> None:
+    """ "飞机，我怕。" is too short for the durable model to keep alone, yet beside "我怕坐飞机。" it is the same
+    fact said again: evidence on that memory. Said by a user with no such memory, it leaves nothing."""
+    key = await system.user(f"db_{uuid.uuid4().hex[:6]}")
+    await _commit(system, key, "我怕坐飞机。")
+    again = await _commit(system, key, "飞机，我怕。")
+    assert len(again["merged"]) == 1, again
+    assert again["reviews"] == [], again
+    assert [(m["content"], m["evidence_count"]) for m in await _active(system, key)] == [("我怕坐飞机。", 2)]
+
+    alone = await system.user(f"db_{uuid.uuid4().hex[:6]}")
+    said = await _commit(system, alone, "飞机，我怕。")
+    assert said["promoted"] == said["merged"] == [], said
+    assert await _contents(system, alone, "active", "candidate", "needs_review") == []
+
+
+async def test_taking_something_up_beside_a_fact_is_no_change_of_it(system: System) -> None:
+    """The relation model reads "I started …" beside a fact on the same topic as its change; taking
+    something up adds to a life unless it says it holds now, again, or turns the fact around."""
+    for first, taken_up, turned in (
+        ("I'm vegetarian.", "I started buying organic vegetables.", "I've started eating fish again."),
+        ("我吃素。", "我最近开始自己种菜。", "我开始吃肉了。"),
+    ):
+        key = await system.user(f"tu_{uuid.uuid4().hex[:6]}")
+        await _commit(system, key, first)
+        added = await _commit(system, key, taken_up)
+        assert added["reviews"] == [], added
+        changed = await _commit(system, key, turned)
+        assert len(changed["reviews"]) == 1, changed
+
+
+async def test_the_older_value_named_again_with_nothing_new_is_no_change(system: System) -> None:
+    """ "Work at Spotify has been hectic" names Spotify again, names no other employer and tells no change:
+    no review, though one clause of it reads to the relation model as a change."""
+    key = await system.user(f"kv_{uuid.uuid4().hex[:6]}")
+    await _commit(system, key, "I'm a software engineer at Spotify.")
+    busy = await _commit(system, key, "Work at Spotify has been hectic, being an engineer there is no joke.")
+    assert busy["reviews"] == [], busy
+    left = await _commit(system, key, "I don't work at Spotify anymore.")
+    assert len(left["reviews"]) == 1, left

@@ -19,7 +19,9 @@ from memgw.common.formation.structure import (
     make_believe,
     news_of_someone_else,
     of_the_moment,
+    only_takes_up,
     refers_back,
+    says_it_changed,
     standing_instruction,
     stated_before_ask,
     without_opener,
@@ -275,6 +277,8 @@ def test_a_denial_is_told_from_a_change(old: str, new: str, denies: bool) -> Non
         ("Jonas and I split up over the summer.", True),
         ("我和男朋友分手了。", True),
         ("我戒酒三个月了。", True),
+        ("The agency let me go in June.", True),  # a dismissal
+        ("公司裁员，我被裁了。", True),
         ("I started at KPMG.", False),  # a beginning
         ("我调到深圳分公司了。", False),  # a move
     ],
@@ -326,3 +330,35 @@ def test_denying_having_is_told_from_saying_a_fact_the_other_way_round(old: str,
 )
 def test_a_change_done_to_a_thing_is_told_from_one_of_the_user(text: str, thing: bool) -> None:
     assert done_to_a_thing(text) is thing
+
+
+@pytest.mark.parametrize(
+    ("text", "changed"),
+    [
+        ("I don't work at Spotify anymore.", True),
+        ("我已经不在腾讯了。", True),  # a denial with 已经 and the 了 of a new situation
+        ("I left Spotify in May.", True),
+        ("Work at Spotify has been hectic.", False),
+        ("I'm at Spotify now.", False),  # "now" without a denial tells no change
+        ("I don't like jazz.", False),
+    ],
+)
+def test_what_says_it_changed(text: str, changed: bool) -> None:
+    assert says_it_changed(text) is changed
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "takes_up"),
+    [
+        ("I'm vegetarian.", "I started buying organic vegetables.", True),
+        ("我每天跑步。", "我最近开始用心率表跑步。", True),
+        ("I'm vegan.", "I started eating fish again.", False),  # again: back to what the fact had ended
+        ("I'm vegan.", "I've started eating fish.", False),  # the perfect: it holds now
+        ("我吃素。", "我开始吃肉了。", False),  # the 了 of a new situation
+        ("我不喝酒。", "我最近开始喝点红酒。", False),  # the fact turned around
+        ("I drive a Golf.", "I started at KPMG, so I sold the Golf.", False),  # an ending besides
+        ("I live in Leeds.", "I moved to York.", False),  # no beginning
+    ],
+)
+def test_taking_something_up_is_told_from_a_change(old: str, new: str, takes_up: bool) -> None:
+    assert only_takes_up(old, new) is takes_up

@@ -16,7 +16,7 @@ from typing import Any
 
 import httpx
 
-from memgw.common.formation.durable import KEEP_AT, TOLD_CHANGE_AT
+from memgw.common.formation.durable import DOUBTED_AT, KEEP_AT
 from memgw.common.formation.structure import (
     about_someone_else,
     about_user,
@@ -44,7 +44,7 @@ class Candidate:
     importance: float
     confidence: float
     tags: list[str] = field(default_factory=list)
-    only_as_change: bool = False  # see CandidateMemory
+    stands_only_as: list[str] = field(default_factory=list)  # see CandidateMemory
 
 
 @dataclass
@@ -144,9 +144,11 @@ def durable_extract(statements: list[str], durable: list[float]) -> Extraction:
     condition or a wish ("If I were rich …"), another person's news ("My cousin is getting married in
     May") or what holds only today ("I'm shattered today") is never kept, whatever its vector says.
 
-    A change told in passing ("Sold the Corolla, got a BYD": no subject, so no rule) that the model
-    doubts but does not reject is passed on marked ``only_as_change``: the consolidator keeps it only
-    if it changes a memory the user has. What the change is of decides its worth."""
+    A statement of the user's that the model doubts but does not reject is passed on marked
+    ``stands_only_as``: the consolidator keeps it only as the same fact said again as one of the user's
+    memories ("坐飞机让我很紧张害怕" beside "我怕坐飞机"), or, when it tells a change in passing ("Sold the
+    Corolla, got a BYD": no subject, so no rule), as a change of one. What it is to a memory decides its
+    worth."""
     candidates: list[Candidate] = []
     for sentence, p in zip(statements, durable, strict=True):
         if len(sentence) < 4 or contains_secret(sentence) or _not_a_standing_fact(sentence):
@@ -156,8 +158,9 @@ def durable_extract(statements: list[str], durable: list[float]) -> Extraction:
             candidates.append(_candidate(sentence, rule or ("preference", *_PREFERENCE)))
         elif p >= KEEP_AT or (about_user(sentence) and rule) or names_a_relation(sentence):
             candidates.append(_candidate(sentence, rule or ("fact", *_FACT)))
-        elif p >= TOLD_CHANGE_AT and tells_a_change(sentence) and not _other_or_passing(sentence):
-            candidates.append(replace(_candidate(sentence, rule or ("fact", *_FACT)), only_as_change=True))
+        elif p >= DOUBTED_AT and not _other_or_passing(sentence):
+            stands_only_as = ["same", "change"] if tells_a_change(sentence) else ["same"]
+            candidates.append(replace(_candidate(sentence, rule or ("fact", *_FACT)), stands_only_as=stands_only_as))
     return Extraction(candidates=candidates, summary=summarize(statements), method="durable")
 
 

@@ -57,7 +57,7 @@ _KINDS = {
     ),
     "workplace": re.compile(
         r"\b(?:work(?:s|ed|ing)?|employed)\s+(?:at|for|in|as|by)\b|\bjob (?:at|in)\b|\bjoined\b"
-        r"|在\S{1,12}?(?:工作|上班)|入职|就职",
+        r"|[在去到]\S{1,12}?(?:工作|上班)|入职|就职",
         re.IGNORECASE,
     ),
 }

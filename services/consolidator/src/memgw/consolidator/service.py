@@ -44,7 +44,14 @@ from memgw.common.skills.memory import (
     SummarizeInput,
 )
 from memgw.consolidator import relation
-from memgw.consolidator.conflicts import attribute_triggers, contradiction, kept_values, new_values, other_kinds
+from memgw.consolidator.conflicts import (
+    attribute_triggers,
+    contradiction,
+    kept_values,
+    kinds,
+    new_values,
+    other_kinds,
+)
 from memgw.consolidator.decide import Decided, LlmDecider
 from memgw.consolidator.skills import CommitMemory, MergeMemory, SummarizeEpisode
 
@@ -54,10 +61,12 @@ ACTOR = "consolidator"
 # changes it (a person reviews it): a false review costs a person's attention, so a change asks more.
 SAME_AT = 0.5
 CHANGE_AT = 0.6
-# A change told in passing that the durable model doubted (``only_as_change``) stands only on a surer one.
-SURE_CHANGE_AT = 0.8
+# A statement the durable model doubted (``stands_only_as``) stands only as a surer one.
+SURE_AT = 0.8
 # Said again, a memory gains evidence: a candidate's may promote it.
 MERGES_INTO = (MemoryStatus.ACTIVE, MemoryStatus.CANDIDATE)
+# The LLM's actions that make a doubted statement what it may stand as.
+STANDS_AS = {relation.SAME: ("update",), relation.CHANGE: ("supersede", "review")}
 
 
 @dataclass
@@ -304,7 +313,9 @@ class Consolidator:
         the same when it denies having what the memory has ("I don't have children" beside "I have two
         kids"): kept beside it. A team's decisions are many: a decision changes another only when it names a
         value of either ("We decided to switch from Postgres to MySQL"), not beside "We decided to keep the
-        staging cluster"."""
+        staging cluster". Nor is it a change when ``text`` names the memory's value again and nothing new
+        without telling a change ("Work at Spotify has been hectic"), or only takes something up beside it
+        ("I started buying organic vegetables" beside "I'm vegetarian")."""
         model = relation.for_embedder(self.embedder.name)
         if model is None:
             return None
@@ -325,7 +336,17 @@ class Consolidator:
                 # an email); with another name it may be a new value or more detail: never the same.
                 moved = p[relation.SAME] if any(c.isdigit() or c in "@_" for v in values for c in v) else 0.0
                 p = {**p, relation.SAME: 0.0, relation.CHANGE: p[relation.CHANGE] + moved}
-            named = values or kept_values(existing["content"], text)
+            kept = kept_values(existing["content"], text)
+            if kept and not values and not structure.says_it_changed(text):
+                # The older value named again, nothing new, no change told ("Work at Spotify has been hectic"
+                # beside "I'm a software engineer at Spotify"): no new value of it.
+                p = {**p, relation.CHANGE: 0.0}
+            takes_up = structure.only_takes_up(existing["content"], text)
+            if takes_up and not values and not kinds(existing["content"]) & kinds(text):
+                # Taking up something beside a fact adds to it ("I started buying organic vegetables" beside
+                # "I'm vegetarian"), unless it names a new value or is where they live or work.
+                p = {**p, relation.CHANGE: 0.0}
+            named = values or kept
             if not named and ((decision and existing["memory_type"] == "decision") or structure.done_to_a_thing(text)):
                 # Two decisions are two; a change done to a thing ("I changed the tyres") changes no fact of the
                 # user's: unless the newer names a value of either.
@@ -394,11 +415,14 @@ class Consolidator:
             await self._store_new(asked)
 
     async def _follow(self, decided: Decided, asked: _Asked) -> None:
-        """Apply the LLM's checked decision (decide.py). A change told in passing stands only as one."""
+        """Apply the LLM's checked decision (decide.py). A doubted statement stands only as what it may be."""
         target = decided.target
-        if decided.action == "none" or (
-            asked.candidate.only_as_change and decided.action not in ("supersede", "review")
-        ):
+        if doubted := asked.candidate.stands_only_as:
+            if decided.action not in {action for kind in doubted for action in STANDS_AS[kind]}:
+                return
+            if decided.action == "update" and target["status"] != MemoryStatus.ACTIVE:
+                return
+        if decided.action == "none":
             return
         if decided.action == "review":
             asked.outcome.reviews.append(await self._review_for(asked, target, decided.reason))
@@ -424,8 +448,10 @@ class Consolidator:
         own = not (theirs or structure.in_the_past(text) or structure.imagined(text) or structure.is_question(text))
         adds = structure.adds_to(text)
         related = await self._related_in_whole_or_part(asked, neighbours) if own and not adds else None
-        if asked.candidate.only_as_change:  # worth keeping only as a change the model is sure of
-            if related is None or related[1] != relation.CHANGE or related[2] < SURE_CHANGE_AT:
+        if doubted := asked.candidate.stands_only_as:  # worth keeping only as what the model is sure it is
+            if related is None or related[1] not in doubted or related[2] < SURE_AT:
+                return True
+            if related[1] == relation.SAME and related[0]["status"] not in MERGES_INTO:
                 return True
         if related:
             existing, kind, p = related

@@ -173,9 +173,9 @@ class Mem0:
             found = (
                 await formation.extract(self.skills, self.memories.embedder, [(t.role, t.content) for t in turns])
             ).candidates
-            # A change told in passing stands only on what it changes: the consolidator's judgement.
+            # A doubted statement stands only on what it is to a memory: the consolidator's judgement.
             items = [
-                (c.content, c.memory_type, c.importance, c.confidence, c.tags) for c in found if not c.only_as_change
+                (c.content, c.memory_type, c.importance, c.confidence, c.tags) for c in found if not c.stands_only_as
             ]
         else:
             items = [(text, "note", 0.5, 0.8, []) for text in texts]

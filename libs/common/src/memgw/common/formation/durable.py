@@ -26,9 +26,9 @@ import numpy as np
 MODEL_FILE = "durable.json"
 STATEMENTS_FILE = "statements.jsonl"
 KEEP_AT = 0.5  # probability from which a statement is kept
-# Below KEEP_AT, a statement that tells a change is still worth comparing with what the user said before,
-# unless the model is sure it is chatter: whether it stands is then up to what it changes.
-TOLD_CHANGE_AT = 0.25
+# Below KEEP_AT, a statement of the user's is still worth comparing with what they said before, unless the
+# model is sure it is chatter: whether it stands is then up to what it says again or changes.
+DOUBTED_AT = 0.25
 
 
 @dataclass(frozen=True)

@@ -143,9 +143,9 @@ _ADDITIVE = re.compile(
 # The changes of state that end one: what held before holds no more. Each is a change of state too.
 _ENDS_EN = (
     r"stopp(?:ed|ing)|quit|gave up|given up|no longer|any ?more|broke up|split up|separated|divorced|moved out"
-    r"|left|sold"
+    r"|left|sold|laid (?:\w+ )?off|(?:let (?:me |us )?|was let )go|fired|made redundant"
 )
-_ENDS_ZH = r"不再|搬出|搬走|戒(?:了|掉|烟|酒|糖)|分手|离婚|离职|辞职|卖(?:了|掉)"
+_ENDS_ZH = r"不再|搬出|搬走|戒(?:了|掉|烟|酒|糖)|分手|离婚|离职|辞职|卖(?:了|掉)|裁(?:了|掉|员)|开除|辞退|被炒"
 _ENDING = re.compile(rf"\b(?:{_ENDS_EN})\b|{_ENDS_ZH}", re.IGNORECASE)
 # A change of state told as an event (it began, it ended, it moved): "I moved out of …", "我开始吃鱼了".
 # Beside a fact that states how things are, such a sentence is never the same fact again. Not "again"
@@ -163,6 +163,15 @@ _CHANGE_OF_STATE = re.compile(
 _DENIAL = re.compile(r"n't\b|\b(?:not|never|no|nothing|none|nobody|neither)\b|不|没|别", re.IGNORECASE)
 _CHANGED_SINCE = re.compile(
     r"\b(?:now|any ?more|no longer|no more|these days|since|again)\b|现在|如今|已经|了|再", re.IGNORECASE
+)
+# Taking something up ("I started running with a heart-rate monitor", "我最近开始负责一个新项目") adds to a
+# life; it replaces a fact only when it says so: "now", "again", "已经", the perfect ("I've started …") or the
+# 了 of a new situation that tell it holds now, or by turning the fact around.
+_BEGINNING = re.compile(r"\b(?:start(?:s|ed|ing)?|began|begun|took up|taken up)\b|开始", re.IGNORECASE)
+_NOW_HOLDS = re.compile(
+    r"\b(?:now|nowadays|these days|any ?more|no longer|again)\b"
+    r"|(?:'ve|\bha(?:ve|s)) (?:just )?(?:started|begun|taken up)|现在|如今|已经|不再|重新|又|了\s*(?:[。！!]|$)",
+    re.IGNORECASE,
 )
 # Having and its denial: "I have two kids" and "I don't have children", "我有车" and "我没有车".
 _HAVING = re.compile(r"\b(?:have|has|own|owns|got)\b|有", re.IGNORECASE)
@@ -357,9 +366,22 @@ def denies_without_change(old: str, new: str) -> bool:
     ("I don't eat meat or fish" beside "I'm a vegetarian"): a denial names no new value, so it is the same
     fact said the other way round or a contradiction, never a change of it. "I don't run anymore" and
     "我不跑步了" tell a change."""
+    return bool(_DENIAL.search(new)) and not _DENIAL.search(old) and not says_it_changed(new)
+
+
+def only_takes_up(old: str, new: str) -> bool:
+    """Whether ``new`` tells only that the user took something up, with nothing saying it replaces ``old``:
+    no ending nor other change of state, no "now" or "again", and ``old`` not turned around ("最近我开始能吃辣了"
+    beside "我不吃辣" turns it)."""
     return (
-        bool(_DENIAL.search(new))
-        and not _DENIAL.search(old)
-        and not _CHANGED_SINCE.search(new)
-        and not tells_a_change(new)
+        bool(_BEGINNING.search(new))
+        and not tells_a_change(_BEGINNING.sub(" ", new))
+        and not _NOW_HOLDS.search(new)
+        and bool(_DENIAL.search(old)) == bool(_DENIAL.search(new))
     )
+
+
+def says_it_changed(sentence: str) -> bool:
+    """Whether the statement tells a change of state, or denies with the aspect of a state changed since
+    ("I'm not at Spotify anymore", "我已经不在腾讯了")."""
+    return tells_a_change(sentence) or bool(_DENIAL.search(sentence) and _CHANGED_SINCE.search(sentence))

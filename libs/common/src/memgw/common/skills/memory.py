@@ -63,10 +63,11 @@ class CandidateMemory(BaseModel):
     importance: float = Field(ge=0, le=1)
     confidence: float = Field(ge=0, le=1)
     tags: list[str] = []
-    only_as_change: bool = Field(
-        default=False,
-        description="Kept only if it changes a memory the owner has: a change the user told in passing "
-        '("Sold the Corolla, got a BYD") that is worth nothing alone.',
+    stands_only_as: list[Literal["same", "change"]] = Field(
+        default=[],
+        description="Empty: kept alone. Else kept only as what it surely is to a memory the owner has: the same "
+        'fact said again ("坐飞机让我很紧张" beside "我怕坐飞机"), or a change told in passing ("Sold the Corolla, '
+        'got a BYD"). A statement the durable model doubts is worth nothing alone.',
     )
 
 
