@@ -265,3 +265,14 @@ async def test_the_older_value_named_again_with_nothing_new_is_no_change(system:
     assert busy["reviews"] == [], busy
     left = await _commit(system, key, "I don't work at Spotify anymore.")
     assert len(left["reviews"]) == 1, left
+
+
+async def test_a_person_the_user_named_is_someone_else(system: System) -> None:
+    """ "Emma changed her hair colour" after "My girlfriend is Emma" is Emma's change, never the user's;
+    "Emma and I broke up" is the user's own."""
+    key = await system.user(f"pn_{uuid.uuid4().hex[:6]}")
+    await _commit(system, key, "My girlfriend is Emma.")
+    hers = await _commit(system, key, "Emma changed her hair colour to red.")
+    assert hers["reviews"] == [], hers
+    ours = await _commit(system, key, "Emma and I broke up last month.")
+    assert len(ours["reviews"]) == 1, ours

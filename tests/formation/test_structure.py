@@ -7,6 +7,7 @@ import pytest
 
 from memgw.common.formation.structure import (
     about_someone_else,
+    about_someone_named,
     about_user,
     adds_to,
     denies_having,
@@ -43,6 +44,9 @@ from memgw.common.formation.structure import (
         "My partner is a nurse.",
         "我老公是医生。",
         "我男朋友是程序员。",  # 程 opens a trade here, not a name
+        "我大学同学搬到深圳了。",  # which classmate, as "my old friend" says which friend
+        "我前男友结婚了。",
+        "My ex moved to Paris.",
     ],
 )
 def test_another_persons_or_things_statement(text: str) -> None:
@@ -362,3 +366,20 @@ def test_what_says_it_changed(text: str, changed: bool) -> None:
 )
 def test_taking_something_up_is_told_from_a_change(old: str, new: str, takes_up: bool) -> None:
     assert only_takes_up(old, new) is takes_up
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "theirs"),
+    [
+        ("My girlfriend is Emma.", "Emma changed her hair colour to red.", True),
+        ("Ana is my sister.", "Ana moved to Milan.", True),
+        ("我女朋友叫小雨。", "小雨换了新工作。", True),
+        ("My girlfriend is Emma.", "Emma and I broke up.", False),  # the two of them: the user's own
+        ("我女朋友叫小雨。", "小雨和我分手了。", False),
+        ("My girlfriend is Emma.", "Emma is my girlfriend.", False),  # who she is: the user's fact
+        ("My manager is Claire.", "Claire left, so my manager is Hassan now.", False),  # a clause of the user's
+        ("I live in Dublin.", "Dublin is home.", False),  # a place, named by no person of the user's
+    ],
+)
+def test_a_person_the_user_named_is_someone_else(old: str, new: str, theirs: bool) -> None:
+    assert about_someone_named(old, new) is theirs

@@ -440,11 +440,13 @@ class Consolidator:
         sister moved …"), not a past ("I used to …"), not an imagined one ("if I …"), not a question.
         Those open no review. One that adds ("I also …", "我也…") is one more value, never either. A thing
         named with "the" is the user's when one of their memories calls it theirs ("The thesis deadline …"
-        beside "My thesis is due …")."""
+        beside "My thesis is due …"); a person named by one of them is someone else ("Emma changed her hair
+        colour" beside "My girlfriend is Emma")."""
         text = asked.candidate.content
         theirs = structure.about_someone_else(text) and not any(
             structure.refers_back(e["content"], text) for e, _ in neighbours
         )
+        theirs = theirs or any(structure.about_someone_named(e["content"], text) for e, _ in neighbours)
         own = not (theirs or structure.in_the_past(text) or structure.imagined(text) or structure.is_question(text))
         adds = structure.adds_to(text)
         related = await self._related_in_whole_or_part(asked, neighbours) if own and not adds else None

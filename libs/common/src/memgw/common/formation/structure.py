@@ -17,19 +17,23 @@ _ABOUT_USER = re.compile(
 _PERSON_EN = (
     r"(?:mom|mum|dad|father|mother|parents?|brother|sister|sibling|son|daughter|wife|husband|partner|boyfriend"
     r"|girlfriend|fianc[eé]e?|friend|boss|manager|colleague|co-?worker|teammate|neighbou?r|room-?mate|flatmate|uncle"
-    r"|aunt|cousin|nephew|niece|grand\w+|kids?|child(?:ren)?|landlord|in-laws?|\w+-in-law|teacher|doctor)s?"
+    r"|aunt|cousin|nephew|niece|grand\w+|kids?|child(?:ren)?|landlord|in-laws?|\w+-in-law|teacher|doctor|classmate"
+    r"|mentor|client|ex|bestie)s?"
 )
 _RELATIVE_EN = rf"(?:{_PERSON_EN}|(?:family|team|company|office)s?)"
 _PERSON_ZH = (
-    r"(?:爸|妈|父|母|哥|姐|弟|妹|儿子|女儿|孩子|老婆|老公|太太|先生|丈夫|妻子|男朋友|女朋友|未婚夫|未婚妻|对象"
-    r"|朋友|同事|老板|领导|上司|主管|经理|邻居|室友|舅|姨|叔|姑|表|堂|侄|外甥|爷|奶|外公|外婆|房东|岳|公公|婆婆|老师|医生)"
+    r"(?:爸|妈|父|母|哥|姐|弟|妹|儿子|女儿|孩子|老婆|老公|太太|先生|丈夫|妻子|男朋友|女朋友|男友|女友|未婚夫|未婚妻|对象"
+    r"|朋友|同事|老板|领导|上司|主管|经理|邻居|室友|舅|姨|叔|姑|表|堂|侄|外甥|爷|奶|外公|外婆|房东|岳|公公|婆婆|老师|医生"
+    r"|同学|闺蜜|发小|舍友|师兄|师姐|师弟|师妹|导师|客户|队友|亲戚|宝宝|儿媳|女婿|前任)"
 )
+# What tells which of them in Chinese, as "old", "former" or "new" do among the English words before one.
+_WHICH_ZH = r"(?:前|新|老|大学|高中|初中|小学)?"
 _RELATIVE_ZH = rf"(?:{_PERSON_ZH}|家人|公司|单位|办公室)"
 # The subject is another person or thing: a relative, a friend, a colleague, an organisation, "his …".
 _SOMEONE_ELSE = re.compile(
     rf"^\s*(?:(?:my|our)\s+(?:\w+\s+){{0,2}}?{_RELATIVE_EN}\b|(?:his|her|their|its)\b|the\s+(?!user\b)\w+"
     r"|(?:he|she|they)\b)"
-    rf"|^\s*(?:我的?|我们的?|用户的)?{_RELATIVE_ZH}"
+    rf"|^\s*(?:我的?|我们的?|用户的)?{_WHICH_ZH}{_RELATIVE_ZH}"
     r"|^\s*(?:他|她|他们|她们|它)",
     re.IGNORECASE,
 )
@@ -55,7 +59,7 @@ _NAMES_A_RELATION = re.compile(
 # Another person as the subject.
 _ANOTHER_PERSON = re.compile(
     rf"^\s*(?:(?:my|our)\s+(?:\w+\s+){{0,2}}?{_PERSON_EN}\b(?:'s\s+\w+)?|(?:his|her|their)\s+\w+|he|she|they)\b"
-    rf"|^\s*(?:我的?|我们的?)?{_PERSON_ZH}"
+    rf"|^\s*(?:我的?|我们的?)?{_WHICH_ZH}{_PERSON_ZH}"
     r"|^\s*(?:他|她|他们|她们)",
     re.IGNORECASE,
 )
@@ -282,6 +286,32 @@ def refers_back(old: str, new: str) -> bool:
         return False
     owned = rf"\b(?:my|our)\s+(?:\w+\s+){{0,2}}?{re.escape(thing.group(1))}\b"
     return re.search(owned, old, re.IGNORECASE) is not None
+
+
+# A person of the user's named in a statement ("My girlfriend is Emma", "Ana is my sister", "我女朋友叫小雨"):
+# in English a capital past the sentence's first word or before "is my", in Chinese what 叫 or 是 names.
+_OF_THE_USERS = re.compile(
+    rf"\b(?:my|our)\s+(?:\w+\s+){{0,2}}?{_PERSON_EN}\b|我的?{_WHICH_ZH}{_PERSON_ZH}", re.IGNORECASE
+)
+_NAMED_EN = re.compile(r"(?<=\s)(?!I\b)[A-Z][a-z]+\b|^\s*[A-Z][a-z]+(?=\s+is\s+(?:my|our)\b)")
+_NAMED_ZH = re.compile(r"(?:叫|是)([\u4e00-\u9fff]{2,3}?)(?=[。，,.!！\s]|$)|^\s*([\u4e00-\u9fff]{2,3}?)(?=是我)")
+_WITH_THE_USER_AFTER = re.compile(r"\s*(?:and|&)\s+(?:I|me)\b|\s*[和跟与同]我", re.IGNORECASE)
+
+
+def about_someone_named(old: str, new: str) -> bool:
+    """Whether ``new`` is about a person ``old`` names as one of the user's ("Emma changed her hair colour"
+    after "My girlfriend is Emma"): someone else's, as "My girlfriend changed …" is. Not the two of them
+    ("Emma and I broke up"), nor who that person is ("Emma is my girlfriend"), nor a statement of several
+    clauses, which may hold the user's own besides ("Claire left, so my manager is Hassan now")."""
+    if not _OF_THE_USERS.search(old) or names_a_relation(new) or clauses(new):
+        return False
+    named = {m.group().strip() for m in _NAMED_EN.finditer(old)} | {
+        name for m in _NAMED_ZH.finditer(old) for name in m.groups() if name
+    }
+    for name in named:
+        if new.lstrip().startswith(name) and not _WITH_THE_USER_AFTER.match(new.lstrip()[len(name) :]):
+            return True
+    return False
 
 
 def about_someone_else(sentence: str) -> bool:
