@@ -276,3 +276,15 @@ async def test_a_person_the_user_named_is_someone_else(system: System) -> None:
     assert hers["reviews"] == [], hers
     ours = await _commit(system, key, "Emma and I broke up last month.")
     assert len(ours["reviews"]) == 1, ours
+
+
+async def test_a_fact_about_someone_of_the_users_said_again_is_evidence_never_a_change(system: System) -> None:
+    """A family fact said again in other words gains evidence on its memory; that person's change is
+    never the user's to review."""
+    key = await system.user(f"kn_{uuid.uuid4().hex[:6]}")
+    await _commit(system, key, "My son Theo has a nut allergy.")
+    again = await _commit(system, key, "Theo, my son, is allergic to nuts.")
+    assert len(again["merged"]) == 1, again
+    assert [m["evidence_count"] for m in await _active(system, key)] == [2]
+    grown = await _commit(system, key, "Theo outgrew his nut allergy last year.")
+    assert grown["reviews"] == [], grown

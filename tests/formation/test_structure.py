@@ -25,6 +25,7 @@ from memgw.common.formation.structure import (
     says_it_changed,
     standing_instruction,
     stated_before_ask,
+    the_same_person,
     without_opener,
 )
 
@@ -383,3 +384,18 @@ def test_taking_something_up_is_told_from_a_change(old: str, new: str, takes_up:
 )
 def test_a_person_the_user_named_is_someone_else(old: str, new: str, theirs: bool) -> None:
     assert about_someone_named(old, new) is theirs
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "same"),
+    [
+        ("My son Theo has a nut allergy.", "Theo, my son, is allergic to nuts.", True),  # a name in common
+        ("My sister lives in Rome.", "My sister's home is in Rome.", True),  # the same kin, no two names apart
+        ("我女儿叫朵朵。", "朵朵是我女儿。", True),
+        ("My sister is a nurse.", "My brother is a nurse.", False),
+        ("我姐姐住在北京。", "我妹妹住在北京。", False),
+        ("My sister Ana lives in Rome.", "My sister Eva lives in Rome.", False),  # two sisters
+    ],
+)
+def test_two_statements_about_others_are_about_the_same_one(old: str, new: str, same: bool) -> None:
+    assert the_same_person(old, new) is same

@@ -304,25 +304,30 @@ class Consolidator:
         found = [(r, similarity.get(r["id"], 0.0)) for r in rows]
         return sorted(found, key=lambda pair: pair[1], reverse=True)
 
-    def _related(self, text: str, vector: list[float], neighbours: list[tuple[Any, float]]) -> Any:
-        """(memory, relation, probability) for the user's own memory that ``text`` most surely says again
-        or changes (relation.py), or None. Never a memory of someone else's ("my sister lives …"), and
-        never the same again when ``text`` names a value the memory does not (a number, an email, a name)
-        or tells of a change the memory does not ("I moved out of …" beside "I live with my parents"), and
-        never a change when ``text`` only denies ("I don't eat meat or fish" beside "I'm a vegetarian"), nor
-        the same when it denies having what the memory has ("I don't have children" beside "I have two
-        kids"): kept beside it. A team's decisions are many: a decision changes another only when it names a
-        value of either ("We decided to switch from Postgres to MySQL"), not beside "We decided to keep the
-        staging cluster". Nor is it a change when ``text`` names the memory's value again and nothing new
-        without telling a change ("Work at Spotify has been hectic"), or only takes something up beside it
-        ("I started buying organic vegetables" beside "I'm vegetarian")."""
+    def _related(
+        self, text: str, vector: list[float], neighbours: list[tuple[Any, float]], *, theirs: bool = False
+    ) -> Any:
+        """(memory, relation, probability) for the user's own memory that ``text`` most surely says again or changes
+        (relation.py), or None. A memory about someone else ("My sister lives in Rome") only when ``text`` is
+        about the same person, and then only said again: another's change is never the user's to review, nor is
+        anything ``theirs`` (``text`` about someone else) a change. Never the same again when ``text`` names a
+        value the memory does not (a number, an email, a name) or tells of a change the memory does not ("I
+        moved out of …" beside "I live with my parents"), and never a change when ``text`` only denies ("I don't
+        eat meat or fish" beside "I'm a vegetarian"), nor the same when it denies having what the memory has ("I
+        don't have children" beside "I have two kids"): kept beside it. A team's decisions are many: a decision
+        changes another only when it names a value of either ("We decided to switch from Postgres to MySQL"),
+        not beside "We decided to keep the staging cluster". Nor is it a change when ``text`` names the memory's
+        value again and nothing new without telling a change ("Work at Spotify has been hectic"), or only takes
+        something up beside it ("I started buying organic vegetables" beside "I'm vegetarian")."""
         model = relation.for_embedder(self.embedder.name)
         if model is None:
             return None
+        others = {e["id"] for e, _ in neighbours if theirs or structure.about_someone_else(e["content"])}
         known = [
             e
             for e, _ in neighbours
-            if e["embedding_model"] == self.embedder.name and not structure.about_someone_else(e["content"])
+            if e["embedding_model"] == self.embedder.name
+            and (e["id"] not in others or structure.the_same_person(e["content"], text))
         ]
         found = model.probabilities([vector_of(e["embedding"]).tolist() for e in known], [vector] * len(known))
         decision = classify_type(text) == "decision"
@@ -364,6 +369,8 @@ class Consolidator:
                 leans = kept_values(existing["content"], text) or p[relation.CHANGE] > p[relation.OTHER]
                 if one_fact and values and leans:
                     p = {**p, relation.CHANGE: max(p[relation.CHANGE], CHANGE_AT)}
+            if existing["id"] in others:
+                p = {**p, relation.CHANGE: 0.0}  # another's change is never the user's to review
             for kind, sure_at in ((relation.SAME, SAME_AT), (relation.CHANGE, CHANGE_AT)):
                 if p[kind] >= sure_at and (best is None or p[kind] > best[2]):
                     best = (existing, kind, p[kind])
@@ -441,15 +448,21 @@ class Consolidator:
         Those open no review. One that adds ("I also …", "我也…") is one more value, never either. A thing
         named with "the" is the user's when one of their memories calls it theirs ("The thesis deadline …"
         beside "My thesis is due …"); a person named by one of them is someone else ("Emma changed her hair
-        colour" beside "My girlfriend is Emma")."""
+        colour" beside "My girlfriend is Emma"). Someone else's fact said again ("Theo, my son, is allergic
+        to nuts") is evidence on the memory about the same person, and never a change of it."""
         text = asked.candidate.content
         theirs = structure.about_someone_else(text) and not any(
             structure.refers_back(e["content"], text) for e, _ in neighbours
         )
         theirs = theirs or any(structure.about_someone_named(e["content"], text) for e, _ in neighbours)
-        own = not (theirs or structure.in_the_past(text) or structure.imagined(text) or structure.is_question(text))
+        now = not (structure.in_the_past(text) or structure.imagined(text) or structure.is_question(text))
+        own = now and not theirs
         adds = structure.adds_to(text)
-        related = await self._related_in_whole_or_part(asked, neighbours) if own and not adds else None
+        related = None
+        if own and not adds:
+            related = await self._related_in_whole_or_part(asked, neighbours)
+        elif now and not adds:  # another's fact said again is evidence on it: never a change
+            related = self._related(text, asked.vector, neighbours, theirs=True)
         if doubted := asked.candidate.stands_only_as:  # worth keeping only as what the model is sure it is
             if related is None or related[1] not in doubted or related[2] < SURE_AT:
                 return True
@@ -478,7 +491,9 @@ class Consolidator:
             same = same and not other_kinds(existing["content"], text)
             same = same and not structure.event_beside_state(existing["content"], text)
             same = same and not structure.denies_having(existing["content"], text)
-            same_subject = structure.about_someone_else(existing["content"]) == structure.about_someone_else(text)
+            another = structure.about_someone_else(existing["content"])
+            same_subject = another == structure.about_someone_else(text)
+            same_subject = same_subject and (not another or structure.the_same_person(existing["content"], text))
             if same and same_subject and not adds and existing["status"] in MERGES_INTO:
                 await self._merged_into(asked, existing, f"near duplicate (similarity {score:.3f})")
                 return True

@@ -314,6 +314,26 @@ def about_someone_named(old: str, new: str) -> bool:
     return False
 
 
+_KIN = re.compile(rf"\b{_PERSON_EN}\b|{_PERSON_ZH}", re.IGNORECASE)
+_CAPITALISED = re.compile(r"\b(?!(?:I|My|Our|The|We|He|She|They|His|Her|Their|It|Its)\b)[A-Z][a-z]+\b")
+_NAMED_FIRST_ZH = re.compile(r"^\s*([\u4e00-\u9fff]{2,3}?)(?=[，,]\s*我的?)")
+
+
+def the_same_person(old: str, new: str) -> bool:
+    """Whether two statements about others of the user's are about the same one: a name or a kin word in
+    common ("My son Theo has a nut allergy", "Theo, my son, is allergic to nuts"; "My sister lives in Rome",
+    "My sister's home is in Rome"; not "My brother …"), and no name in each that the other lacks ("My sister
+    Ana …", "My sister Eva …")."""
+    kin = {k.lower() for k in _KIN.findall(old)} & {k.lower() for k in _KIN.findall(new)}
+    said, says = _names(old), _names(new)
+    return bool(said & says or kin) and not (said - says and says - said)
+
+
+def _names(sentence: str) -> set[str]:
+    zh = {n for m in (*_NAMED_ZH.finditer(sentence), *_NAMED_FIRST_ZH.finditer(sentence)) for n in m.groups() if n}
+    return set(_CAPITALISED.findall(sentence)) | zh
+
+
 def about_someone_else(sentence: str) -> bool:
     """Whether the statement's subject is another person or thing ("My sister moved …", "公司的电话换了"),
     not who that person is to the user ("My sister is called Ana"), nor the two of them ("My wife and I …")."""
