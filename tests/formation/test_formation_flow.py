@@ -226,17 +226,17 @@ async def test_a_change_told_in_passing_is_a_change_and_a_mishap_of_today_is_not
 
 
 async def test_a_doubted_statement_stands_only_as_a_memory_said_again(system: System) -> None:
-    """ "飞机，我怕。" is too short for the durable model to keep alone, yet beside "我怕坐飞机。" it is the same
-    fact said again: evidence on that memory. Said by a user with no such memory, it leaves nothing."""
+    """ "护士这行不好干。" reads to the durable model as a complaint more than a fact, yet beside "我是护士。" it is
+    the same fact said again: evidence on that memory. Said by a user with no such memory, it leaves nothing."""
     key = await system.user(f"db_{uuid.uuid4().hex[:6]}")
-    await _commit(system, key, "我怕坐飞机。")
-    again = await _commit(system, key, "飞机，我怕。")
+    await _commit(system, key, "我是护士。")
+    again = await _commit(system, key, "护士这行不好干。")
     assert len(again["merged"]) == 1, again
     assert again["reviews"] == [], again
-    assert [(m["content"], m["evidence_count"]) for m in await _active(system, key)] == [("我怕坐飞机。", 2)]
+    assert [(m["content"], m["evidence_count"]) for m in await _active(system, key)] == [("我是护士。", 2)]
 
     alone = await system.user(f"db_{uuid.uuid4().hex[:6]}")
-    said = await _commit(system, alone, "飞机，我怕。")
+    said = await _commit(system, alone, "护士这行不好干。")
     assert said["promoted"] == said["merged"] == [], said
     assert await _contents(system, alone, "active", "candidate", "needs_review") == []
 
