@@ -288,3 +288,14 @@ async def test_a_fact_about_someone_of_the_users_said_again_is_evidence_never_a_
     assert [m["evidence_count"] for m in await _active(system, key)] == [2]
     grown = await _commit(system, key, "Theo outgrew his nut allergy last year.")
     assert grown["reviews"] == [], grown
+
+
+async def test_a_fact_turned_around_is_never_merged_into_it(system: System) -> None:
+    """ "我现在也吃牛肉了" adds in form but turns "我不吃牛肉" around: never evidence on it, as "我也不太吃
+    羊肉", one more denial, is not either."""
+    key = await system.user(f"ta_{uuid.uuid4().hex[:6]}")
+    await _commit(system, key, "我不吃牛肉。")
+    for said in ("我也不太吃羊肉。", "我现在也吃牛肉了。"):
+        again = await _commit(system, key, said)
+        assert again["merged"] == [], again
+    assert [m["evidence_count"] for m in await _active(system, key) if m["content"] == "我不吃牛肉。"] == [1]

@@ -26,6 +26,7 @@ from memgw.common.formation.structure import (
     standing_instruction,
     stated_before_ask,
     the_same_person,
+    turns_around,
     without_opener,
 )
 
@@ -119,6 +120,9 @@ def test_what_is_only_imagined(text: str, is_imagined: bool) -> None:
         ("I'm allergic to pollen.", False),
         ("I've been to Tokyo twice.", False),
         ("我对尘螨过敏。", False),
+        ("我也不太吃羊肉。", True),  # one more denial
+        ("我不吃肉也不吃鱼。", False),  # neither … nor: one statement
+        ("我一点也不喜欢。", False),  # not at all
     ],
 )
 def test_an_addition(text: str, adds: bool) -> None:
@@ -375,6 +379,7 @@ def test_taking_something_up_is_told_from_a_change(old: str, new: str, takes_up:
         ("My girlfriend is Emma.", "Emma changed her hair colour to red.", True),
         ("Ana is my sister.", "Ana moved to Milan.", True),
         ("我女朋友叫小雨。", "小雨换了新工作。", True),
+        ("我有个男朋友叫阿强。", "阿强换了个新发型。", True),
         ("My girlfriend is Emma.", "Emma and I broke up.", False),  # the two of them: the user's own
         ("我女朋友叫小雨。", "小雨和我分手了。", False),
         ("My girlfriend is Emma.", "Emma is my girlfriend.", False),  # who she is: the user's fact
@@ -399,3 +404,18 @@ def test_a_person_the_user_named_is_someone_else(old: str, new: str, theirs: boo
 )
 def test_two_statements_about_others_are_about_the_same_one(old: str, new: str, same: bool) -> None:
     assert the_same_person(old, new) is same
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "turned"),
+    [
+        ("我不吃牛肉。", "我现在也吃牛肉了。", True),
+        ("我在杭州工作。", "我回上海工作了，不在杭州了。", True),
+        ("I'm vegan.", "I'm not vegan anymore.", True),
+        ("我不吃牛肉。", "我也不太吃羊肉。", False),  # both deny
+        ("I like jazz.", "I also like classical music.", False),
+        ("I'm vegetarian.", "I don't eat meat or fish.", False),  # nothing says it holds now
+    ],
+)
+def test_a_fact_turned_around_is_told_from_one_more(old: str, new: str, turned: bool) -> None:
+    assert turns_around(old, new) is turned

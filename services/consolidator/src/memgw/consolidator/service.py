@@ -360,6 +360,10 @@ class Consolidator:
                 p = {**p, relation.CHANGE: 0.0}  # the same fact the other way round, or one for both to keep
                 if structure.denies_having(existing["content"], text):
                     p = {**p, relation.SAME: 0.0}  # a contradiction the vectors read as the same fact
+            if structure.turns_around(existing["content"], text):
+                # What held one way now holds the other ("我不在杭州了", "我现在也吃牛肉了"): never said again. A
+                # change only as the model reads one: "I don't eat meat these days" may be "I'm vegetarian".
+                p = {**p, relation.SAME: 0.0}
             if structure.event_beside_state(existing["content"], text):
                 # Read as that very fact, an ending of it is its change ("I quit" beside "I smoke").
                 ended = p[relation.SAME] + p[relation.CHANGE] if structure.ends_a_state(text) else 0.0
@@ -445,7 +449,8 @@ class Consolidator:
         its memory as evidence, a new value of it goes to review with both; False when the candidate is
         new. Only a statement of the user's own, as it holds now, can do either: not someone else's ("my
         sister moved …"), not a past ("I used to …"), not an imagined one ("if I …"), not a question.
-        Those open no review. One that adds ("I also …", "我也…") is one more value, never either. A thing
+        Those open no review. One that adds ("I also …", "我也…") is one more value, never either, unless it
+        turns one around ("我现在也吃牛肉了" beside "我不吃牛肉"). A thing
         named with "the" is the user's when one of their memories calls it theirs ("The thesis deadline …"
         beside "My thesis is due …"); a person named by one of them is someone else ("Emma changed her hair
         colour" beside "My girlfriend is Emma"). Someone else's fact said again ("Theo, my son, is allergic
@@ -458,10 +463,12 @@ class Consolidator:
         now = not (structure.in_the_past(text) or structure.imagined(text) or structure.is_question(text))
         own = now and not theirs
         adds = structure.adds_to(text)
+        if adds:  # one more value: compared only with what it turns around ("我现在也吃牛肉了" beside "我不吃牛肉")
+            neighbours = [(e, s) for e, s in neighbours if structure.turns_around(e["content"], text)]
         related = None
-        if own and not adds:
+        if own:
             related = await self._related_in_whole_or_part(asked, neighbours)
-        elif now and not adds:  # another's fact said again is evidence on it: never a change
+        elif now:  # another's fact said again is evidence on it: never a change
             related = self._related(text, asked.vector, neighbours, theirs=True)
         if doubted := asked.candidate.stands_only_as:  # worth keeping only as what the model is sure it is
             if related is None or related[1] not in doubted or related[2] < SURE_AT:
@@ -491,6 +498,7 @@ class Consolidator:
             same = same and not other_kinds(existing["content"], text)
             same = same and not structure.event_beside_state(existing["content"], text)
             same = same and not structure.denies_having(existing["content"], text)
+            same = same and not structure.turns_around(existing["content"], text)
             another = structure.about_someone_else(existing["content"])
             same_subject = another == structure.about_someone_else(text)
             same_subject = same_subject and (not another or structure.the_same_person(existing["content"], text))

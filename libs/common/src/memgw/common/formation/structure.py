@@ -139,8 +139,10 @@ _OF_THE_MOMENT = re.compile(
 )
 # An additive focus ("I also like …", "我也…", "as well"): one more value of a many-valued fact, never
 # the same one again nor a replacement.
+# Not "也" of "一点也不" nor of "不吃肉也不吃鱼" (neither … nor): only "我也不…" adds a denial.
 _ADDITIVE = re.compile(
-    r"\balso\b|\bas well\b|\btoo\s*[.!]?\s*$|\banother\b|\bin addition\b|\bbesides\b|也(?!不|没|许)|另外|此外|还有",
+    r"\balso\b|\bas well\b|\btoo\s*[.!]?\s*$|\banother\b|\bin addition\b|\bbesides\b"
+    r"|也(?!不|没|许)|^\s*我们?也(?=不|没)|另外|此外|还有",
     re.IGNORECASE,
 )
 
@@ -291,7 +293,7 @@ def refers_back(old: str, new: str) -> bool:
 # A person of the user's named in a statement ("My girlfriend is Emma", "Ana is my sister", "我女朋友叫小雨"):
 # in English a capital past the sentence's first word or before "is my", in Chinese what 叫 or 是 names.
 _OF_THE_USERS = re.compile(
-    rf"\b(?:my|our)\s+(?:\w+\s+){{0,2}}?{_PERSON_EN}\b|我的?{_WHICH_ZH}{_PERSON_ZH}", re.IGNORECASE
+    rf"\b(?:my|our)\s+(?:\w+\s+){{0,2}}?{_PERSON_EN}\b|我(?:的|有个|有一个|有)?{_WHICH_ZH}{_PERSON_ZH}", re.IGNORECASE
 )
 _NAMED_EN = re.compile(r"(?<=\s)(?!I\b)[A-Z][a-z]+\b|^\s*[A-Z][a-z]+(?=\s+is\s+(?:my|our)\b)")
 _NAMED_ZH = re.compile(r"(?:叫|是)([\u4e00-\u9fff]{2,3}?)(?=[。，,.!！\s]|$)|^\s*([\u4e00-\u9fff]{2,3}?)(?=是我)")
@@ -429,6 +431,13 @@ def only_takes_up(old: str, new: str) -> bool:
         and not _NOW_HOLDS.search(new)
         and bool(_DENIAL.search(old)) == bool(_DENIAL.search(new))
     )
+
+
+def turns_around(old: str, new: str) -> bool:
+    """Whether ``new`` says that what ``old`` denies or states now holds the other way ("我现在也吃牛肉了"
+    beside "我不吃牛肉", "我不在杭州了" beside "我在杭州工作"): never the same fact again, and a change though
+    it adds in form ("也", "too")."""
+    return bool(_DENIAL.search(old)) != bool(_DENIAL.search(new)) and bool(_NOW_HOLDS.search(new))
 
 
 def says_it_changed(sentence: str) -> bool:
