@@ -85,6 +85,8 @@ async def test_a_new_value_of_a_single_valued_attribute_is_a_change_a_past_is_no
     await _commit(system, other, "I live in Manchester.")
     past = await _commit(system, other, "I used to live in Leeds as a kid.")
     assert past["reviews"] == []
+    over = await _commit(system, other, "I lived in Edinburgh for two years during uni.")
+    assert over["reviews"] == [], over
     assert "I live in Manchester." in [m["content"] for m in await _active(system, other)]
 
 

@@ -94,6 +94,21 @@ def test_the_subject_the_past_and_questions() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "past"),
+    [
+        ("I lived in Edinburgh for two years during uni.", True),  # a stretch that is over
+        ("I worked at a call centre for six months.", True),
+        ("我在合肥住过几年。", True),  # the experiential 过
+        ("I've lived in Edinburgh for two years.", False),  # the perfect: it still holds
+        ("I started drinking coffee during my exams.", False),
+        ("我在合肥住了三年了。", False),
+    ],
+)
+def test_a_stretch_that_is_over_is_the_past(text: str, past: bool) -> None:
+    assert in_the_past(text) is past
+
+
+@pytest.mark.parametrize(
     ("text", "is_imagined"),
     [
         ("If I worked at Google I'd earn more.", True),

@@ -88,9 +88,13 @@ _PAST_EVENT = re.compile(
 )
 _QUESTION = re.compile(r"[?？]\s*$")
 # A past that no longer holds: a habit given up, a childhood, "back then".
+# A stretch that is over: the simple past with how long it lasted ("I lived in Edinburgh for two years";
+# not "I've lived here for two years"), a period of life ("during uni"), the experiential 过 ("在合肥住过").
 _PAST = re.compile(
-    r"\bused to\b|\bas a (?:kid|child|teenager|student)\b|\bback then\b|\bwhen i was (?:young|little|a kid)\b"
-    r"|以前|小时候|曾经|过去|那时候|年轻时",
+    r"\bused to\b|\bas a (?:kid|child|teenager|student)\b|\bback then\b|\bwhen i was\b"
+    r"|\bduring (?:uni|university|college|school|my childhood)\b|\bin my (?:teens|twenties|thirties|youth)\b"
+    r"|(?<!'ve )(?<!have )(?<!has )\b(?:lived|worked|studied|stayed)\b[^.;,]*\bfor (?:\w+ )?(?:years?|months?)\b"
+    r"|以前|小时候|曾经|过去|那时候|年轻时|(?:住|工作|待|呆|生活|当|做)过",
     re.IGNORECASE,
 )
 
