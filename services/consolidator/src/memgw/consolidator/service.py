@@ -43,24 +43,13 @@ from memgw.common.skills.memory import (
     MergeSide,
     SummarizeInput,
 )
-from memgw.consolidator import relation
-from memgw.consolidator.conflicts import (
-    attribute_triggers,
-    contradiction,
-    kept_values,
-    kinds,
-    new_values,
-    other_kinds,
-)
+from memgw.consolidator import reading, relation
+from memgw.consolidator.conflicts import attribute_triggers, contradiction, new_values, other_kinds
 from memgw.consolidator.decide import Decided, LlmDecider
 from memgw.consolidator.skills import CommitMemory, MergeMemory, SummarizeEpisode
 
 log = get_logger("memgw.consolidator")
 ACTOR = "consolidator"
-# How sure the relation model must be that a statement says a memory again (it merges as evidence) or
-# changes it (a person reviews it): a false review costs a person's attention, so a change asks more.
-SAME_AT = 0.5
-CHANGE_AT = 0.6
 # A statement the durable model doubted (``stands_only_as``) stands only as a surer one.
 SURE_AT = 0.8
 # Said again, a memory gains evidence: a candidate's may promote it.
@@ -307,18 +296,10 @@ class Consolidator:
     def _related(
         self, text: str, vector: list[float], neighbours: list[tuple[Any, float]], *, theirs: bool = False
     ) -> Any:
-        """(memory, relation, probability) for the user's own memory that ``text`` most surely says again or changes
-        (relation.py), or None. A memory about someone else ("My sister lives in Rome") only when ``text`` is
-        about the same person, and then only said again: another's change is never the user's to review, nor is
-        anything ``theirs`` (``text`` about someone else) a change. Never the same again when ``text`` names a
-        value the memory does not (a number, an email, a name) or tells of a change the memory does not ("I
-        moved out of …" beside "I live with my parents"), and never a change when ``text`` only denies ("I don't
-        eat meat or fish" beside "I'm a vegetarian"), nor the same when it denies having what the memory has ("I
-        don't have children" beside "I have two kids"): kept beside it. A team's decisions are many: a decision
-        changes another only when it names a value of either ("We decided to switch from Postgres to MySQL"),
-        not beside "We decided to keep the staging cluster". Nor is it a change when ``text`` names the memory's
-        value again and nothing new without telling a change ("Work at Spotify has been hectic"), or only takes
-        something up beside it ("I started buying organic vegetables" beside "I'm vegetarian")."""
+        """(memory, relation, probability) for the user's own memory that ``text`` most surely says again or
+        changes (relation.py, weighed by ``reading.weighed``), or None. A memory about someone else ("My sister
+        lives in Rome") only when ``text`` is about the same person, and then only said again: another's change
+        is never the user's to review, nor is anything ``theirs`` (``text`` about someone else) a change."""
         model = relation.for_embedder(self.embedder.name)
         if model is None:
             return None
@@ -333,51 +314,13 @@ class Consolidator:
         decision = classify_type(text) == "decision"
         best: Any = None
         for existing, p in zip(known, found, strict=True):
-            if other_kinds(existing["content"], text):
-                continue  # where they live beside where they work: two facts, whatever the vectors say
-            one_fact = p[relation.SAME] + p[relation.CHANGE] >= p[relation.OTHER]  # the model: the same fact
-            if values := new_values(existing["content"], text):
-                # The same fact with another number, address or handle is a new value of it (a phone number,
-                # an email); with another name it may be a new value or more detail: never the same.
-                moved = p[relation.SAME] if any(c.isdigit() or c in "@_" for v in values for c in v) else 0.0
-                p = {**p, relation.SAME: 0.0, relation.CHANGE: p[relation.CHANGE] + moved}
-            kept = kept_values(existing["content"], text)
-            if kept and not values and not structure.says_it_changed(text):
-                # The older value named again, nothing new, no change told ("Work at Spotify has been hectic"
-                # beside "I'm a software engineer at Spotify"): no new value of it.
-                p = {**p, relation.CHANGE: 0.0}
-            takes_up = structure.only_takes_up(existing["content"], text)
-            if takes_up and not values and not kinds(existing["content"]) & kinds(text):
-                # Taking up something beside a fact adds to it ("I started buying organic vegetables" beside
-                # "I'm vegetarian"), unless it names a new value or is where they live or work.
-                p = {**p, relation.CHANGE: 0.0}
-            named = values or kept
-            if not named and ((decision and existing["memory_type"] == "decision") or structure.done_to_a_thing(text)):
-                # Two decisions are two; a change done to a thing ("I changed the tyres") changes no fact of the
-                # user's: unless the newer names a value of either.
-                p = {**p, relation.CHANGE: 0.0}
-            if structure.denies_without_change(existing["content"], text):
-                p = {**p, relation.CHANGE: 0.0}  # the same fact the other way round, or one for both to keep
-                if structure.denies_having(existing["content"], text):
-                    p = {**p, relation.SAME: 0.0}  # a contradiction the vectors read as the same fact
-            if structure.turns_around(existing["content"], text):
-                # What held one way now holds the other ("我不在杭州了", "我现在也吃牛肉了"): never said again. A
-                # change only as the model reads one: "I don't eat meat these days" may be "I'm vegetarian".
-                p = {**p, relation.SAME: 0.0}
-            if structure.event_beside_state(existing["content"], text):
-                # Read as that very fact, an ending of it is its change ("I quit" beside "I smoke").
-                ended = p[relation.SAME] + p[relation.CHANGE] if structure.ends_a_state(text) else 0.0
-                p = {**p, relation.SAME: 0.0, relation.CHANGE: max(p[relation.CHANGE], ended)}  # never lost in it
-                # The same fact told as an event with a new value: "from X to Y" (X the old one), or one the
-                # model already leans to reading as a change ("We moved to Aberdeen" beside "I live in …").
-                leans = kept_values(existing["content"], text) or p[relation.CHANGE] > p[relation.OTHER]
-                if one_fact and values and leans:
-                    p = {**p, relation.CHANGE: max(p[relation.CHANGE], CHANGE_AT)}
-            if existing["id"] in others:
-                p = {**p, relation.CHANGE: 0.0}  # another's change is never the user's to review
-            for kind, sure_at in ((relation.SAME, SAME_AT), (relation.CHANGE, CHANGE_AT)):
-                if p[kind] >= sure_at and (best is None or p[kind] > best[2]):
-                    best = (existing, kind, p[kind])
+            decisions = decision and existing["memory_type"] == "decision"
+            weighed = reading.weighed(
+                p, existing["content"], text, decisions=decisions, another=existing["id"] in others
+            )
+            for kind, sure_at in ((relation.SAME, reading.SAME_AT), (relation.CHANGE, reading.CHANGE_AT)):
+                if weighed is not None and weighed[kind] >= sure_at and (best is None or weighed[kind] > best[2]):
+                    best = (existing, kind, weighed[kind])
         return best
 
     async def _related_in_whole_or_part(self, asked: _Asked, neighbours: list[tuple[Any, float]]) -> Any:
@@ -445,16 +388,15 @@ class Consolidator:
             await self._store_new(asked)
 
     async def _judged(self, asked: _Asked, neighbours: list[tuple[Any, float]]) -> bool:
-        """The default's judgement against the user's nearest memories: the same fact again merges into
-        its memory as evidence, a new value of it goes to review with both; False when the candidate is
-        new. Only a statement of the user's own, as it holds now, can do either: not someone else's ("my
-        sister moved …"), not a past ("I used to …"), not an imagined one ("if I …"), not a question.
-        Those open no review. One that adds ("I also …", "我也…") is one more value, never either, unless it
-        turns one around ("我现在也吃牛肉了" beside "我不吃牛肉"). A thing
-        named with "the" is the user's when one of their memories calls it theirs ("The thesis deadline …"
-        beside "My thesis is due …"); a person named by one of them is someone else ("Emma changed her hair
-        colour" beside "My girlfriend is Emma"). Someone else's fact said again ("Theo, my son, is allergic
-        to nuts") is evidence on the memory about the same person, and never a change of it."""
+        """The default's judgement against the user's nearest memories: the same fact again merges into its memory
+        as evidence, a new value of it goes to review with both; False when the candidate is new. Only a statement
+        of the user's own, as it holds now, can do either: not someone else's ("my sister moved …"), not a past
+        ("I used to …"), not an imagined one ("if I …"), not a question. Those open no review. One that adds ("I
+        also …", "我也…") is one more value, never either, unless it turns one around ("我现在也吃牛肉了" beside
+        "我不吃牛肉"). A thing named with "the" is the user's when one of their memories calls it theirs ("The
+        thesis deadline …" beside "My thesis is due …"); a person named by one of them is someone else ("Emma
+        changed her hair colour" beside "My girlfriend is Emma"). Someone else's fact said again ("Theo, my son,
+        is allergic to nuts") is evidence on the memory about the same person, and never a change of it."""
         text = asked.candidate.content
         theirs = structure.about_someone_else(text) and not any(
             structure.refers_back(e["content"], text) for e, _ in neighbours

@@ -3,8 +3,7 @@ the vote of the nearest labelled statements, half each, both from a labelled Chi
 shipped beside it (``statements.jsonl``; ``bench/formation.py train`` makes ``durable.json`` from it
 again). The line a linear model draws is one for the whole space; the vote follows the set where a
 kind of statement sits in a corner of it ("I have a girlfriend now" among the relationships, not the
-"… now" of the moment). Together they hold better on statements they were not fitted on than either
-alone (``bench/reports/formation.md``).
+"… now" of the moment); the linear model carries where the set is thin.
 
 "Keep" is a statement of the user about themselves that stays true: who they are, where they live and
 work, family, health and allergies, diet, routines, preferences, tools, plans and deadlines, contact

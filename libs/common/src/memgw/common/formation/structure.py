@@ -87,9 +87,9 @@ _PAST_EVENT = re.compile(
     re.IGNORECASE,
 )
 _QUESTION = re.compile(r"[?？]\s*$")
-# A past that no longer holds: a habit given up, a childhood, "back then".
-# A stretch that is over: the simple past with how long it lasted ("I lived in Edinburgh for two years";
-# not "I've lived here for two years"), a period of life ("during uni"), the experiential 过 ("在合肥住过").
+# A past that no longer holds: a habit given up, a childhood, "back then", a stretch that is over (the simple
+# past with how long it lasted, "I lived in Edinburgh for two years", not "I've lived here for two years"; a
+# period of life, "during uni"; the experiential 过, "在合肥住过").
 _PAST = re.compile(
     r"\bused to\b|\bas a (?:kid|child|teenager|student)\b|\bback then\b|\bwhen i was\b"
     r"|\bduring (?:uni|university|college|school|my childhood)\b|\bin my (?:teens|twenties|thirties|youth)\b"

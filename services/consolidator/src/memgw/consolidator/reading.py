@@ -1,0 +1,69 @@
+"""What the relation model's reading of a pair (an older memory of the user's, a newer statement) comes to
+once the structure of the two is weighed (``structure.py``, ``conflicts.py``). The vectors tell how near
+two statements are in meaning; they do not tell whose they are, whether a value is new, whether something
+ended or was only taken up. Each rule below moves the reading where the words settle it, and leaves it to
+the model where they do not. A pure function of the two texts and the model's probabilities."""
+
+from __future__ import annotations
+
+from memgw.common.formation import structure
+from memgw.consolidator import relation
+from memgw.consolidator.conflicts import kept_values, kinds, new_values, other_kinds
+
+# How sure the reading must be that a statement says a memory again (it merges as evidence) or changes it
+# (a person reviews it): a false review costs a person's attention, so a change asks more.
+SAME_AT = 0.5
+CHANGE_AT = 0.6
+
+Reading = dict[str, float]
+
+
+def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -> Reading | None:
+    """``p`` (same, change, other) for ``new`` beside ``old``, weighed by their structure; None when the
+    two are never one fact (where the user lives beside where they work). ``decisions``: both are a team's
+    decisions; ``another``: one of them is about someone else.
+
+    Never the same again when ``new`` names a value ``old`` does not (a number, an email, a name) or tells of
+    a change ``old`` does not ("I moved out of …" beside "I live with my parents"), nor when it turns ``old``
+    around ("我不在杭州了"), nor when it denies having what ``old`` has ("I don't have children" beside "I
+    have two kids"). Never a change when ``new`` only denies ("I don't eat meat or fish" beside "I'm a
+    vegetarian"), names ``old``'s value again and nothing new without telling a change ("Work at Spotify has
+    been hectic"), only takes something up ("I started buying organic vegetables" beside "I'm vegetarian"),
+    or, naming no value of either, is another decision of a team ("We decided to keep the staging cluster"
+    beside "We decided to use Postgres") or a change done to a thing ("I changed the tyres on my car").
+    Another's change is never the user's to review."""
+    if other_kinds(old, new):
+        return None
+    same, change, other = p[relation.SAME], p[relation.CHANGE], p[relation.OTHER]
+    one_fact = same + change >= other  # the model: the same fact
+    values, kept = new_values(old, new), kept_values(old, new)
+    if values:
+        # The same fact with another number, address or handle is a new value of it (a phone number, an
+        # email); with another name it may be a new value or more detail: never the same.
+        moved = same if any(c.isdigit() or c in "@_" for v in values for c in v) else 0.0
+        same, change = 0.0, change + moved
+    if kept and not values and not structure.says_it_changed(new):
+        change = 0.0  # the older value named again, nothing new, no change told
+    if not values and structure.only_takes_up(old, new) and not kinds(old) & kinds(new):
+        change = 0.0  # taking something up beside a fact adds to it, unless it is where they live or work
+    if not (values or kept) and (decisions or structure.done_to_a_thing(new)):
+        change = 0.0
+    if structure.denies_without_change(old, new):
+        change = 0.0  # the same fact the other way round, or one for both to keep
+        if structure.denies_having(old, new):
+            same = 0.0  # a contradiction the vectors read as the same fact
+    if structure.turns_around(old, new):
+        # What held one way now holds the other: never said again. A change only as the model reads one:
+        # "I don't eat meat these days" may be "I'm vegetarian".
+        same = 0.0
+    if structure.event_beside_state(old, new):
+        # Read as that very fact, an ending of it is its change ("I quit" beside "I smoke"): never lost in it.
+        ended = same + change if structure.ends_a_state(new) else 0.0
+        same, change = 0.0, max(change, ended)
+        # The same fact told as an event with a new value: "from X to Y" (X the old one), or one the model
+        # already leans to reading as a change ("We moved to Aberdeen" beside "I live in …").
+        if one_fact and values and (kept or change > other):
+            change = max(change, CHANGE_AT)
+    if another:
+        change = 0.0
+    return {relation.SAME: same, relation.CHANGE: change, relation.OTHER: other}

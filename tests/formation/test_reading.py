@@ -1,0 +1,49 @@
+"""The relation model's reading of a pair weighed by the pair's structure (``reading.weighed``): a pure
+function, tested here on readings given by hand, far from every threshold."""
+
+from __future__ import annotations
+
+import pytest
+
+from memgw.consolidator import reading
+from memgw.consolidator.relation import CHANGE, OTHER, SAME
+
+SAME_READ = {SAME: 0.9, CHANGE: 0.05, OTHER: 0.05}
+CHANGE_READ = {SAME: 0.05, CHANGE: 0.9, OTHER: 0.05}
+
+
+def _verdict(p: dict[str, float], old: str, new: str, *, decisions: bool = False, another: bool = False) -> str:
+    weighed = reading.weighed(p, old, new, decisions=decisions, another=another)
+    if weighed is None:
+        return "never one fact"
+    if weighed[CHANGE] >= reading.CHANGE_AT:
+        return CHANGE
+    return SAME if weighed[SAME] >= reading.SAME_AT else OTHER
+
+
+@pytest.mark.parametrize(
+    ("p", "old", "new", "verdict"),
+    [
+        (CHANGE_READ, "I live in Leeds.", "I moved to York.", CHANGE),  # nothing to weigh: the model's
+        (SAME_READ, "I live in Leeds.", "Leeds is home.", SAME),
+        (SAME_READ, "I work in Leeds.", "I live in Leeds.", "never one fact"),
+        (SAME_READ, "My number is 0161 555 0192.", "My number is 0161 555 0777.", CHANGE),  # a new number
+        (CHANGE_READ, "I'm a software engineer at Spotify.", "Work at Spotify has been hectic.", OTHER),
+        (CHANGE_READ, "I'm a software engineer at Spotify.", "I don't work at Spotify anymore.", CHANGE),
+        (CHANGE_READ, "I'm vegetarian.", "I started buying organic vegetables.", OTHER),  # taken up
+        (CHANGE_READ, "I'm vegetarian.", "I've started eating fish again.", CHANGE),
+        (CHANGE_READ, "I drive a VW Golf.", "I changed the tyres on my car.", OTHER),  # done to a thing
+        (CHANGE_READ, "I'm a vegetarian.", "I don't eat meat or fish.", OTHER),  # a denial, no change told
+        (SAME_READ, "I have two kids.", "I don't have children.", OTHER),  # denying having: never the same
+        (SAME_READ, "我在杭州工作。", "我不在杭州了。", OTHER),  # turned around: never the same
+        (SAME_READ, "I smoke.", "I quit smoking.", CHANGE),  # an ending read as that very fact
+    ],
+)
+def test_a_reading_weighed_by_structure(p: dict[str, float], old: str, new: str, verdict: str) -> None:
+    assert _verdict(p, old, new) == verdict
+
+
+def test_two_decisions_and_anothers_change_are_no_change() -> None:
+    assert _verdict(CHANGE_READ, "We decided to use Postgres.", "We decided to keep staging.", decisions=True) == OTHER
+    assert _verdict(CHANGE_READ, "We decided to use Postgres.", "We decided on MySQL.", decisions=True) == CHANGE
+    assert _verdict(CHANGE_READ, "My sister lives in Rome.", "My sister lives in Milan.", another=True) == OTHER
