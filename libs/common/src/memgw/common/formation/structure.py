@@ -21,6 +21,7 @@ _PERSON_EN = (
     r"|mentor|client|ex|bestie)s?"
 )
 _RELATIVE_EN = rf"(?:{_PERSON_EN}|(?:family|team|company|office)s?)"
+_MY_PERSON_EN = rf"(?:my|our)\s+(?:\w+\s+){{0,2}}?{_PERSON_EN}\b"  # "my sister", "my best friend", "our son"
 _PERSON_ZH = (
     r"(?:爸|妈|父|母|哥|姐|弟|妹|儿子|女儿|孩子|老婆|老公|太太|先生|丈夫|妻子|男朋友|女朋友|男友|女友|未婚夫|未婚妻|对象"
     r"|朋友|同事|老板|领导|上司|主管|经理|邻居|室友|舅|姨|叔|姑|表|堂|侄|外甥|爷|奶|外公|外婆|房东|岳|公公|婆婆|老师|医生"
@@ -58,7 +59,7 @@ _NAMES_A_RELATION = re.compile(
 )
 # Another person as the subject.
 _ANOTHER_PERSON = re.compile(
-    rf"^\s*(?:(?:my|our)\s+(?:\w+\s+){{0,2}}?{_PERSON_EN}\b(?:'s\s+\w+)?|(?:his|her|their)\s+\w+|he|she|they)\b"
+    rf"^\s*(?:{_MY_PERSON_EN}(?:'s\s+\w+)?|(?:his|her|their)\s+\w+|he|she|they)\b"
     rf"|^\s*(?:我的?|我们的?)?{_WHICH_ZH}{_PERSON_ZH}"
     r"|^\s*(?:他|她|他们|她们)",
     re.IGNORECASE,
@@ -171,16 +172,16 @@ _CHANGE_OF_STATE = re.compile(
 # A denial ("I don't …", "never", "我不…", "没有…"), and the aspect that tells a state has changed since:
 # "now", "anymore", "no longer", "已经", the 了 of a new situation ("我不跑步了").
 _DENIAL = re.compile(r"n't\b|\b(?:not|never|no|nothing|none|nobody|neither)\b|不|没|别", re.IGNORECASE)
-_CHANGED_SINCE = re.compile(
-    r"\b(?:now|any ?more|no longer|no more|these days|since|again)\b|现在|如今|已经|了|再", re.IGNORECASE
-)
+_NOW_EN = r"now|any ?more|no longer|these days|again"
+_NOW_ZH = r"现在|如今|已经"
+_CHANGED_SINCE = re.compile(rf"\b(?:{_NOW_EN}|no more|since)\b|{_NOW_ZH}|了|再", re.IGNORECASE)
 # Taking something up ("I started running with a heart-rate monitor", "我最近开始负责一个新项目") adds to a
 # life; it replaces a fact only when it says so: "now", "again", "已经", the perfect ("I've started …") or the
 # 了 of a new situation that tell it holds now, or by turning the fact around.
 _BEGINNING = re.compile(r"\b(?:start(?:s|ed|ing)?|began|begun|took up|taken up)\b|开始", re.IGNORECASE)
 _NOW_HOLDS = re.compile(
-    r"\b(?:now|nowadays|these days|any ?more|no longer|again)\b"
-    r"|(?:'ve|\bha(?:ve|s)) (?:just )?(?:started|begun|taken up)|现在|如今|已经|不再|重新|又|了\s*(?:[。！!]|$)",
+    rf"\b(?:{_NOW_EN}|nowadays)\b|(?:'ve|\bha(?:ve|s)) (?:just )?(?:started|begun|taken up)"
+    rf"|{_NOW_ZH}|不再|重新|又|了\s*(?:[。！!]|$)",
     re.IGNORECASE,
 )
 # Having and its denial: "I have two kids" and "I don't have children", "我有车" and "我没有车".
@@ -295,12 +296,13 @@ def refers_back(old: str, new: str) -> bool:
 
 
 # A person of the user's named in a statement ("My girlfriend is Emma", "Ana is my sister", "我女朋友叫小雨"):
-# in English a capital past the sentence's first word or before "is my", in Chinese what 叫 or 是 names.
-_OF_THE_USERS = re.compile(
-    rf"\b(?:my|our)\s+(?:\w+\s+){{0,2}}?{_PERSON_EN}\b|我(?:的|有个|有一个|有)?{_WHICH_ZH}{_PERSON_ZH}", re.IGNORECASE
+# in English a capitalised word that is not a pronoun, in Chinese what 叫 or 是 names, or what opens the
+# sentence before "是我…" or ", 我的…".
+_OF_THE_USERS = re.compile(rf"\b{_MY_PERSON_EN}|我(?:的|有个|有一个|有)?{_WHICH_ZH}{_PERSON_ZH}", re.IGNORECASE)
+_CAPITALISED = re.compile(r"\b(?!(?:I|My|Our|The|We|He|She|They|His|Her|Their|It|Its)\b)[A-Z][a-z]+\b")
+_NAMED_ZH = re.compile(
+    r"(?:叫|是)([\u4e00-\u9fff]{2,3}?)(?=[。，,.!！\s]|$)|^\s*([\u4e00-\u9fff]{2,3}?)(?=是我|[，,]\s*我的?)"
 )
-_NAMED_EN = re.compile(r"(?<=\s)(?!I\b)[A-Z][a-z]+\b|^\s*[A-Z][a-z]+(?=\s+is\s+(?:my|our)\b)")
-_NAMED_ZH = re.compile(r"(?:叫|是)([\u4e00-\u9fff]{2,3}?)(?=[。，,.!！\s]|$)|^\s*([\u4e00-\u9fff]{2,3}?)(?=是我)")
 _WITH_THE_USER_AFTER = re.compile(r"\s*(?:and|&)\s+(?:I|me)\b|\s*[和跟与同]我", re.IGNORECASE)
 
 
@@ -311,18 +313,13 @@ def about_someone_named(old: str, new: str) -> bool:
     clauses, which may hold the user's own besides ("Claire left, so my manager is Hassan now")."""
     if not _OF_THE_USERS.search(old) or names_a_relation(new) or clauses(new):
         return False
-    named = {m.group().strip() for m in _NAMED_EN.finditer(old)} | {
-        name for m in _NAMED_ZH.finditer(old) for name in m.groups() if name
-    }
-    for name in named:
+    for name in _names(old):
         if new.lstrip().startswith(name) and not _WITH_THE_USER_AFTER.match(new.lstrip()[len(name) :]):
             return True
     return False
 
 
 _KIN = re.compile(rf"\b{_PERSON_EN}\b|{_PERSON_ZH}", re.IGNORECASE)
-_CAPITALISED = re.compile(r"\b(?!(?:I|My|Our|The|We|He|She|They|His|Her|Their|It|Its)\b)[A-Z][a-z]+\b")
-_NAMED_FIRST_ZH = re.compile(r"^\s*([\u4e00-\u9fff]{2,3}?)(?=[，,]\s*我的?)")
 
 
 def the_same_person(old: str, new: str) -> bool:
@@ -336,7 +333,7 @@ def the_same_person(old: str, new: str) -> bool:
 
 
 def _names(sentence: str) -> set[str]:
-    zh = {n for m in (*_NAMED_ZH.finditer(sentence), *_NAMED_FIRST_ZH.finditer(sentence)) for n in m.groups() if n}
+    zh = {name for m in _NAMED_ZH.finditer(sentence) for name in m.groups() if name}
     return set(_CAPITALISED.findall(sentence)) | zh
 
 
