@@ -248,7 +248,7 @@ async def test_taking_something_up_beside_a_fact_is_no_change_of_it(system: Syst
     something up adds to a life unless it says it holds now, again, or turns the fact around."""
     for first, taken_up, turned in (
         ("I'm vegetarian.", "I started buying organic vegetables.", "I've started eating fish again."),
-        ("我吃素。", "我最近开始自己种菜。", "我开始吃肉了。"),
+        ("我吃素。", "我最近开始自己种菜。", "我开始吃肉了。"),  # kept or doubted, 种菜 opens no review
     ):
         key = await system.user(f"tu_{uuid.uuid4().hex[:6]}")
         await _commit(system, key, first)
