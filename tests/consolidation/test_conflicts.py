@@ -62,6 +62,7 @@ def test_kept_values_are_the_old_ones_the_new_statement_names_again() -> None:
     assert kept_values("I use VS Code.", "I've switched from VS Code to Zed for everything.") == {"VS", "Code"}
     assert kept_values("我的微信号是 lily_2020。", "我微信号从 lily_2020 改成 lily_new 了。") == {"lily_2020"}
     assert kept_values("I use VS Code.", "I've switched to Zed.") == set()
+    assert kept_values("我的QQ号是 88654321。", "我把QQ的昵称改了。") == {"QQ"}  # the name, not the Chinese after it
 
 
 @pytest.mark.parametrize(

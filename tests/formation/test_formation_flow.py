@@ -179,11 +179,19 @@ async def test_two_decisions_are_two_unless_one_names_the_others_value(system: S
 
 async def test_a_change_done_to_a_thing_changes_no_fact_of_the_user(system: System) -> None:
     """ "I changed the tyres on my car" beside "I drive a VW Golf": the relation model reads a change,
-    but the change was done to a part of the car, and names no other car."""
-    key = await system.user(f"th_{uuid.uuid4().hex[:6]}")
-    await _commit(system, key, "I drive a VW Golf.")
-    tyres = await _commit(system, key, "I changed the tyres on my car last week.")
-    assert tyres["reviews"] == [], tyres
+    but the change was done to a part of the car, and names no other car. So with a thing of what the fact
+    names, another thing of the user's life, or another team of the same employer."""
+    for first, then in (
+        ("I drive a VW Golf.", "I changed the tyres on my car last week."),
+        ("I drive a Honda Civic.", "I had the Civic's brakes replaced yesterday."),
+        ("我住在成都。", "我们小区最近换了新物业。"),
+        ("我在腾讯做产品经理。", "我从微信团队调到了游戏部门。"),
+    ):
+        key = await system.user(f"th_{uuid.uuid4().hex[:6]}")
+        await _commit(system, key, first)
+        then_ = await _commit(system, key, then)
+        assert then_["reviews"] == [], (then, then_)
+        assert first in await _contents(system, key)
 
 
 async def test_where_the_user_lives_and_where_they_work_are_two_facts(system: System) -> None:

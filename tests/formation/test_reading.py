@@ -37,6 +37,11 @@ def _verdict(p: dict[str, float], old: str, new: str, *, decisions: bool = False
         (SAME_READ, "I have two kids.", "I don't have children.", OTHER),  # denying having: never the same
         (SAME_READ, "我在杭州工作。", "我不在杭州了。", OTHER),  # turned around: never the same
         (SAME_READ, "I smoke.", "I quit smoking.", CHANGE),  # an ending read as that very fact
+        (CHANGE_READ, "I drive a Honda Civic.", "I had the Civic's brakes replaced.", OTHER),  # a thing of it
+        (CHANGE_READ, "I drive a Honda Civic.", "I swapped the Civic's engine for a Tesla's.", CHANGE),  # a value
+        (CHANGE_READ, "我住在西安。", "我们小区换了新物业。", OTHER),  # another thing of the user's life
+        (CHANGE_READ, "I work at Google.", "I moved from the Maps team to YouTube.", OTHER),  # the same employer
+        (CHANGE_READ, "I work at Google.", "I left Google for a team at Meta.", CHANGE),
     ],
 )
 def test_a_reading_weighed_by_structure(p: dict[str, float], old: str, new: str, verdict: str) -> None:

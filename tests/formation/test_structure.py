@@ -10,14 +10,17 @@ from memgw.common.formation.structure import (
     about_someone_named,
     about_user,
     adds_to,
+    changes_another_thing,
     denies_having,
     denies_without_change,
     done_to_a_thing,
+    done_to_a_thing_of,
     ends_a_state,
     imagined,
     in_the_past,
     is_question,
     make_believe,
+    moves_within,
     news_of_someone_else,
     of_the_moment,
     only_takes_up,
@@ -395,6 +398,9 @@ def test_taking_something_up_is_told_from_a_change(old: str, new: str, takes_up:
         ("Ana is my sister.", "Ana moved to Milan.", True),
         ("我女朋友叫小雨。", "小雨换了新工作。", True),
         ("我有个男朋友叫阿强。", "阿强换了个新发型。", True),
+        ("I have a dog called Biscuit.", "Biscuit started on a new food this week.", True),  # an animal of theirs
+        ("我养了一只猫叫豆豆。", "豆豆最近换了猫粮。", True),
+        ("My name is Sam.", "Sam here again, I moved to Leeds.", False),  # the user's own name
         ("My girlfriend is Emma.", "Emma and I broke up.", False),  # the two of them: the user's own
         ("我女朋友叫小雨。", "小雨和我分手了。", False),
         ("My girlfriend is Emma.", "Emma is my girlfriend.", False),  # who she is: the user's fact
@@ -434,3 +440,54 @@ def test_two_statements_about_others_are_about_the_same_one(old: str, new: str, 
 )
 def test_a_fact_turned_around_is_told_from_one_more(old: str, new: str, turned: bool) -> None:
     assert turns_around(old, new) is turned
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "of_it"),
+    [
+        ("I drive a Honda Civic.", "I had the Civic's brakes replaced yesterday.", True),
+        ("I have a dog called Biscuit.", "We changed Biscuit's food to a grain-free brand.", True),
+        ("我开一辆本田雅阁。", "雅阁的雨刮器我刚换了新的。", True),
+        ("我的QQ号是 88654321。", "我把QQ的昵称改了。", True),
+        ("My girlfriend is called Anna.", "Anna's moving in with me next month.", False),  # "'s" is "is"
+        ("I drive a Honda Civic.", "I sold the Civic's old stereo and the Civic too.", False),  # it ended
+        ("I drive a Honda Civic.", "My neighbour's car was stolen.", False),  # not a thing of what it names
+    ],
+)
+def test_a_change_done_to_a_thing_of_what_the_fact_names(old: str, new: str, of_it: bool) -> None:
+    assert done_to_a_thing_of(old, new) is of_it
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "another"),
+    [
+        ("I play the violin in a community orchestra.", "I got a new bow for my violin.", True),
+        ("I run every morning.", "I bought new running shoes.", True),
+        ("我住在西安。", "我们小区换了新物业。", True),
+        ("我每周六去爬山。", "我新买了一根登山杖。", True),
+        ("我在顺丰当快递员。", "我负责的片区换成了城东。", True),
+        ("I work at Tesco.", "I got a new job.", False),  # one of the user's own facts
+        ("I drive a Honda Civic.", "I bought a new car.", False),
+        ("我在腾讯工作。", "我换了份新工作。", False),
+        ("我的手机号是 13512345678。", "我的手机号换了。", False),
+        ("I use a Garmin watch for running.", "I got a new watch.", False),  # the thing the fact names
+        ("I run every morning.", "I moved to Leeds.", False),  # nothing new got
+    ],
+)
+def test_a_change_of_another_thing_of_the_users_life(old: str, new: str, another: bool) -> None:
+    assert changes_another_thing(old, new) is another
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "within"),
+    [
+        ("I'm a software developer at Shopify.", "I switched from the payments team to the checkout team.", True),
+        ("我在腾讯做产品经理。", "我从微信团队调到了游戏部门。", True),
+        ("我在字节跳动做前端开发。", "我被调到了抖音的电商组。", True),
+        ("I'm on the payments team at Shopify.", "I moved to the checkout team.", False),  # the fact is the team
+        ("I work at Google.", "I left Google and joined Meta's AI team.", False),  # an ending
+        ("我在腾讯工作。", "我加入了阿里的组织架构调整讨论。", False),  # 组织 is no team
+    ],
+)
+def test_a_move_between_teams_of_one_employer(old: str, new: str, within: bool) -> None:
+    assert moves_within(old, new) is within

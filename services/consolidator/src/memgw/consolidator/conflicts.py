@@ -142,12 +142,13 @@ def _value(pattern: re.Pattern[str], text: str) -> str | None:
     return found.group(1).lower().rstrip("了的啦呢") if found else None
 
 
+# Latin letters and digits only: ``\w`` would run on into the Chinese around a name ("QQ的昵称").
 _VALUE = re.compile(
-    r"[\w.+-]+@[\w-]+\.[\w.]+"  # an email
-    r"|\b[A-Za-z][\w.-]*?(?:_|\d)[\w.-]*"  # a handle or an identifier: lily_2020, ab12
+    r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+\.[A-Za-z0-9.-]+"  # an email
+    r"|\b[A-Za-z][A-Za-z0-9_.-]*?(?:_|\d)[A-Za-z0-9_.-]*"  # a handle or an identifier: lily_2020, ab12
     r"|\d[\d\s-]*\d|\d"  # a number, a phone number
-    r"|(?<=[\s\u4e00-\u9fff])[A-Z][\w-]+"  # a name in the middle of a sentence, or Latin inside Chinese
-    r"|(?<=[\u4e00-\u9fff])[A-Za-z][\w-]*"
+    r"|(?<=[\s\u4e00-\u9fff])[A-Z][A-Za-z0-9_-]+"  # a name in the middle of a sentence, or Latin inside Chinese
+    r"|(?<=[\u4e00-\u9fff])[A-Za-z][A-Za-z0-9_-]*"
 )
 
 

@@ -6,6 +6,7 @@ never the user's change of residence)."""
 
 from __future__ import annotations
 
+import itertools
 import re
 
 # The subject is the user, not something of theirs ("my brother …", "我的…") nor a condition ("If I …").
@@ -18,7 +19,7 @@ _PERSON_EN = (
     r"(?:mom|mum|dad|father|mother|parents?|brother|sister|sibling|son|daughter|wife|husband|partner|boyfriend"
     r"|girlfriend|fianc[eé]e?|friend|boss|manager|colleague|co-?worker|teammate|neighbou?r|room-?mate|flatmate|uncle"
     r"|aunt|cousin|nephew|niece|grand\w+|kids?|child(?:ren)?|landlord|in-laws?|\w+-in-law|teacher|doctor|classmate"
-    r"|mentor|client|ex|bestie)s?"
+    r"|mentor|client|ex|bestie|supervisor|tutor|coach|therapist|dentist|trainer|professor|lecturer)s?"
 )
 _RELATIVE_EN = rf"(?:{_PERSON_EN}|(?:family|team|company|office)s?)"
 _MY_PERSON_EN = rf"(?:my|our)\s+(?:\w+\s+){{0,2}}?{_PERSON_EN}\b"  # "my sister", "my best friend", "our son"
@@ -295,10 +296,17 @@ def refers_back(old: str, new: str) -> bool:
     return re.search(owned, old, re.IGNORECASE) is not None
 
 
-# A person of the user's named in a statement ("My girlfriend is Emma", "Ana is my sister", "我女朋友叫小雨"):
-# in English a capitalised word that is not a pronoun, in Chinese what 叫 or 是 names, or what opens the
-# sentence before "是我…" or ", 我的…".
-_OF_THE_USERS = re.compile(rf"\b{_MY_PERSON_EN}|我(?:的|有个|有一个|有)?{_WHICH_ZH}{_PERSON_ZH}", re.IGNORECASE)
+# A person or an animal of the user's named in a statement ("My girlfriend is Emma", "Ana is my sister", "I
+# have a dog called Biscuit", "我女朋友叫小雨", "我养了一只猫叫豆豆"): in English a capitalised word that is not
+# a pronoun, in Chinese what 叫 or 是 names, or what opens the sentence before "是我…" or ", 我的…".
+_PET_EN = r"(?:dog|cat|puppy|kitten|pet|rabbit|bunny|hamster|guinea pig|parrot|budgie|tortoise|turtle|horse|pony)s?"
+_PET_ZH = r"(?:猫|狗|宠物|兔|仓鼠|鹦鹉|乌龟|马)"
+_OF_THE_USERS = re.compile(
+    rf"\b{_MY_PERSON_EN}|\b(?:my|our)\s+(?:\w+\s+){{0,2}}?{_PET_EN}\b"
+    rf"|\b(?:have|has|got|adopted)\s+(?:an?|one|two|three|\d+)\s+(?:\w+\s+){{0,2}}?(?:{_PERSON_EN}|{_PET_EN})\b"
+    rf"|我(?:的|有个|有一个|有)?{_WHICH_ZH}{_PERSON_ZH}|我(?:的|养了?\S{{0,2}}?){_PET_ZH}",
+    re.IGNORECASE,
+)
 _CAPITALISED = re.compile(r"\b(?!(?:I|My|Our|The|We|He|She|They|His|Her|Their|It|Its)\b)[A-Z][a-z]+\b")
 _NAMED_ZH = re.compile(
     r"(?:叫|是)([\u4e00-\u9fff]{2,3}?)(?=[。，,.!！\s]|$)|^\s*([\u4e00-\u9fff]{2,3}?)(?=是我|[，,]\s*我的?)"
@@ -406,6 +414,81 @@ def done_to_a_thing(sentence: str) -> bool:
     my car", "我把牛奶换成了燕麦奶") rather than to what holds of them: no new value of a fact about the user,
     unless it names one."""
     return bool(_DONE_TO_A_THING.search(sentence)) and not ends_a_state(sentence)
+
+
+# A word of the older statement put before a thing as its owner: "the Civic's brakes", "Biscuit's food",
+# "雅阁的雨刮器", "QQ的昵称". Not "Anna's moving in" nor "Anna's been …", where "'s" is "is" or "has".
+_OWNED_EN = re.compile(
+    r"\b(\w{3,})(?:'s|’s)\s+(?!(?:a|an|the|not|been|got|gone|just|now|also|still|always|never|back|here|there"
+    r"|\w+ing|\w+ed)\b)\w",
+    re.IGNORECASE,
+)
+_OWNED_ZH = re.compile(r"([\u4e00-\u9fffA-Za-z]{2})的")
+
+
+def done_to_a_thing_of(old: str, new: str) -> bool:
+    """Whether the change ``new`` tells was done to a thing of what ``old`` names ("I had the Civic's brakes
+    replaced" beside "I drive a Honda Civic", "雅阁的雨刮器换了" beside "我开一辆本田雅阁"): the thing changed,
+    not the fact. Not when it ends what was."""
+    if ends_a_state(new):
+        return False
+    owners = [m.group(1) for m in itertools.chain(_OWNED_EN.finditer(new), _OWNED_ZH.finditer(new))]
+    return any(owner.lower() in old.lower() and owner not in ("我们", "自己") for owner in owners)
+
+
+# A thing of the user's life that changed: something new got or put in place of the old one ("I got a new bow
+# for my violin", "我换了一种新的墨汁"), or a thing of theirs that a statement opens with ("我负责的片区换成了城东",
+# "My gym's opening hours changed"). Not a fact of the user's, unless it is one of their single-valued facts (a
+# new job, home, partner, number …) or a word the older statement said.
+_NEW_THING_EN = re.compile(
+    r"\b(?:got|get|bought|buy|ordered|found|fitted|installed|picked up|treated (?:myself|me) to)\s+(?:a|an|some|my)?\s*"
+    r"(?:brand )?new\s+((?:[a-z-]+\s+){0,2}?[a-z-]+?)"
+    r"(?=\s+(?:for|to|from|on|in|at|with|and|so|because|this|last|yesterday|today|since)\b|\s*[,.;!?]|\s*$)",
+    re.IGNORECASE,
+)
+_NEW_THING_ZH = re.compile(
+    r"(?:(?:换|买|配|装)了?[一个种双台辆部支把套张块间副根条份]{0,2}新的?|新(?:买|换|配|装)了?[一个种双台辆部支把套张块间副根条份]{0,2})"
+    r"((?!的)[\u4e00-\u9fff]{1,4}?)(?=[，,。.！!了]|$)"
+)
+_THING_CHANGED_ZH = re.compile(r"^\s*[^，,。\s]{1,8}的([\u4e00-\u9fff]{1,4}?)(?:又|也|都|刚|最近)?(?:换|改|变|调|搬)")
+_FACT_OF_ONES_OWN = re.compile(
+    r"\b(?:job|role|position|post|employer|company|career|home|house|flat|apartment|place|address|city|partner"
+    r"|boyfriend|girlfriend|husband|wife|number|email|name|school|course|degree|diet|car|phone|laptop|computer)\b"
+    r"|工作|单位|公司|岗位|职位|家|房|住处|住址|地址|城市|对象|男朋友|女朋友|老公|老婆|号|邮箱|名字|学校|专业|车|手机|电脑",
+    re.IGNORECASE,
+)
+
+
+def changes_another_thing(old: str, new: str) -> bool:
+    """Whether the change ``new`` tells is of a thing ``old`` does not name and that is no fact of the user's
+    own ("I bought new running shoes" beside "I run every morning", "我们小区换了新物业" beside "我住在西安",
+    "我负责的片区换成了城东" beside "我在顺丰当快递员"): an event within the user's life, not a new value of ``old``."""
+    if ends_a_state(new):
+        return False
+    found = itertools.chain(_NEW_THING_EN.finditer(new), _NEW_THING_ZH.finditer(new), _THING_CHANGED_ZH.finditer(new))
+    things = [m.group(1) for m in found]
+    said = old.lower()
+    for thing in things:
+        head = thing.split()[-1].lower().rstrip("s")
+        shared = head in said or any(a + b in said for a, b in itertools.pairwise(thing) if not (a + b).isascii())
+        if shared or _FACT_OF_ONES_OWN.search(thing):
+            return False
+    return bool(things)
+
+
+# The teams and departments inside an organisation: moving between them is a change within where one works.
+_UNIT = re.compile(
+    r"\b(?:team|department|dept|division|squad|unit)s?\b|团队|部门|(?<=[\u4e00-\u9fff])组(?!织|合|装|建|成)|事业部|事业群|科室",
+    re.IGNORECASE,
+)
+
+
+def moves_within(old: str, new: str) -> bool:
+    """Whether ``new`` tells a move between the teams or departments of one organisation and ``old`` names
+    none ("I switched from the payments team to checkout" beside "I'm a developer at Shopify",
+    "我从微信团队调到了游戏部门" beside "我在腾讯做产品经理"): the employer stays. Not when it ends what was
+    ("I left Google and joined Meta's AI team")."""
+    return bool(_UNIT.search(new)) and not _UNIT.search(old) and not ends_a_state(new)
 
 
 def event_beside_state(old: str, new: str) -> bool:
