@@ -452,6 +452,9 @@ def test_a_fact_turned_around_is_told_from_one_more(old: str, new: str, turned: 
         ("My girlfriend is called Anna.", "Anna's moving in with me next month.", False),  # "'s" is "is"
         ("I drive a Honda Civic.", "I sold the Civic's old stereo and the Civic too.", False),  # it ended
         ("I drive a Honda Civic.", "My neighbour's car was stolen.", False),  # not a thing of what it names
+        ("I work at Google in London.", "I've moved to Google's Zurich office.", False),  # where a move goes
+        ("我在百度的地图团队。", "我转到了百度的自动驾驶团队。", False),
+        ("我在平安保险上班。", "平安的工作我辞了，现在在招商银行。", False),  # an ending
     ],
 )
 def test_a_change_done_to_a_thing_of_what_the_fact_names(old: str, new: str, of_it: bool) -> None:
@@ -472,6 +475,9 @@ def test_a_change_done_to_a_thing_of_what_the_fact_names(old: str, new: str, of_
         ("我的手机号是 13512345678。", "我的手机号换了。", False),
         ("I use a Garmin watch for running.", "I got a new watch.", False),  # the thing the fact names
         ("I run every morning.", "I moved to Leeds.", False),  # nothing new got
+        ("我每天游泳。", "我买了一顶新泳帽。", True),
+        ("我住在武汉。", "我家门口的地铁站换了名字。", True),
+        ("I commute by train.", "I got a new e-bike and ride to work now.", False),  # what holds now
     ],
 )
 def test_a_change_of_another_thing_of_the_users_life(old: str, new: str, another: bool) -> None:

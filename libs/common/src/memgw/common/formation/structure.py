@@ -157,7 +157,9 @@ _ENDS_EN = (
     r"stopp(?:ed|ing)|quit|gave up|given up|no longer|any ?more|broke up|split up|separated|divorced|moved out"
     r"|left|sold|laid (?:\w+ )?off|(?:let (?:me |us )?|was let )go|fired|made redundant"
 )
-_ENDS_ZH = r"不再|搬出|搬走|戒(?:了|掉|烟|酒|糖)|分手|离婚|离职|辞职|卖(?:了|掉)|裁(?:了|掉|员)|开除|辞退|被炒"
+_ENDS_ZH = (
+    r"不再|搬出|搬走|戒(?:了|掉|烟|酒|糖)|分手|离婚|离职|辞(?:职|了|掉)|卖(?:了|掉)|裁(?:了|掉|员)|开除|辞退|被炒"
+)
 _ENDING = re.compile(rf"\b(?:{_ENDS_EN})\b|{_ENDS_ZH}", re.IGNORECASE)
 # A change of state told as an event (it began, it ended, it moved): "I moved out of …", "我开始吃鱼了".
 # Beside a fact that states how things are, such a sentence is never the same fact again. Not "again"
@@ -424,21 +426,29 @@ _OWNED_EN = re.compile(
     re.IGNORECASE,
 )
 _OWNED_ZH = re.compile(r"([\u4e00-\u9fffA-Za-z]{2})的")
+# Where a move goes: "I've moved to Google's Zurich office", "我转到了百度的自动驾驶团队" name a new place of
+# what the older fact names, not a thing of it.
+_TOWARDS = re.compile(r"\b(?:to|into|onto)\s+(?:the\s+)?$|[到去进入在]了?$", re.IGNORECASE)
 
 
 def done_to_a_thing_of(old: str, new: str) -> bool:
     """Whether the change ``new`` tells was done to a thing of what ``old`` names ("I had the Civic's brakes
     replaced" beside "I drive a Honda Civic", "雅阁的雨刮器换了" beside "我开一辆本田雅阁"): the thing changed,
-    not the fact. Not when it ends what was."""
+    not the fact. Not when it ends what was, nor when the owner is where a move goes (``_TOWARDS``)."""
     if ends_a_state(new):
         return False
-    owners = [m.group(1) for m in itertools.chain(_OWNED_EN.finditer(new), _OWNED_ZH.finditer(new))]
-    return any(owner.lower() in old.lower() and owner not in ("我们", "自己") for owner in owners)
+    owned = itertools.chain(_OWNED_EN.finditer(new), _OWNED_ZH.finditer(new))
+    return any(
+        m.group(1).lower() in old.lower()
+        and m.group(1) not in ("我们", "自己")
+        and not _TOWARDS.search(new[: m.start()])
+        for m in owned
+    )
 
 
 # A thing of the user's life that changed: something new got or put in place of the old one ("I got a new bow
 # for my violin", "我换了一种新的墨汁"), or a thing of theirs that a statement opens with ("我负责的片区换成了城东",
-# "My gym's opening hours changed"). Not a fact of the user's, unless it is one of their single-valued facts (a
+# "我家门口的地铁站换了名字"). Not a fact of the user's, unless it is one of their single-valued facts (a
 # new job, home, partner, number …) or a word the older statement said.
 _NEW_THING_EN = re.compile(
     r"\b(?:got|get|bought|buy|ordered|found|fitted|installed|picked up|treated (?:myself|me) to)\s+(?:a|an|some|my)?\s*"
@@ -447,7 +457,7 @@ _NEW_THING_EN = re.compile(
     re.IGNORECASE,
 )
 _NEW_THING_ZH = re.compile(
-    r"(?:(?:换|买|配|装)了?[一个种双台辆部支把套张块间副根条份]{0,2}新的?|新(?:买|换|配|装)了?[一个种双台辆部支把套张块间副根条份]{0,2})"
+    r"(?:(?:换|买|配|装)了?[^，,。新的]{0,3}新的?|新(?:买|换|配|装)了?[^，,。新的]{0,3})"
     r"((?!的)[\u4e00-\u9fff]{1,4}?)(?=[，,。.！!了]|$)"
 )
 _THING_CHANGED_ZH = re.compile(r"^\s*[^，,。\s]{1,8}的([\u4e00-\u9fff]{1,4}?)(?:又|也|都|刚|最近)?(?:换|改|变|调|搬)")
@@ -462,8 +472,9 @@ _FACT_OF_ONES_OWN = re.compile(
 def changes_another_thing(old: str, new: str) -> bool:
     """Whether the change ``new`` tells is of a thing ``old`` does not name and that is no fact of the user's
     own ("I bought new running shoes" beside "I run every morning", "我们小区换了新物业" beside "我住在西安",
-    "我负责的片区换成了城东" beside "我在顺丰当快递员"): an event within the user's life, not a new value of ``old``."""
-    if ends_a_state(new):
+    "我负责的片区换成了城东" beside "我在顺丰当快递员"): an event within the user's life, not a new value of ``old``.
+    Not when it says what holds now ("I got a new e-bike and ride to work now" beside "I commute by train")."""
+    if ends_a_state(new) or _NOW_HOLDS.search(new):
         return False
     found = itertools.chain(_NEW_THING_EN.finditer(new), _NEW_THING_ZH.finditer(new), _THING_CHANGED_ZH.finditer(new))
     things = [m.group(1) for m in found]
