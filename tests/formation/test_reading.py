@@ -30,6 +30,8 @@ def _verdict(p: dict[str, float], old: str, new: str, *, decisions: bool = False
         (SAME_READ, "My number is 0161 555 0192.", "My number is 0161 555 0777.", CHANGE),  # a new number
         (CHANGE_READ, "I'm a software engineer at Spotify.", "Work at Spotify has been hectic.", OTHER),
         (CHANGE_READ, "I'm a software engineer at Spotify.", "I don't work at Spotify anymore.", CHANGE),
+        (CHANGE_READ, "I live in Brixton.", "Home is Brixton, in south London.", OTHER),  # more, not another
+        (CHANGE_READ, "I'm an auditor at Deloitte.", "I handed in my notice at Deloitte, I start at KPMG.", CHANGE),
         (CHANGE_READ, "I'm vegetarian.", "I started buying organic vegetables.", OTHER),  # taken up
         (CHANGE_READ, "I'm vegetarian.", "I've started eating fish again.", CHANGE),
         (CHANGE_READ, "I drive a VW Golf.", "I changed the tyres on my car.", OTHER),  # done to a thing
@@ -52,3 +54,12 @@ def test_two_decisions_and_anothers_change_are_no_change() -> None:
     assert _verdict(CHANGE_READ, "We decided to use Postgres.", "We decided to keep staging.", decisions=True) == OTHER
     assert _verdict(CHANGE_READ, "We decided to use Postgres.", "We decided on MySQL.", decisions=True) == CHANGE
     assert _verdict(CHANGE_READ, "My sister lives in Rome.", "My sister lives in Milan.", another=True) == OTHER
+
+
+def test_a_clause_changes_nothing_when_the_whole_names_the_value_as_still_holding() -> None:
+    assert not reading.a_clause_may_change("I live in Brixton.", "Home is Brixton, in south London.")
+    assert reading.a_clause_may_change("My manager is Claire.", "Claire left, so my manager is Hassan now.")
+    assert reading.a_clause_may_change(
+        "I cycle to work on my Brompton.", "My Brompton got stolen, so I take the bus to work now."
+    )
+    assert reading.a_clause_may_change("I live in Brixton.", "I love it here, the rent is fine.")  # names nothing

@@ -27,13 +27,13 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
     a change ``old`` does not ("I moved out of …" beside "I live with my parents"), nor when it turns ``old``
     around ("我不在杭州了"), nor when it denies having what ``old`` has ("I don't have children" beside "I
     have two kids"). Never a change when ``new`` only denies ("I don't eat meat or fish" beside "I'm a
-    vegetarian"), names ``old``'s value again and nothing new without telling a change ("Work at Spotify has
-    been hectic"), only takes something up ("I started buying organic vegetables" beside "I'm vegetarian"),
-    or, naming no value of either, is another decision of a team ("We decided to keep the staging cluster"
-    beside "We decided to use Postgres") or a change done to a thing ("I changed the tyres on my car"); nor,
-    naming no new value, when the thing changed is one of what ``old`` names ("the Civic's brakes") or
-    another thing of the user's life ("我们小区换了新物业" beside "我住在西安"); nor a move between teams of the
-    employer ``old`` names. Another's change is never the user's to review."""
+    vegetarian"), names ``old``'s value again without telling a change ("Work at Spotify has been hectic",
+    "Home is Brixton, in south London"), only takes something up ("I started buying organic vegetables"
+    beside "I'm vegetarian"), or, naming no value of either, is another decision of a team ("We decided to
+    keep the staging cluster" beside "We decided to use Postgres") or a change done to a thing ("I changed
+    the tyres on my car"); nor, naming no new value, when the thing changed is one of what ``old`` names
+    ("the Civic's brakes") or another thing of the user's life ("我们小区换了新物业" beside "我住在西安"); nor a
+    move between teams of the employer ``old`` names. Another's change is never the user's to review."""
     if other_kinds(old, new):
         return None
     same, change, other = p[relation.SAME], p[relation.CHANGE], p[relation.OTHER]
@@ -44,8 +44,8 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
         # email); with another name it may be a new value or more detail: never the same.
         moved = same if any(c.isdigit() or c in "@_" for v in values for c in v) else 0.0
         same, change = 0.0, change + moved
-    if kept and not values and not structure.says_it_changed(new):
-        change = 0.0  # the older value named again, nothing new, no change told
+    if kept and not structure.says_it_changed(new):
+        change = 0.0  # the older value named again, no change told: it still holds ("Home is Brixton, in …")
     if not values and structure.only_takes_up(old, new) and not kinds(old) & kinds(new):
         change = 0.0  # taking something up beside a fact adds to it, unless it is where they live or work
     if not (values or kept) and (decisions or structure.done_to_a_thing(new)):
@@ -73,3 +73,10 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
     if another:
         change = 0.0
     return {relation.SAME: same, relation.CHANGE: change, relation.OTHER: other}
+
+
+def a_clause_may_change(old: str, whole: str) -> bool:
+    """Whether a clause of ``whole`` may stand as a change of ``old``: not when the whole names ``old``'s value
+    again as still holding, telling no change and nothing that holds now ("Home is Brixton, in south London"
+    beside "I live in Brixton"; but "My Brompton got stolen, so I take the bus to work now")."""
+    return not kept_values(old, whole) or structure.says_it_changed(whole) or structure.holds_now(whole)

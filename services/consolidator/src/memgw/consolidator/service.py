@@ -325,8 +325,10 @@ class Consolidator:
 
     async def _related_in_whole_or_part(self, asked: _Asked, neighbours: list[tuple[Any, float]]) -> Any:
         """``_related`` for the whole statement; failing that, a change that one of its own clauses tells
-        ("Claire left, so my manager is Hassan now" beside "My manager is Claire"). A clause only ever
-        finds a change: the same again is judged on the whole, so no detail of it is lost in a merge."""
+        ("Claire left, so my manager is Hassan now" beside "My manager is Claire"), unless the whole names
+        the memory's value again as still holding ("Home is Brixton, in south London" beside "I live in
+        Brixton"). A clause only ever finds a change: the same again is judged on the whole, so no detail of
+        it is lost in a merge."""
         text = asked.candidate.content
         if related := self._related(text, asked.vector, neighbours):
             return related
@@ -343,7 +345,9 @@ class Consolidator:
         changes = [
             found
             for clause, vector in zip(own, vectors, strict=True)
-            if (found := self._related(clause, vector, neighbours)) is not None and found[1] == relation.CHANGE
+            if (found := self._related(clause, vector, neighbours)) is not None
+            and found[1] == relation.CHANGE
+            and reading.a_clause_may_change(found[0]["content"], text)
         ]
         return max(changes, key=lambda found: found[2], default=None)
 

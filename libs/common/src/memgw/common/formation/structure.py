@@ -155,7 +155,8 @@ _ADDITIVE = re.compile(
 # The changes of state that end one: what held before holds no more. Each is a change of state too.
 _ENDS_EN = (
     r"stopp(?:ed|ing)|quit|gave up|given up|no longer|any ?more|broke up|split up|separated|divorced|moved out"
-    r"|left|sold|laid (?:\w+ )?off|(?:let (?:me |us )?|was let )go|fired|made redundant"
+    r"|left|sold|laid (?:\w+ )?off|(?:let (?:me |us )?|was let )go|fired|made redundant|resigned"
+    r"|handed in (?:my |our )?notice"
 )
 _ENDS_ZH = (
     r"不再|搬出|搬走|戒(?:了|掉|烟|酒|糖)|分手|离婚|离职|辞(?:职|了|掉)|卖(?:了|掉)|裁(?:了|掉|员)|开除|辞退|被炒"
@@ -533,6 +534,12 @@ def turns_around(old: str, new: str) -> bool:
     beside "我不吃牛肉", "我不在杭州了" beside "我在杭州工作"): never the same fact again, and a change though
     it adds in form ("也", "too")."""
     return bool(_DENIAL.search(old)) != bool(_DENIAL.search(new)) and bool(_NOW_HOLDS.search(new))
+
+
+def holds_now(sentence: str) -> bool:
+    """Whether the statement says what it tells holds now ("now", "these days", "again", 已经, the 了 of a new
+    situation)."""
+    return bool(_NOW_HOLDS.search(sentence))
 
 
 def says_it_changed(sentence: str) -> bool:
