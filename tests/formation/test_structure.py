@@ -105,6 +105,9 @@ def test_the_subject_the_past_and_questions() -> None:
         ("I've lived in Edinburgh for two years.", False),  # the perfect: it still holds
         ("I started drinking coffee during my exams.", False),
         ("我在合肥住了三年了。", False),
+        ("我读大学的时候在书店打过工。", True),  # a time of life that is over
+        ("我上过两年夜校。", True),
+        ("我对花粉过敏。", False),  # 过 of another word
     ],
 )
 def test_a_stretch_that_is_over_is_the_past(text: str, past: bool) -> None:
@@ -119,6 +122,12 @@ def test_a_stretch_that_is_over_is_the_past(text: str, past: bool) -> None:
         ("I'd love to get a parrot someday.", True),
         ("要是当初学了医，我现在可能是医生。", True),
         ("假如我搬去成都，你觉得怎么样", True),
+        ("I keep thinking about moving to the coast.", True),  # a thought, not a plan made
+        ("I'm considering a switch to Linux.", True),
+        ("我在考虑换工作。", True),
+        ("我一直想养只猫，可惜房东不让。", True),
+        ("I'm planning to move to Leeds in May.", False),  # a plan is the user's fact
+        ("我想要简短一点的回答。", False),
         ("I moved to Porto last month.", False),
         ("I'd rather have coffee than tea these days.", False),
         ("我搬到成都了。", False),
@@ -475,6 +484,9 @@ def test_a_change_done_to_a_thing_of_what_the_fact_names(old: str, new: str, of_
         ("我的手机号是 13512345678。", "我的手机号换了。", False),
         ("I use a Garmin watch for running.", "I got a new watch.", False),  # the thing the fact names
         ("I run every morning.", "I moved to Leeds.", False),  # nothing new got
+        ("I work from home.", "We moved the weekly standup to Thursdays.", True),  # its values are the thing's
+        ("I do yoga on Fridays.", "I moved my yoga class to Sundays.", False),  # the thing the fact names
+        ("I drive a Honda Civic.", "I bought a new Tesla.", False),  # a name: maybe a new value
         ("我每天游泳。", "我买了一顶新泳帽。", True),
         ("我住在武汉。", "我家门口的地铁站换了名字。", True),
         ("I commute by train.", "I got a new e-bike and ride to work now.", False),  # what holds now

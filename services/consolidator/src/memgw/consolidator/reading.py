@@ -31,8 +31,8 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
     "Home is Brixton, in south London"), only takes something up ("I started buying organic vegetables"
     beside "I'm vegetarian"), or, naming no value of either, is another decision of a team ("We decided to
     keep the staging cluster" beside "We decided to use Postgres") or a change done to a thing ("I changed
-    the tyres on my car"); nor, naming no new value, when the thing changed is one of what ``old`` names
-    ("the Civic's brakes") or another thing of the user's life ("我们小区换了新物业" beside "我住在西安"); nor a
+    the tyres on my car"); nor when the thing changed is, naming no new value, one of what ``old`` names
+    ("the Civic's brakes"), or another thing of the user's life ("我们小区换了新物业" beside "我住在西安"); nor a
     move between teams of the employer ``old`` names. Another's change is never the user's to review."""
     if other_kinds(old, new):
         return None
@@ -50,7 +50,7 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
         change = 0.0  # taking something up beside a fact adds to it, unless it is where they live or work
     if not (values or kept) and (decisions or structure.done_to_a_thing(new)):
         change = 0.0
-    if not values and (structure.done_to_a_thing_of(old, new) or structure.changes_another_thing(old, new)):
+    if (not values and structure.done_to_a_thing_of(old, new)) or structure.changes_another_thing(old, new):
         change = 0.0  # a thing of what ``old`` names, or another thing of the user's life
     if structure.moves_within(old, new):
         change = 0.0  # another team of the same employer

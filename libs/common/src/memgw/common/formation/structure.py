@@ -96,7 +96,8 @@ _PAST = re.compile(
     r"\bused to\b|\bas a (?:kid|child|teenager|student)\b|\bback then\b|\bwhen i was\b"
     r"|\bduring (?:uni|university|college|school|my childhood)\b|\bin my (?:teens|twenties|thirties|youth)\b"
     r"|(?<!'ve )(?<!have )(?<!has )\b(?:lived|worked|studied|stayed)\b[^.;,]*\bfor (?:\w+ )?(?:years?|months?)\b"
-    r"|以前|小时候|曾经|过去|那时候|年轻时|(?:住|工作|待|呆|生活|当|做)过",
+    r"|以前|小时候|曾经|过去|那时候|年轻时|(?:住|工作|待|呆|生活|当|做|干|打|读|上)过"
+    r"|(?:上学|读书|念书|上大学|大学|高中|初中|小学)(?:的)?时候",
     re.IGNORECASE,
 )
 
@@ -104,7 +105,8 @@ _PAST = re.compile(
 _IMAGINED = re.compile(
     r"^\s*(?:if|suppose|supposing|imagine|say)\b|\bwhat if\b|\bif i\b|\bsome ?day\b|\bone day\b|\bmight\b"
     r"|\bmaybe\b|\bperhaps\b|\b(?:would|'d) (?:love|like) to\b|\bi wish\b"
-    r"|如果|要是|假如|假设|万一|也许|或许|说不定|哪天|有一天|想象|当初|可能会|的话(?!题)",
+    r"|\b(?:thinking|thought) (?:about|of)\b|\bconsidering\b|\bwondering (?:about|whether|if)\b"
+    r"|如果|要是|假如|假设|万一|也许|或许|说不定|哪天|有一天|想象|当初|可能会|的话(?!题)|考虑|一直想|总想|很想|好想",
     re.IGNORECASE,
 )
 # Make-believe: a story, a game or a role the user asks for ("Imagine I were a dragon", "Let's pretend
@@ -448,14 +450,20 @@ def done_to_a_thing_of(old: str, new: str) -> bool:
 
 
 # A thing of the user's life that changed: something new got or put in place of the old one ("I got a new bow
-# for my violin", "我换了一种新的墨汁"), or a thing of theirs that a statement opens with ("我负责的片区换成了城东",
-# "我家门口的地铁站换了名字"). Not a fact of the user's, unless it is one of their single-valued facts (a
-# new job, home, partner, number …) or a word the older statement said.
+# for my violin", "我换了一种新的墨汁"), a thing of theirs a change was done to ("We moved the weekly standup to
+# Thursdays"), or one a statement opens with ("我负责的片区换成了城东", "我家门口的地铁站换了名字"). No fact of
+# the user's, unless it is one of their single-valued facts (a new job, home, partner, number …), a name or a
+# number (a new value, maybe: "a new Tesla"), or shares a word with the older statement.
+_THING_EN = (
+    r"((?:[a-z-]+\s+){0,2}?[a-z-]+?)"
+    r"(?=\s+(?:for|to|from|on|in|at|with|and|so|because|this|last|yesterday|today|since)\b|\s*[,.;!?]|\s*$)"
+)
 _NEW_THING_EN = re.compile(
     r"\b(?:got|get|bought|buy|ordered|found|fitted|installed|picked up|treated (?:myself|me) to)\s+(?:a|an|some|my)?\s*"
-    r"(?:brand )?new\s+((?:[a-z-]+\s+){0,2}?[a-z-]+?)"
-    r"(?=\s+(?:for|to|from|on|in|at|with|and|so|because|this|last|yesterday|today|since)\b|\s*[,.;!?]|\s*$)",
-    re.IGNORECASE,
+    r"(?:brand )?new\s+" + _THING_EN
+)
+_CHANGED_THING_EN = re.compile(
+    r"\b(?:mov|chang|switch|swapp|replac|rearrang|repaint|reschedul|postpon)ed\s+(?:my|the|our)\s+" + _THING_EN
 )
 _NEW_THING_ZH = re.compile(
     r"(?:(?:换|买|配|装)了?[^，,。新的]{0,3}新的?|新(?:买|换|配|装)了?[^，,。新的]{0,3})"
@@ -468,22 +476,25 @@ _FACT_OF_ONES_OWN = re.compile(
     r"|工作|单位|公司|岗位|职位|家|房|住处|住址|地址|城市|对象|男朋友|女朋友|老公|老婆|号|邮箱|名字|学校|专业|车|手机|电脑",
     re.IGNORECASE,
 )
+_THINGS = (_NEW_THING_EN, _CHANGED_THING_EN, _NEW_THING_ZH, _THING_CHANGED_ZH)
 
 
 def changes_another_thing(old: str, new: str) -> bool:
     """Whether the change ``new`` tells is of a thing ``old`` does not name and that is no fact of the user's
-    own ("I bought new running shoes" beside "I run every morning", "我们小区换了新物业" beside "我住在西安",
-    "我负责的片区换成了城东" beside "我在顺丰当快递员"): an event within the user's life, not a new value of ``old``.
-    Not when it says what holds now ("I got a new e-bike and ride to work now" beside "I commute by train")."""
+    own ("I bought new running shoes" beside "I run every morning", "We moved the weekly standup to
+    Thursdays" beside "I work from home", "我们小区换了新物业" beside "我住在西安"): an event within the user's
+    life, not a new value of ``old``, whatever it names. Not when it ends something, nor when it says what
+    holds now ("I got a new e-bike and ride to work now" beside "I commute by train")."""
     if ends_a_state(new) or _NOW_HOLDS.search(new):
         return False
-    found = itertools.chain(_NEW_THING_EN.finditer(new), _NEW_THING_ZH.finditer(new), _THING_CHANGED_ZH.finditer(new))
-    things = [m.group(1) for m in found]
+    things = [m.group(1) for pattern in _THINGS for m in pattern.finditer(new)]
     said = old.lower()
     for thing in things:
-        head = thing.split()[-1].lower().rstrip("s")
-        shared = head in said or any(a + b in said for a, b in itertools.pairwise(thing) if not (a + b).isascii())
-        if shared or _FACT_OF_ONES_OWN.search(thing):
+        words = [w.rstrip("s") for w in thing.lower().split() if len(w) > 2]
+        shared = any(w in said for w in words) or any(
+            a + b in said for a, b in itertools.pairwise(thing) if not (a + b).isascii()
+        )
+        if shared or _FACT_OF_ONES_OWN.search(thing) or any(c.isupper() or c.isdigit() for c in thing):
             return False
     return bool(things)
 
