@@ -301,11 +301,14 @@ async def test_a_fact_about_someone_of_the_users_said_again_is_evidence_never_a_
 
 
 async def test_a_fact_turned_around_is_never_merged_into_it(system: System) -> None:
-    """ "我现在也吃牛肉了" adds in form but turns "我不吃牛肉" around: never evidence on it, as "我也不太吃
-    羊肉", one more denial, is not either."""
+    """ "我现在也吃牛肉了" adds in form but takes back "我不吃牛肉" in its own words: never evidence on it but its
+    change, as "我也不太吃羊肉", one more denial, is neither."""
     key = await system.user(f"ta_{uuid.uuid4().hex[:6]}")
     await _commit(system, key, "我不吃牛肉。")
-    for said in ("我也不太吃羊肉。", "我现在也吃牛肉了。"):
-        again = await _commit(system, key, said)
-        assert again["merged"] == [], again
-    assert [m["evidence_count"] for m in await _active(system, key) if m["content"] == "我不吃牛肉。"] == [1]
+    more = await _commit(system, key, "我也不太吃羊肉。")
+    assert more["merged"] == more["reviews"] == [], more
+    taken_back = await _commit(system, key, "我现在也吃牛肉了。")
+    assert taken_back["merged"] == [], taken_back
+    assert len(taken_back["reviews"]) == 1, taken_back
+    listed = await system.client.get("/v1/memory", params={"status": "needs_review"}, headers=system.auth(key))
+    assert [m["evidence_count"] for m in listed.json()["items"] if m["content"] == "我不吃牛肉。"] == [1]

@@ -38,6 +38,8 @@ def _verdict(p: dict[str, float], old: str, new: str, *, decisions: bool = False
         (CHANGE_READ, "I'm a vegetarian.", "I don't eat meat or fish.", OTHER),  # a denial, no change told
         (SAME_READ, "I have two kids.", "I don't have children.", OTHER),  # denying having: never the same
         (SAME_READ, "我在杭州工作。", "我不在杭州了。", OTHER),  # turned around: never the same
+        (SAME_READ, "我不吃猪肉。", "我现在也吃猪肉了。", CHANGE),  # a denial taken back in its own words
+        (SAME_READ, "I don't eat meat.", "I'm vegetarian now.", OTHER),
         (SAME_READ, "I smoke.", "I quit smoking.", CHANGE),  # an ending read as that very fact
         (CHANGE_READ, "I drive a Honda Civic.", "I had the Civic's brakes replaced.", OTHER),  # a thing of it
         (CHANGE_READ, "I drive a Honda Civic.", "I swapped the Civic's engine for a Tesla's.", CHANGE),  # a value

@@ -28,6 +28,7 @@ from memgw.common.formation.structure import (
     says_it_changed,
     standing_instruction,
     stated_before_ask,
+    takes_back_a_denial,
     the_same_person,
     turns_around,
     without_opener,
@@ -487,6 +488,10 @@ def test_a_change_done_to_a_thing_of_what_the_fact_names(old: str, new: str, of_
         ("I work from home.", "We moved the weekly standup to Thursdays.", True),  # its values are the thing's
         ("I do yoga on Fridays.", "I moved my yoga class to Sundays.", False),  # the thing the fact names
         ("I drive a Honda Civic.", "I bought a new Tesla.", False),  # a name: maybe a new value
+        ("I live in Leeds.", "We changed energy supplier to Octopus.", True),
+        ("我住在杭州。", "我们家宽带换成了电信。", True),
+        ("我住在武汉光谷。", "我家门口的地铁站换了新名字。", True),  # the station's name, not the user's
+        ("I work at Google.", "I changed jobs last month.", False),
         ("我每天游泳。", "我买了一顶新泳帽。", True),
         ("我住在武汉。", "我家门口的地铁站换了名字。", True),
         ("I commute by train.", "I got a new e-bike and ride to work now.", False),  # what holds now
@@ -509,3 +514,18 @@ def test_a_change_of_another_thing_of_the_users_life(old: str, new: str, another
 )
 def test_a_move_between_teams_of_one_employer(old: str, new: str, within: bool) -> None:
     assert moves_within(old, new) is within
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "taken_back"),
+    [
+        ("我不吃猪肉。", "我现在也吃猪肉了。", True),
+        ("I don't drink coffee.", "I've started drinking coffee again.", True),
+        ("I'm not married.", "I'm married now!", True),
+        ("I don't eat meat.", "I'm vegetarian now.", False),  # the same fact in other words
+        ("我不吃肉。", "我现在吃素了。", False),
+        ("我不吃猪肉。", "我也吃猪肉。", False),  # nothing says it holds now
+    ],
+)
+def test_a_denial_taken_back_in_its_own_words(old: str, new: str, taken_back: bool) -> None:
+    assert takes_back_a_denial(old, new) is taken_back

@@ -59,8 +59,10 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
         if structure.denies_having(old, new):
             same = 0.0  # a contradiction the vectors read as the same fact
     if structure.turns_around(old, new):
-        # What held one way now holds the other: never said again. A change only as the model reads one:
-        # "I don't eat meat these days" may be "I'm vegetarian".
+        # What held one way now holds the other: never said again. A change only as the model reads one
+        # ("I don't eat meat these days" may be "I'm vegetarian"), or when what was denied now holds in the
+        # same words ("我现在也吃猪肉了" beside "我不吃猪肉"), however alike the model reads them.
+        change += same if structure.takes_back_a_denial(old, new) else 0.0
         same = 0.0
     if structure.event_beside_state(old, new):
         # Read as that very fact, an ending of it is its change ("I quit" beside "I smoke"): never lost in it.

@@ -455,28 +455,30 @@ def done_to_a_thing_of(old: str, new: str) -> bool:
 # the user's, unless it is one of their single-valued facts (a new job, home, partner, number …), a name or a
 # number (a new value, maybe: "a new Tesla"), or shares a word with the older statement.
 _THING_EN = (
-    r"((?:[a-z-]+\s+){0,2}?[a-z-]+?)"
-    r"(?=\s+(?:for|to|from|on|in|at|with|and|so|because|this|last|yesterday|today|since)\b|\s*[,.;!?]|\s*$)"
+    r"((?:[a-z-]+\s+){0,2}?[a-z-]+?)(?=\s+(?:for|to|from|on|in|at|with|about|of|into|over|after|by|as|and|so"
+    r"|because|this|last|yesterday|today|since)\b|\s*[,.;!?]|\s*$)"
 )
 _NEW_THING_EN = re.compile(
     r"\b(?:got|get|bought|buy|ordered|found|fitted|installed|picked up|treated (?:myself|me) to)\s+(?:a|an|some|my)?\s*"
     r"(?:brand )?new\s+" + _THING_EN
 )
 _CHANGED_THING_EN = re.compile(
-    r"\b(?:mov|chang|switch|swapp|replac|rearrang|repaint|reschedul|postpon)ed\s+(?:my|the|our)\s+" + _THING_EN
+    r"\b(?:mov|chang|switch|swapp|replac|rearrang|repaint|reschedul|postpon)ed\s+(?:(?:my|the|our)\s+)?" + _THING_EN
 )
 _NEW_THING_ZH = re.compile(
     r"(?:(?:换|买|配|装)了?[^，,。新的]{0,3}新的?|新(?:买|换|配|装)了?[^，,。新的]{0,3})"
     r"((?!的)[\u4e00-\u9fff]{1,4}?)(?=[，,。.！!了]|$)"
 )
-_THING_CHANGED_ZH = re.compile(r"^\s*[^，,。\s]{1,8}的([\u4e00-\u9fff]{1,4}?)(?:又|也|都|刚|最近)?(?:换|改|变|调|搬)")
+_THING_CHANGED_ZH = re.compile(
+    r"^\s*(?:[^，,。\s]{1,8}的|我们?家的?|家里的?)([\u4e00-\u9fff]{1,4}?)(?:又|也|都|刚|最近)?(?:换|改|变|调|搬)"
+)
 _FACT_OF_ONES_OWN = re.compile(
     r"\b(?:job|role|position|post|employer|company|career|home|house|flat|apartment|place|address|city|partner"
-    r"|boyfriend|girlfriend|husband|wife|number|email|name|school|course|degree|diet|car|phone|laptop|computer)\b"
+    r"|boyfriend|girlfriend|husband|wife|number|email|name|school|course|degree|diet|car|phone|laptop|computer)(?:e?s)?\b"
     r"|工作|单位|公司|岗位|职位|家|房|住处|住址|地址|城市|对象|男朋友|女朋友|老公|老婆|号|邮箱|名字|学校|专业|车|手机|电脑",
     re.IGNORECASE,
 )
-_THINGS = (_NEW_THING_EN, _CHANGED_THING_EN, _NEW_THING_ZH, _THING_CHANGED_ZH)
+_THINGS = (_NEW_THING_EN, _CHANGED_THING_EN, _NEW_THING_ZH)
 
 
 def changes_another_thing(old: str, new: str) -> bool:
@@ -487,7 +489,10 @@ def changes_another_thing(old: str, new: str) -> bool:
     holds now ("I got a new e-bike and ride to work now" beside "I commute by train")."""
     if ends_a_state(new) or _NOW_HOLDS.search(new):
         return False
-    things = [m.group(1) for pattern in _THINGS for m in pattern.finditer(new)]
+    # A thing the statement opens with is what changed; what it names after is that thing's ("我家门口的地铁站
+    # 换了新名字": the station's name, not the user's).
+    opening = _THING_CHANGED_ZH.match(new)
+    things = [opening.group(1)] if opening else [m.group(1) for pattern in _THINGS for m in pattern.finditer(new)]
     said = old.lower()
     for thing in things:
         words = [w.rstrip("s") for w in thing.lower().split() if len(w) > 2]
@@ -551,6 +556,26 @@ def holds_now(sentence: str) -> bool:
     """Whether the statement says what it tells holds now ("now", "these days", "again", 已经, the 了 of a new
     situation)."""
     return bool(_NOW_HOLDS.search(sentence))
+
+
+# The words of a statement that carry what it is about, apart from who, the aspect and the denial.
+_FUNCTION_ZH = re.compile(r"[我你他她们的了也都还不没别很就才会能要在现已经再又偶尔点儿吗呢吧啊]")
+_FUNCTION_EN = {"don't", "doesn't", "not", "never", "now", "again", "any", "more", "anymore", "these", "days", "i'm"}
+
+
+def _content(sentence: str) -> set[str]:
+    words = {w for w in re.findall(r"[a-z']{3,}", sentence.lower()) if w not in _FUNCTION_EN}
+    chars = _FUNCTION_ZH.sub("", "".join(re.findall(r"[\u4e00-\u9fff]", sentence)))
+    return words | {a + b for a, b in itertools.pairwise(chars)}
+
+
+def takes_back_a_denial(old: str, new: str) -> bool:
+    """Whether ``new`` says that what ``old`` denied holds now, in ``old``'s own words ("我现在也吃猪肉了" beside
+    "我不吃猪肉", "I drink coffee again" beside "I don't drink coffee"): a change however alike the two read.
+    Not "I'm vegetarian now" beside "I don't eat meat", the same fact told another way."""
+    return (
+        bool(_DENIAL.search(old)) and not _DENIAL.search(new) and holds_now(new) and bool(_content(old) & _content(new))
+    )
 
 
 def says_it_changed(sentence: str) -> bool:
