@@ -9,6 +9,7 @@ from memgw.common.formation.structure import (
     about_someone_else,
     about_someone_named,
     about_user,
+    about_what_it_names,
     adds_to,
     changes_another_thing,
     denies_having,
@@ -316,6 +317,9 @@ def test_a_denial_is_told_from_a_change(old: str, new: str, denies: bool) -> Non
         ("我戒酒三个月了。", True),
         ("The agency let me go in June.", True),  # a dismissal
         ("公司裁员，我被裁了。", True),
+        ("我脱单了，有女朋友了！", True),  # singlehood ended
+        ("I handed in my notice at Deloitte.", True),
+        ("那份工作我辞了。", True),
         ("I started at KPMG.", False),  # a beginning
         ("我调到深圳分公司了。", False),  # a move
     ],
@@ -492,6 +496,9 @@ def test_a_change_done_to_a_thing_of_what_the_fact_names(old: str, new: str, of_
         ("我住在杭州。", "我们家宽带换成了电信。", True),
         ("我住在武汉光谷。", "我家门口的地铁站换了新名字。", True),  # the station's name, not the user's
         ("I work at Google.", "I changed jobs last month.", False),
+        ("我在招商银行办的工资卡。", "招行的APP又改版了。", True),  # the app's, and its "again"
+        ("I take sertraline every day.", "My GP switched me from sertraline to citalopram.", False),  # "me"
+        ("I live in Leeds.", "We've just moved down to Bristol.", False),
         ("我每天游泳。", "我买了一顶新泳帽。", True),
         ("我住在武汉。", "我家门口的地铁站换了名字。", True),
         ("I commute by train.", "I got a new e-bike and ride to work now.", False),  # what holds now
@@ -529,3 +536,17 @@ def test_a_move_between_teams_of_one_employer(old: str, new: str, within: bool) 
 )
 def test_a_denial_taken_back_in_its_own_words(old: str, new: str, taken_back: bool) -> None:
     assert takes_back_a_denial(old, new) is taken_back
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "its_own"),
+    [
+        ("I bank with Santander.", "Santander changed their app again, so annoying.", True),
+        ("I live in Leeds.", "Leeds is lovely in spring.", True),
+        ("I work at Spotify.", "Spotify laid me off.", False),  # the user in it
+        ("I bank with Santander.", "Santander is my bank.", False),
+        ("I bank with Santander.", "Barclays changed their app.", False),  # a name the fact does not
+    ],
+)
+def test_what_a_fact_names_is_news_of_its_own_when_the_user_is_not_in_it(old: str, new: str, its_own: bool) -> None:
+    assert about_what_it_names(old, new) is its_own

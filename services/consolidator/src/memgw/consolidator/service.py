@@ -399,13 +399,18 @@ class Consolidator:
         also …", "我也…") is one more value, never either, unless it turns one around ("我现在也吃牛肉了" beside
         "我不吃牛肉"). A thing named with "the" is the user's when one of their memories calls it theirs ("The
         thesis deadline …" beside "My thesis is due …"); a person named by one of them is someone else ("Emma
-        changed her hair colour" beside "My girlfriend is Emma"). Someone else's fact said again ("Theo, my son,
-        is allergic to nuts") is evidence on the memory about the same person, and never a change of it."""
+        changed her hair colour" beside "My girlfriend is Emma"), and so is what one names when the statement
+        names no user ("Santander changed their app" beside "I bank with Santander"). Someone else's fact said
+        again ("Theo, my son, is allergic to nuts") is evidence on the memory about the same person, and never a
+        change of it."""
         text = asked.candidate.content
         theirs = structure.about_someone_else(text) and not any(
             structure.refers_back(e["content"], text) for e, _ in neighbours
         )
-        theirs = theirs or any(structure.about_someone_named(e["content"], text) for e, _ in neighbours)
+        theirs = theirs or any(
+            structure.about_someone_named(e["content"], text) or structure.about_what_it_names(e["content"], text)
+            for e, _ in neighbours
+        )
         now = not (structure.in_the_past(text) or structure.imagined(text) or structure.is_question(text))
         own = now and not theirs
         adds = structure.adds_to(text)

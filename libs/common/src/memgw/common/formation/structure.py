@@ -161,7 +161,7 @@ _ENDS_EN = (
     r"|handed in (?:my |our )?notice"
 )
 _ENDS_ZH = (
-    r"不再|搬出|搬走|戒(?:了|掉|烟|酒|糖)|分手|离婚|离职|辞(?:职|了|掉)|卖(?:了|掉)|裁(?:了|掉|员)|开除|辞退|被炒"
+    r"不再|搬出|搬走|戒(?:了|掉|烟|酒|糖)|分手|离婚|离职|辞(?:职|了|掉)|脱单|卖(?:了|掉)|裁(?:了|掉|员)|开除|辞退|被炒"
 )
 _ENDING = re.compile(rf"\b(?:{_ENDS_EN})\b|{_ENDS_ZH}", re.IGNORECASE)
 # A change of state told as an event (it began, it ended, it moved): "I moved out of …", "我开始吃鱼了".
@@ -332,6 +332,19 @@ def about_someone_named(old: str, new: str) -> bool:
     return False
 
 
+# A name a statement opens with ("Santander changed their app again"), and the user anywhere in it.
+_OPENING_NAME = re.compile(r"\s*((?!(?:I|My|Our|We|The|It|This|That)\b)[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)*)")
+_THE_USER = re.compile(r"\b(?:I|me|my|mine|myself|we|us|our|ours)\b|I'|我", re.IGNORECASE)
+
+
+def about_what_it_names(old: str, new: str) -> bool:
+    """Whether ``new`` is about an organisation, a place or a thing ``old`` names, and not the user at all
+    ("Santander changed their app again" beside "I bank with Santander"): its news, never a change of the
+    user's fact. "Spotify laid me off" and "Santander is my bank" are the user's."""
+    opening = _OPENING_NAME.match(new)
+    return bool(opening and opening.group(1) in old and not _THE_USER.search(new))
+
+
 _KIN = re.compile(rf"\b{_PERSON_EN}\b|{_PERSON_ZH}", re.IGNORECASE)
 
 
@@ -463,14 +476,16 @@ _NEW_THING_EN = re.compile(
     r"(?:brand )?new\s+" + _THING_EN
 )
 _CHANGED_THING_EN = re.compile(
-    r"\b(?:mov|chang|switch|swapp|replac|rearrang|repaint|reschedul|postpon)ed\s+(?:(?:my|the|our)\s+)?" + _THING_EN
+    r"\b(?:mov|chang|switch|swapp|replac|rearrang|repaint|reschedul|postpon)ed\s+(?:(?:my|the|our)\s+)?"
+    r"(?!(?:to|from|into|onto|over|back|in|out|up|down|away|on|off|around|across|abroad|here|there|again|just"
+    r"|finally|recently|me|us|him|her|them|it|myself|ourselves|a|an)\b)" + _THING_EN
 )
 _NEW_THING_ZH = re.compile(
     r"(?:(?:换|买|配|装)了?[^，,。新的]{0,3}新的?|新(?:买|换|配|装)了?[^，,。新的]{0,3})"
     r"((?!的)[\u4e00-\u9fff]{1,4}?)(?=[，,。.！!了]|$)"
 )
 _THING_CHANGED_ZH = re.compile(
-    r"^\s*(?:[^，,。\s]{1,8}的|我们?家的?|家里的?)([\u4e00-\u9fff]{1,4}?)(?:又|也|都|刚|最近)?(?:换|改|变|调|搬)"
+    r"^\s*(?:[^，,。\s]{1,8}的|我们?家的?|家里的?)([\u4e00-\u9fffA-Za-z]{1,6}?)(?:又|也|都|刚|最近)?(?:换|改|变|调|搬)"
 )
 _FACT_OF_ONES_OWN = re.compile(
     r"\b(?:job|role|position|post|employer|company|career|home|house|flat|apartment|place|address|city|partner"
@@ -487,11 +502,11 @@ def changes_another_thing(old: str, new: str) -> bool:
     Thursdays" beside "I work from home", "我们小区换了新物业" beside "我住在西安"): an event within the user's
     life, not a new value of ``old``, whatever it names. Not when it ends something, nor when it says what
     holds now ("I got a new e-bike and ride to work now" beside "I commute by train")."""
-    if ends_a_state(new) or _NOW_HOLDS.search(new):
-        return False
-    # A thing the statement opens with is what changed; what it names after is that thing's ("我家门口的地铁站
-    # 换了新名字": the station's name, not the user's).
+    # A thing the statement opens with is what changed; what it names after, and its "now", are that thing's
+    # ("我家门口的地铁站换了新名字": the station's name, not the user's).
     opening = _THING_CHANGED_ZH.match(new)
+    if ends_a_state(new) or (_NOW_HOLDS.search(new) and not opening):
+        return False
     things = [opening.group(1)] if opening else [m.group(1) for pattern in _THINGS for m in pattern.finditer(new)]
     said = old.lower()
     for thing in things:
@@ -499,7 +514,8 @@ def changes_another_thing(old: str, new: str) -> bool:
         shared = any(w in said for w in words) or any(
             a + b in said for a, b in itertools.pairwise(thing) if not (a + b).isascii()
         )
-        if shared or _FACT_OF_ONES_OWN.search(thing) or any(c.isupper() or c.isdigit() for c in thing):
+        named = not opening and any(c.isupper() or c.isdigit() for c in thing)  # a new value, maybe
+        if shared or _FACT_OF_ONES_OWN.search(thing) or named:
             return False
     return bool(things)
 
