@@ -31,6 +31,7 @@ def _verdict(p: dict[str, float], old: str, new: str, *, decisions: bool = False
         (CHANGE_READ, "I'm a software engineer at Spotify.", "Work at Spotify has been hectic.", OTHER),
         (CHANGE_READ, "I'm a software engineer at Spotify.", "I don't work at Spotify anymore.", CHANGE),
         (CHANGE_READ, "I live in Brixton.", "Home is Brixton, in south London.", OTHER),  # more, not another
+        (CHANGE_READ, "My WhatsApp number is +44 7700 900111.", "New WhatsApp number: +44 7700 900222.", CHANGE),
         (CHANGE_READ, "I'm an auditor at Deloitte.", "I handed in my notice at Deloitte, I start at KPMG.", CHANGE),
         (CHANGE_READ, "I'm vegetarian.", "I started buying organic vegetables.", OTHER),  # taken up
         (CHANGE_READ, "I'm vegetarian.", "I've started eating fish again.", CHANGE),

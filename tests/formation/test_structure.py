@@ -54,6 +54,8 @@ from memgw.common.formation.structure import (
         "我大学同学搬到深圳了。",  # which classmate, as "my old friend" says which friend
         "我前男友结婚了。",
         "My ex moved to Paris.",
+        "Our firm moved offices to Spinningfields.",  # an organisation the user is part of
+        "我们律所搬到了珠江新城。",
     ],
 )
 def test_another_persons_or_things_statement(text: str) -> None:

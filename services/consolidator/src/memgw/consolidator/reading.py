@@ -39,13 +39,15 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
     same, change, other = p[relation.SAME], p[relation.CHANGE], p[relation.OTHER]
     one_fact = same + change >= other  # the model: the same fact
     values, kept = new_values(old, new), kept_values(old, new)
+    # Another number, address or handle of the same fact is a new value of it (a phone number, an email);
+    # another name may be a new value or more detail.
+    a_number = any(c.isdigit() or c in "@_" for v in values for c in v)
     if values:
-        # The same fact with another number, address or handle is a new value of it (a phone number, an
-        # email); with another name it may be a new value or more detail: never the same.
-        moved = same if any(c.isdigit() or c in "@_" for v in values for c in v) else 0.0
-        same, change = 0.0, change + moved
-    if kept and not structure.says_it_changed(new):
-        change = 0.0  # the older value named again, no change told: it still holds ("Home is Brixton, in …")
+        same, change = 0.0, change + (same if a_number else 0.0)  # never the same
+    if kept and not a_number and not structure.says_it_changed(new):
+        # The older value named again, no change told: it still holds ("Home is Brixton, in south London"),
+        # unless a number comes with it ("New WhatsApp number: …": the name was the attribute's).
+        change = 0.0
     if not values and structure.only_takes_up(old, new) and not kinds(old) & kinds(new):
         change = 0.0  # taking something up beside a fact adds to it, unless it is where they live or work
     if not (values or kept) and (decisions or structure.done_to_a_thing(new)):

@@ -21,7 +21,7 @@ _PERSON_EN = (
     r"|aunt|cousin|nephew|niece|grand\w+|kids?|child(?:ren)?|landlord|in-laws?|\w+-in-law|teacher|doctor|classmate"
     r"|mentor|client|ex|bestie|supervisor|tutor|coach|therapist|dentist|trainer|professor|lecturer)s?"
 )
-_RELATIVE_EN = rf"(?:{_PERSON_EN}|(?:family|team|company|office)s?)"
+_RELATIVE_EN = rf"(?:{_PERSON_EN}|(?:family|team|company|office|firm|agency|clinic|lab|startup)s?)"
 _MY_PERSON_EN = rf"(?:my|our)\s+(?:\w+\s+){{0,2}}?{_PERSON_EN}\b"  # "my sister", "my best friend", "our son"
 _PERSON_ZH = (
     r"(?:爸|妈|父|母|哥|姐|弟|妹|儿子|女儿|孩子|老婆|老公|太太|先生|丈夫|妻子|男朋友|女朋友|男友|女友|未婚夫|未婚妻|对象"
@@ -30,7 +30,7 @@ _PERSON_ZH = (
 )
 # What tells which of them in Chinese, as "old", "former" or "new" do among the English words before one.
 _WHICH_ZH = r"(?:前|新|老|大学|高中|初中|小学)?"
-_RELATIVE_ZH = rf"(?:{_PERSON_ZH}|家人|公司|单位|办公室)"
+_RELATIVE_ZH = rf"(?:{_PERSON_ZH}|家人|公司|单位|办公室|律所|事务所|医院|诊所|学校|工厂|实验室|工作室)"
 # The subject is another person or thing: a relative, a friend, a colleague, an organisation, "his …".
 _SOMEONE_ELSE = re.compile(
     rf"^\s*(?:(?:my|our)\s+(?:\w+\s+){{0,2}}?{_RELATIVE_EN}\b|(?:his|her|their|its)\b|the\s+(?!user\b)\w+"
