@@ -10,6 +10,7 @@ from memgw.consolidator.relation import CHANGE, OTHER, SAME
 
 SAME_READ = {SAME: 0.9, CHANGE: 0.05, OTHER: 0.05}
 CHANGE_READ = {SAME: 0.05, CHANGE: 0.9, OTHER: 0.05}
+OTHER_READ = {SAME: 0.05, CHANGE: 0.15, OTHER: 0.8}
 
 
 def _verdict(p: dict[str, float], old: str, new: str, *, decisions: bool = False, another: bool = False) -> str:
@@ -42,6 +43,8 @@ def _verdict(p: dict[str, float], old: str, new: str, *, decisions: bool = False
         (SAME_READ, "我不吃猪肉。", "我现在也吃猪肉了。", CHANGE),  # a denial taken back in its own words
         (SAME_READ, "I don't eat meat.", "I'm vegetarian now.", OTHER),
         (SAME_READ, "I smoke.", "I quit smoking.", CHANGE),  # an ending read as that very fact
+        (OTHER_READ, "I rent a flat in Hulme.", "We bought a house in Chorlton and moved in.", CHANGE),  # a move
+        (OTHER_READ, "I rent a flat in Hulme.", "We went to Chorlton for brunch.", OTHER),  # no move told
         (CHANGE_READ, "I drive a Honda Civic.", "I had the Civic's brakes replaced.", OTHER),  # a thing of it
         (CHANGE_READ, "I drive a Honda Civic.", "I swapped the Civic's engine for a Tesla's.", CHANGE),  # a value
         (CHANGE_READ, "我住在西安。", "我们小区换了新物业。", OTHER),  # another thing of the user's life

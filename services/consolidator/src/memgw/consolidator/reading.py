@@ -70,9 +70,11 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
         # Read as that very fact, an ending of it is its change ("I quit" beside "I smoke"): never lost in it.
         ended = same + change if structure.ends_a_state(new) else 0.0
         same, change = 0.0, max(change, ended)
-        # The same fact told as an event with a new value: "from X to Y" (X the old one), or one the model
-        # already leans to reading as a change ("We moved to Aberdeen" beside "I live in …").
-        if one_fact and values and (kept or change > other):
+        # The same fact told as an event with a new value: "from X to Y" (X the old one), one the model
+        # already leans to reading as a change ("We moved to Aberdeen" beside "I live in …"), or a move of
+        # where the user lives or works ("We bought a house in Chorlton and moved in" beside "I rent a flat in
+        # Hulme").
+        if values and ((one_fact and (kept or change > other)) or kinds(old) & kinds(new)):
             change = max(change, CHANGE_AT)
     if another:
         change = 0.0
