@@ -473,12 +473,14 @@ _THING_EN = (
 )
 _NEW_THING_EN = re.compile(
     r"\b(?:got|get|bought|buy|ordered|found|fitted|installed|picked up|treated (?:myself|me) to)\s+(?:a|an|some|my)?\s*"
-    r"(?:brand )?new\s+" + _THING_EN
+    r"(?:brand )?new\s+" + _THING_EN,
+    re.IGNORECASE,
 )
 _CHANGED_THING_EN = re.compile(
     r"\b(?:mov|chang|switch|swapp|replac|rearrang|repaint|reschedul|postpon)ed\s+(?:(?:my|the|our)\s+)?"
     r"(?!(?:to|from|into|onto|over|back|in|out|up|down|away|on|off|around|across|abroad|here|there|again|just"
-    r"|finally|recently|me|us|him|her|them|it|myself|ourselves|a|an)\b)" + _THING_EN
+    r"|finally|recently|me|us|him|her|them|it|myself|ourselves|a|an)\b)" + _THING_EN,
+    re.IGNORECASE,
 )
 _NEW_THING_ZH = re.compile(
     r"(?:(?:换|买|配|装)了?[^，,。新的]{0,3}新的?|新(?:买|换|配|装)了?[^，,。新的]{0,3})"
