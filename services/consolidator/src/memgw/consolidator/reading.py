@@ -39,6 +39,7 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
     same, change, other = p[relation.SAME], p[relation.CHANGE], p[relation.OTHER]
     one_fact = same + change >= other  # the model: the same fact
     values, kept = new_values(old, new), kept_values(old, new)
+    same_kind = bool(kinds(old) & kinds(new))  # both where the user lives, or both where they work
     # Another number, address or handle of the same fact is a new value of it (a phone number, an email);
     # another name may be a new value or more detail.
     a_number = any(c.isdigit() or c in "@_" for v in values for c in v)
@@ -48,7 +49,7 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
         # The older value named again, no change told: it still holds ("Home is Brixton, in south London"),
         # unless a number comes with it ("New WhatsApp number: …": the name was the attribute's).
         change = 0.0
-    if not values and structure.only_takes_up(old, new) and not kinds(old) & kinds(new):
+    if not values and structure.only_takes_up(old, new) and not same_kind:
         change = 0.0  # taking something up beside a fact adds to it, unless it is where they live or work
     if not (values or kept) and (decisions or structure.done_to_a_thing(new)):
         change = 0.0
@@ -74,7 +75,7 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
         # already leans to reading as a change ("We moved to Aberdeen" beside "I live in …"), or a move of
         # where the user lives or works ("We bought a house in Chorlton and moved in" beside "I rent a flat in
         # Hulme").
-        if values and ((one_fact and (kept or change > other)) or kinds(old) & kinds(new)):
+        if values and ((one_fact and (kept or change > other)) or same_kind):
             change = max(change, CHANGE_AT)
     if another:
         change = 0.0

@@ -199,8 +199,10 @@ _NOT_HAVING = re.compile(
 # A change done to a thing of the user's, not to the user's state: the verb's object is a thing named with
 # "my"/"the" ("I moved my desk …", "I changed the tyres …"), or put before the verb by 把/给 ("我把书桌搬到了
 # 窗边", "我给车换了新轮胎"). "I moved to Leeds", "I switched to an iPhone" and "我换了 iPhone" take none.
+# The verbs that change a thing, without their "-ed".
+_CHANGING_EN = r"(?:mov|chang|switch|swapp|replac|rearrang|repaint)"
 _DONE_TO_A_THING = re.compile(
-    r"\b(?:mov|chang|switch|swapp|replac|rearrang|repaint)ed\s+(?:my|the|our)\s+(?!(?:job|name|family|home)\b)\w+"
+    rf"\b{_CHANGING_EN}ed\s+(?:my|the|our)\s+(?!(?:job|name|family|home)\b)\w+"
     r"|[把给](?!家)[^，,。]{1,8}?(?:搬|挪|换|改|调)",
     re.IGNORECASE,
 )
@@ -477,7 +479,7 @@ _NEW_THING_EN = re.compile(
     re.IGNORECASE,
 )
 _CHANGED_THING_EN = re.compile(
-    r"\b(?:mov|chang|switch|swapp|replac|rearrang|repaint|reschedul|postpon)ed\s+(?:(?:my|the|our)\s+)?"
+    rf"\b(?:{_CHANGING_EN}|reschedul|postpon)ed\s+(?:(?:my|the|our)\s+)?"
     r"(?!(?:to|from|into|onto|over|back|in|out|up|down|away|on|off|around|across|abroad|here|there|again|just"
     r"|finally|recently|me|us|him|her|them|it|myself|ourselves|a|an)\b)" + _THING_EN,
     re.IGNORECASE,
@@ -507,7 +509,7 @@ def changes_another_thing(old: str, new: str) -> bool:
     # A thing the statement opens with is what changed; what it names after, and its "now", are that thing's
     # ("我家门口的地铁站换了新名字": the station's name, not the user's).
     opening = _THING_CHANGED_ZH.match(new)
-    if ends_a_state(new) or (_NOW_HOLDS.search(new) and not opening):
+    if ends_a_state(new) or (holds_now(new) and not opening):
         return False
     things = [opening.group(1)] if opening else [m.group(1) for pattern in _THINGS for m in pattern.finditer(new)]
     said = old.lower()
@@ -558,7 +560,7 @@ def only_takes_up(old: str, new: str) -> bool:
     return (
         bool(_BEGINNING.search(new))
         and not tells_a_change(_BEGINNING.sub(" ", new))
-        and not _NOW_HOLDS.search(new)
+        and not holds_now(new)
         and bool(_DENIAL.search(old)) == bool(_DENIAL.search(new))
     )
 
@@ -567,7 +569,7 @@ def turns_around(old: str, new: str) -> bool:
     """Whether ``new`` says that what ``old`` denies or states now holds the other way ("我现在也吃牛肉了"
     beside "我不吃牛肉", "我不在杭州了" beside "我在杭州工作"): never the same fact again, and a change though
     it adds in form ("也", "too")."""
-    return bool(_DENIAL.search(old)) != bool(_DENIAL.search(new)) and bool(_NOW_HOLDS.search(new))
+    return bool(_DENIAL.search(old)) != bool(_DENIAL.search(new)) and holds_now(new)
 
 
 def holds_now(sentence: str) -> bool:
