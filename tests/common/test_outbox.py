@@ -102,3 +102,25 @@ async def test_a_relay_publishes_only_its_own_installs_rows(own_pool: asyncpg.Po
     assert await relay.publish_pending() == 1  # the foreign row neither goes out nor blocks the queue
     assert await own_pool.fetchval("SELECT count(*) FROM outbox WHERE published_at IS NULL") == 1
     await broker.stop()
+
+
+async def test_rows_published_more_than_a_day_ago_are_pruned_and_younger_ones_kept(
+    own_pool: asyncpg.Pool, nats_url: str
+) -> None:
+    layout = BusLayout("o" + uuid.uuid4().hex[:8])
+    broker = NatsBroker(nats_url, logger=None)
+    await broker.connect()
+    await ensure_streams(broker.connection, layout)
+    async with own_pool.acquire() as conn, conn.transaction():
+        await enqueue(conn, layout, _event(1))
+        await enqueue(conn, layout, _event(2))
+    relay = OutboxRelay(own_pool, broker, layout)
+    assert await relay.publish_pending() == 2
+    [old, young] = await own_pool.fetch(
+        "SELECT id FROM outbox WHERE stream = ANY($1::text[]) ORDER BY id", layout.stream_names()
+    )
+    await own_pool.execute("UPDATE outbox SET published_at = now() - interval '2 days' WHERE id = $1", old["id"])
+    assert await OutboxRelay(own_pool, broker, layout).publish_pending() == 0  # a new relay prunes first thing
+    left = await own_pool.fetch("SELECT id FROM outbox WHERE stream = ANY($1::text[])", layout.stream_names())
+    assert [r["id"] for r in left] == [young["id"]]
+    await broker.stop()

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Sequence
 
 import asyncpg
@@ -31,6 +32,8 @@ log = get_logger("memgw.outbox")
 NOTIFY_CHANNEL = "memgw_outbox"
 MAX_ATTEMPTS = 50  # refusals of one row by the bus itself (an outage counts none)
 MAX_BACKOFF_S = 30.0
+KEPT_S = 86_400  # how long a published row stays (a person tracing an event reads it there)
+PRUNE_EVERY_S = 60.0  # rows past KEPT_S go at most this often: not a statement on every batch
 
 
 async def enqueue(conn: Conn, layout: BusLayout, event: Event) -> None:
@@ -82,6 +85,7 @@ class OutboxRelay:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._listener: Conn | None = None
+        self._pruned_at = -PRUNE_EVERY_S  # monotonic seconds: the first batch prunes
 
     async def start(self) -> None:
         await self._listen()
@@ -129,8 +133,8 @@ class OutboxRelay:
                 await self._listen()
                 published = await self.publish_pending()
                 failures = 0
-                if published:
-                    continue  # there may be more
+                if published == self._batch:
+                    continue  # a full batch: there may be more (rows committed meanwhile woke us anyway)
             except Exception as exc:  # NATS away or Postgres hiccup: wait and retry, never lose rows
                 failures += 1
                 log.warning("outbox.publish.failed", error=str(exc), failures=failures)
@@ -177,7 +181,9 @@ class OutboxRelay:
                 sent.append(row["id"])
             if sent:
                 await conn.execute("UPDATE outbox SET published_at = now() WHERE id = ANY($1)", sent)
-            await conn.execute("DELETE FROM outbox WHERE published_at < now() - interval '1 day'")
+            if time.monotonic() - self._pruned_at >= PRUNE_EVERY_S:
+                await conn.execute("DELETE FROM outbox WHERE published_at < now() - make_interval(secs => $1)", KEPT_S)
+                self._pruned_at = time.monotonic()
         if error is not None:
             raise error
         return len(sent)
