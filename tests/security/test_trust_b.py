@@ -15,9 +15,11 @@ from typing import Any
 
 import pytest
 
+from memgw.common.events import AccessChanged, Subject
 from memgw.common.logging import current_correlation_id
 from memgw.common.net import is_public
 from memgw.gateway import memory_service
+from memgw.gateway.identity import KeyRing, hash_key
 from tests.conftest import System
 
 NUL = "\x00"
@@ -387,3 +389,61 @@ async def test_the_periodic_recheck_closes_a_stream_whose_key_was_revoked_behind
     await system.infra.pool.execute("UPDATE api_keys SET revoked_at = now() WHERE id = $1", created["id"])
     await system.app.state.services.stage_relay.recheck()
     assert "revoked" in await asyncio.wait_for(follow, 10)
+
+
+# -- principals remembered: forgotten whenever rights change -------------------------------------------------
+
+
+async def _revoked_behind_the_api(system: System, key: str) -> None:
+    await system.infra.pool.execute("UPDATE api_keys SET revoked_at = now() WHERE key_hash = $1", hash_key(key))
+
+
+async def test_a_remembered_principal_is_forgotten_when_rights_change_and_a_refused_key_never_is(
+    system: System,
+) -> None:
+    key = await system.user(f"ring_{uuid.uuid4().hex[:6]}")
+    ring = KeyRing(system.infra.pool, known_s=3600)
+    assert await ring.principal("mgw_not-a-key") is None
+    assert (await ring.principal(key)) is not None
+    await _revoked_behind_the_api(system, key)
+    assert (await ring.principal(key)) is not None  # remembered: nothing said that rights changed
+    ring.forget()
+    assert await ring.principal(key) is None
+
+
+async def test_a_remembered_principal_is_resolved_again_after_its_time(system: System) -> None:
+    key = await system.user(f"ring_{uuid.uuid4().hex[:6]}")
+    ring = KeyRing(system.infra.pool, known_s=0.05)
+    assert (await ring.principal(key)) is not None
+    await _revoked_behind_the_api(system, key)
+    await asyncio.sleep(0.3)
+    assert await ring.principal(key) is None
+
+
+async def test_a_lookup_under_way_when_rights_change_is_not_remembered(system: System) -> None:
+    key = await system.user(f"ring_{uuid.uuid4().hex[:6]}")
+    ring = KeyRing(system.infra.pool, known_s=3600)
+    lookup = asyncio.create_task(ring.principal(key))
+    await asyncio.sleep(0)  # the lookup is in Postgres now, reading the rights as they were
+    ring.forget()
+    assert (await lookup) is not None
+    await _revoked_behind_the_api(system, key)
+    assert await ring.principal(key) is None
+
+
+async def test_another_gateways_announcement_makes_this_one_resolve_keys_again(
+    system: System, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ring: KeyRing = system.app.state.services.keys
+    monkeypatch.setattr(ring, "_known_s", 3600.0)  # only the announcement can make it look again
+    key = await system.user(f"ring_{uuid.uuid4().hex[:6]}")
+    search = {"query": "anything", "limit": 1}
+    assert (await system.client.post("/v1/memory/search", json=search, headers=system.auth(key))).status_code == 200
+    await _revoked_behind_the_api(system, key)
+    change = AccessChanged(user_id=None, reason="a key revoked through another gateway")
+    await system.infra.broker.publish(
+        change.model_dump(mode="json"), system.infra.layout.subject(Subject.ACCESS_CHANGED)
+    )
+    async with asyncio.timeout(10):
+        while (await system.client.post("/v1/memory/search", json=search, headers=system.auth(key))).status_code != 401:
+            await asyncio.sleep(0.05)

@@ -39,7 +39,7 @@ def asyncapi_document(layout: BusLayout | None = None) -> dict[str, object]:
         create_consolidator_router(layout, broker, unused),
         create_sync_router(layout, broker, unused),
         create_rpc_router(layout, unused),
-        relay_router(layout, unused),
+        relay_router(layout, unused, unused),
         create_bridge_router(layout, broker, unused),
     ):
         broker.include_router(router)

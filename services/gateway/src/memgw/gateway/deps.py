@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated, Any
 
-import asyncpg
 from fastapi import Depends, Header
 from starlette.requests import HTTPConnection
 
@@ -14,7 +13,7 @@ from memgw.gateway import audit
 from memgw.gateway.directory_service import Directory
 from memgw.gateway.errors import BadRequest, Unauthorized
 from memgw.gateway.evermemos_service import EverMemOSFacade
-from memgw.gateway.identity import api_key_from, principal_for_key
+from memgw.gateway.identity import KeyRing, api_key_from
 from memgw.gateway.mem0_service import Mem0
 from memgw.gateway.memory_service import Memories
 from memgw.gateway.openhuman_rpc import OpenHumanRpc
@@ -60,19 +59,19 @@ RpcDep = Annotated[OpenHumanRpc, Depends(_part("rpc"))]
 async def get_principal(connection: HTTPConnection, services: ServicesDep) -> Principal:
     target = f"{connection.scope.get('method', 'WS')} {connection.url.path}"
     with step("auth"):
-        return await authenticate(services.pool, api_key_from(connection.headers), target=target)
+        return await authenticate(services.keys, api_key_from(connection.headers), target=target)
 
 
-async def authenticate(pool: asyncpg.Pool, secret: str | None, *, target: str) -> Principal:
+async def authenticate(keys: KeyRing, secret: str | None, *, target: str) -> Principal:
     """The principal of a key, or Unauthorized (audited, rate-limited) for none or a bad one."""
     if not secret:
         reason = "send an API key as 'Authorization: Bearer <key>' or 'X-API-Key: <key>'"
     else:
-        principal = await principal_for_key(pool, secret)
+        principal = await keys.principal(secret)
         if principal is not None:
             return principal
         reason = "unknown or revoked API key"
-    await audit.unauthenticated(pool, reason, target=target[:200])
+    await audit.unauthenticated(keys.pool, reason, target=target[:200])
     raise Unauthorized(reason)
 
 

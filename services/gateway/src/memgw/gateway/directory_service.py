@@ -23,7 +23,7 @@ from memgw.common.namespaces import user_namespace
 from memgw.common.principals import owner_of_agent
 from memgw.gateway import access, audit
 from memgw.gateway.errors import Conflict, NotFound
-from memgw.gateway.identity import create_key
+from memgw.gateway.identity import KeyRing, create_key
 from memgw.gateway.pagination import Page, decode_cursor, encode_cursor
 from memgw.gateway.schemas import MAX_PAGE, RequestBody
 
@@ -200,8 +200,8 @@ _KEY_COLUMNS = "id, user_id, agent_id, is_admin, label, created_at, revoked_at, 
 class Directory:
     """Users, agents, workspaces and keys."""
 
-    def __init__(self, *, pool: asyncpg.Pool, broker: NatsBroker, layout: BusLayout) -> None:
-        self.pool, self.broker, self.layout = pool, broker, layout
+    def __init__(self, *, pool: asyncpg.Pool, broker: NatsBroker, layout: BusLayout, keys: KeyRing) -> None:
+        self.pool, self.broker, self.layout, self.keys = pool, broker, layout, keys
 
     async def _require(
         self,
@@ -351,6 +351,7 @@ class Directory:
             raise Conflict(f"workspace {body.workspace_id!r} exists already") from exc
         except asyncpg.ForeignKeyViolationError as exc:
             raise NotFound(f"unknown member or agent: {exc.detail}") from exc
+        await self.announce_access_changed(None, f"workspace {body.workspace_id} created", body.workspace_id)
         workspace = await self._workspace(body.workspace_id)
         assert workspace is not None
         return workspace
@@ -458,7 +459,10 @@ class Directory:
 
     async def announce_access_changed(self, user_id: str | None, reason: str, workspace_id: str | None = None) -> None:
         """Tell every gateway (core NATS, after the change is written) that rights changed: their live
-        streams check again at once. Best effort: the periodic re-check covers a lost hint."""
+        streams check again at once, and the principals they remember are resolved again. This one
+        forgets its own before answering; for the others it is best effort: the periodic re-check, and
+        how long a principal is remembered (``identity.KNOWN_KEY_S``), cover a lost hint."""
+        self.keys.forget()
         try:
             change = AccessChanged(user_id=user_id, workspace_id=workspace_id, reason=reason)
             await self.broker.publish(change.model_dump(mode="json"), self.layout.subject(Subject.ACCESS_CHANGED))

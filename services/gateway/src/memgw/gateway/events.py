@@ -23,7 +23,7 @@ from memgw.common.bus import BusLayout
 from memgw.common.domain import Principal
 from memgw.common.events import AccessChanged, MemorySyncStageChanged, Subject
 from memgw.common.logging import get_logger
-from memgw.gateway.identity import principal_for_key
+from memgw.gateway.identity import KeyRing, principal_for_key
 
 log = get_logger("memgw.gateway.events")
 QUEUE_SIZE = 1000
@@ -138,7 +138,7 @@ class StageRelay:
             listener.close("the gateway is shutting down", GOING_AWAY)
 
 
-def relay_router(layout: BusLayout, relay: StageRelay) -> NatsRouter:
+def relay_router(layout: BusLayout, relay: StageRelay, keys: KeyRing) -> NatsRouter:
     """The gateway's consumers: plain NATS subscriptions (every gateway sees every event; nothing to
     settle: a lost stage event costs a listener one progress line, and a lost AccessChanged the next
     periodic re-check catches)."""
@@ -155,9 +155,10 @@ def relay_router(layout: BusLayout, relay: StageRelay) -> NatsRouter:
     @router.subscriber(
         layout.subject(Subject.ACCESS_CHANGED),
         title="gateway: AccessChanged",
-        description="Live streams of that user check their key's rights again at once.",
+        description="Keys' principals are resolved again, and live streams of that user check their rights at once.",
     )
     async def on_access_changed(change: AccessChanged) -> None:
+        keys.forget()
         await relay.recheck(change.user_id)
 
     return router

@@ -6,6 +6,8 @@ from __future__ import annotations
 import hashlib
 import os
 import secrets
+import time
+from collections import OrderedDict
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -18,6 +20,11 @@ from memgw.common.principals import readable_workspaces_sql
 ADMIN_USER = "admin"
 ADMIN_KEY_FILE = "admin.key"
 KEY_PREFIX = "mgw_"
+# How long a key's principal is answered from memory. A change of rights made through this gateway
+# forgets every principal at once, and one made through another gateway as soon as its AccessChanged
+# arrives; this bounds what a lost announcement (or a change made behind the API's back) can leave.
+KNOWN_KEY_S = 5.0
+KNOWN_KEYS = 10_000  # principals remembered at most; the least recently used go first
 
 
 def api_key_from(headers: Mapping[str, str], fallback: str | None = None) -> str | None:
@@ -83,6 +90,43 @@ async def ensure_admin_key(pool: asyncpg.Pool, data_dir: Path, configured: str |
         with os.fdopen(fd, "w") as f:
             f.write(secret + "\n")
     return secret
+
+
+class KeyRing:
+    """The principal of each key a request brings. A request's key is resolved in Postgres the first
+    time and then remembered for ``KNOWN_KEY_S``, so a search or a write does not pay a round trip
+    before its real work; ``forget`` drops everything remembered whenever rights change. A key that
+    resolves to nobody is never remembered: a new key works at once, and a bad one is looked up (and
+    refused, audited) every time."""
+
+    def __init__(self, pool: asyncpg.Pool, *, known_s: float = KNOWN_KEY_S) -> None:
+        self.pool = pool
+        self._known_s = known_s
+        self._known: OrderedDict[str, tuple[Principal, float]] = OrderedDict()
+        self._era = 0  # counts forget()s: a lookup that began before one is not remembered after it
+
+    async def principal(self, secret: str) -> Principal | None:
+        digest = hash_key(secret)
+        known = self._known.get(digest)
+        if known is not None and time.monotonic() - known[1] < self._known_s:
+            self._known.move_to_end(digest)
+            return known[0]
+        era, started = self._era, time.monotonic()
+        principal = await principal_for_key(self.pool, secret)
+        if principal is None or era != self._era:
+            self._known.pop(digest, None)
+            return principal
+        self._known[digest] = (principal, started)
+        self._known.move_to_end(digest)
+        while len(self._known) > KNOWN_KEYS:
+            self._known.popitem(last=False)
+        return principal
+
+    def forget(self) -> None:
+        """Rights changed somewhere (a key revoked, a member gone, an agent's scope changed): every
+        principal is resolved again on its next request."""
+        self._era += 1
+        self._known.clear()
 
 
 async def principal_for_key(pool: asyncpg.Pool, secret: str) -> Principal | None:

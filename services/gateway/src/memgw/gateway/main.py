@@ -73,7 +73,7 @@ def build(infra: Infra) -> ServiceParts:
     return ServiceParts(
         name="gateway",
         app=app,
-        router=relay_router(infra.layout, services.stage_relay),
+        router=relay_router(infra.layout, services.stage_relay, services.keys),
         cleanup=[services.close],
         on_stop=[services.stage_relay.close, app.state.end_sessions],
     )

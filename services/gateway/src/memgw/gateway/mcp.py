@@ -75,7 +75,7 @@ class OneErrorStyle(Middleware):
 async def _principal(services: Services) -> Principal:
     headers = get_http_headers(include={"authorization", "x-api-key"})
     try:
-        return await authenticate(services.pool, api_key_from(headers), target="mcp")
+        return await authenticate(services.keys, api_key_from(headers), target="mcp")
     except Unauthorized as exc:
         raise ToolError(f"unauthorized: {exc.detail}") from exc
 

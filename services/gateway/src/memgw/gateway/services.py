@@ -16,6 +16,7 @@ from memgw.common.skills import Skills
 from memgw.gateway.directory_service import Directory
 from memgw.gateway.events import StageRelay
 from memgw.gateway.evermemos_service import EverMemOSFacade
+from memgw.gateway.identity import KeyRing
 from memgw.gateway.mem0_service import Mem0
 from memgw.gateway.memory_service import Memories
 from memgw.gateway.openhuman_rpc import OpenHumanRpc
@@ -27,7 +28,8 @@ from memgw.gateway.sources_service import Sources
 
 @dataclass(frozen=True)
 class Services:
-    pool: asyncpg.Pool  # authentication, health and the audit listing
+    pool: asyncpg.Pool  # health and the audit listing
+    keys: KeyRing  # authentication
     broker: NatsBroker  # health
     fetcher: GuardedFetcher  # closed with the app
     stage_relay: StageRelay
@@ -57,6 +59,7 @@ def services_for(infra: Infra) -> Services:
     fetcher = GuardedFetcher(allow=settings.outbound_allow, timeout_s=settings.outbound_timeout_s)
     composio = ComposioClient(fetcher, settings.composio_api_url, settings.composio_api_key)
     pool, broker, layout = infra.pool, infra.broker, infra.layout
+    keys = KeyRing(pool)
     viking = infra.settings.openviking
     openviking = openviking_for(viking) if viking.openviking_search else None
     memories = Memories(
@@ -82,12 +85,13 @@ def services_for(infra: Infra) -> Services:
     )
     return Services(
         pool=pool,
+        keys=keys,
         broker=broker,
         fetcher=fetcher,
         stage_relay=StageRelay(pool),
         memories=memories,
         sessions=sessions,
-        directory=Directory(pool=pool, broker=broker, layout=layout),
+        directory=Directory(pool=pool, broker=broker, layout=layout, keys=keys),
         reviews=Reviews(pool=pool, layout=layout),
         profiles=profiles,
         sources=sources,

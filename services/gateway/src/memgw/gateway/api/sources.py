@@ -219,7 +219,7 @@ async def stage_events_ws(websocket: WebSocket, source_id: str | None = None) ->
         except (TimeoutError, ValueError, RecursionError, WebSocketDisconnect):
             secret = ""
     try:
-        principal = await authenticate(services.pool, secret, target="websocket /v1/events/ws")
+        principal = await authenticate(services.keys, secret, target="websocket /v1/events/ws")
     except Unauthorized as exc:
         with contextlib.suppress(RuntimeError, WebSocketDisconnect):
             await websocket.close(code=4401, reason=exc.detail)
