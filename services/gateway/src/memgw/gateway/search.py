@@ -113,28 +113,31 @@ class Search:
     async def _index_lists(self) -> tuple[list[IndexHit], list[IndexHit]]:
         body, parts = self.body, self.parts
         keywords = None if body.mode == "dense" else body.query
-
-        async def dense_list() -> list[IndexHit]:
-            return await self._listed("dense", dense=await self._embedded())
-
         # An embedding elsewhere leaves the keyword list to run meanwhile; one on this machine's cores
         # takes the order that has cost less here lately (``search_order``).
         chosen = parts.embedder.shares_cores and body.mode == "hybrid"
         order = parts.order.pick() if chosen else Order.BESIDE
         note("order", order)
         start = time.perf_counter()
-        # The words' weights are read from Postgres while the query is embedded, in either order.
+        # The embedding is asked for before anything else starts; the words' weights are read from
+        # Postgres while it is computed, in either order.
+        embedded = asyncio.ensure_future(self._embedded())
         weights = asyncio.ensure_future(self._weighed(keywords)) if keywords is not None else None
         try:
-            dense = self._listed("dense", dense=await self._embedded()) if order is Order.ALONE else dense_list()
+            if order is Order.ALONE:
+                await asyncio.wait((embedded,))  # the keyword list waits for it (its failure is raised below)
+            found = await asyncio.gather(self._dense_list(embedded), self._by_words(keywords, weights))
         except BaseException:
-            if weights is not None:  # not left running unawaited (its failure would be logged as lost)
-                weights.cancel()
+            for started in (embedded, weights):  # none left running unawaited (its failure would be logged as lost)
+                if started is not None:
+                    started.cancel()
             raise
-        found = await asyncio.gather(dense, self._by_words(keywords, weights))
         if chosen:
             parts.order.took(order, time.perf_counter() - start)
         return found[0], found[1]
+
+    async def _dense_list(self, embedded: Awaitable[list[float] | None]) -> list[IndexHit]:
+        return await self._listed("dense", dense=await embedded)
 
     async def _embedded(self) -> list[float] | None:
         if self.body.mode == "sparse":
