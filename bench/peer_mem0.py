@@ -335,7 +335,7 @@ The last run in full:
 Recall@10 counts the {counted} questions with evidence among the turns added (only that evidence).
 
 Ours goes through HTTP, auth, ACL filters in Postgres and the index, the outbox and an audit row per
-call (a search's written just after its answer); mem0 is called in-process with no isolation layer.
+call (a search's written within 0.2 s of its answer, in a batch); mem0 is called in-process with no isolation layer.
 mem0's OpenAI embedder sends no `input_type`, so its queries are embedded as passages (no E5 query
 prefix); ours asks for query embeddings.
 

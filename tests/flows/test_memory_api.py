@@ -283,7 +283,7 @@ async def test_the_docs_page_needs_nothing_from_the_internet(system: System) -> 
             assert (await system.client.get(asset)).status_code == 200, asset
 
 
-async def test_a_search_is_audited_just_after_its_answer_and_a_refusal_before(system: System, key: str) -> None:
+async def test_a_search_is_audited_a_moment_after_its_answer_and_a_refusal_before(system: System, key: str) -> None:
     h = system.auth(key)
     tag = uuid.uuid4().hex[:8]
     mid = (await system.client.post("/v1/memory", json={"content": f"audit probe {tag}"}, headers=h)).json()["id"]

@@ -9,8 +9,8 @@
    judgements of it;
 4. ``rank``: the ``retrieve_context`` skill fuses the lists and blends what it knows of each hit; two
    optional rounds add candidates and rank again (``feedback``, ``neighbours``);
-5. ``answer``: the hits as records, each marked as found (its recency), and one audit row, written just
-   after the answer (``audit.AllowedBehind``).
+5. ``answer``: the hits as records, each marked as found (its recency), and one audit row, written within
+   0.2 s of the answer with the rows of searches answered meanwhile (``audit.AllowedBehind``).
 
 The reader may read every hit it is answered: the index filter and the Postgres re-check are the same
 rule, rendered twice (``memgw.common.acl``).

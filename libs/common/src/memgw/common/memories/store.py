@@ -239,9 +239,10 @@ class MemoryStore:
         self.layout = layout
         self._tenant_lane = Lanes()
         # Marks whose changes are in the index, cleared off the writer's path: the DELETE is a commit
-        # of its own (its own WAL flush) that no answer needs. A mark left behind (a crash first) only
-        # has the reconciler index its memory again.
-        self._indexed_marks = WriteBehind[int](self._clear_marks, name="index-marks")
+        # of its own (its own WAL flush) that no answer needs, so it waits a moment and takes the marks
+        # of the writes after it too. A mark left behind (a crash first) only has the reconciler index
+        # its memory again.
+        self._indexed_marks = WriteBehind[int](self._clear_marks, name="index-marks", delay_s=0.2)
 
     def screen(self, text: str) -> str:
         """``text`` as this install stores it: as it is, with its secrets redacted, or SecretRefused."""
