@@ -125,7 +125,7 @@ class Search:
         weights = asyncio.ensure_future(self._weighed(keywords)) if keywords is not None else None
         try:
             if order is Order.ALONE:
-                await asyncio.wait((embedded,))  # the keyword list waits for it (its failure is raised below)
+                await embedded  # the keyword list waits for it
             found = await asyncio.gather(self._dense_list(embedded), self._by_words(keywords, weights))
         except BaseException:
             for started in (embedded, weights):  # none left running unawaited (its failure would be logged as lost)
