@@ -31,13 +31,19 @@ async def _stream_messages(broker: NatsBroker, layout: BusLayout) -> list[tuple[
     return [m for m in out if m[0]]
 
 
-async def test_a_rolled_back_write_publishes_nothing_and_a_committed_one_exactly_once(
-    own_pool: asyncpg.Pool, nats_url: str
-) -> None:
+async def _install(nats_url: str) -> tuple[BusLayout, NatsBroker]:
+    """An install of its own on the run's NATS: its bus layout, and a broker connected with its streams."""
     layout = BusLayout("o" + uuid.uuid4().hex[:8])
     broker = NatsBroker(nats_url, logger=None)
     await broker.connect()
     await ensure_streams(broker.connection, layout)
+    return layout, broker
+
+
+async def test_a_rolled_back_write_publishes_nothing_and_a_committed_one_exactly_once(
+    own_pool: asyncpg.Pool, nats_url: str
+) -> None:
+    layout, broker = await _install(nats_url)
     relay = OutboxRelay(own_pool, broker, layout)
     rolled_back, committed = _event(1), _event(2)
 
@@ -107,10 +113,7 @@ async def test_a_relay_publishes_only_its_own_installs_rows(own_pool: asyncpg.Po
 async def test_rows_published_more_than_a_day_ago_are_pruned_and_younger_ones_kept(
     own_pool: asyncpg.Pool, nats_url: str
 ) -> None:
-    layout = BusLayout("o" + uuid.uuid4().hex[:8])
-    broker = NatsBroker(nats_url, logger=None)
-    await broker.connect()
-    await ensure_streams(broker.connection, layout)
+    layout, broker = await _install(nats_url)
     async with own_pool.acquire() as conn, conn.transaction():
         await enqueue(conn, layout, _event(1))
         await enqueue(conn, layout, _event(2))
