@@ -50,6 +50,10 @@ def _verdict(p: dict[str, float], old: str, new: str, *, decisions: bool = False
         (CHANGE_READ, "我住在西安。", "我们小区换了新物业。", OTHER),  # another thing of the user's life
         (CHANGE_READ, "I work at Google.", "I moved from the Maps team to YouTube.", OTHER),  # the same employer
         (CHANGE_READ, "I work at Google.", "I left Google for a team at Meta.", CHANGE),
+        (CHANGE_READ, "I work as a nurse.", "I intend to retrain as a midwife.", OTHER),  # only a plan
+        (CHANGE_READ, "我住在嘉定。", "我们计划明年搬去昆山。", OTHER),
+        (CHANGE_READ, "I plan to move to Lisbon.", "I'm planning to move to Porto instead.", CHANGE),  # plan for plan
+        (CHANGE_READ, "I work as a nurse.", "I left nursing and I'm hoping to teach.", CHANGE),  # done, then a plan
     ],
 )
 def test_a_reading_weighed_by_structure(p: dict[str, float], old: str, new: str, verdict: str) -> None:

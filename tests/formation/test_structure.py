@@ -19,6 +19,7 @@ from memgw.common.formation.structure import (
     ends_a_state,
     imagined,
     in_the_past,
+    intends,
     is_question,
     make_believe,
     moves_within,
@@ -139,6 +140,24 @@ def test_a_stretch_that_is_over_is_the_past(text: str, past: bool) -> None:
 )
 def test_what_is_only_imagined(text: str, is_imagined: bool) -> None:
     assert imagined(text) is is_imagined
+
+
+@pytest.mark.parametrize(
+    ("text", "planned"),
+    [
+        ("We intend to sell the flat and rent for a while.", True),
+        ("I'm about to apply for a job in Dublin.", True),
+        ("我们打算秋天把家搬到嘉兴。", True),
+        ("明年我准备去读个在职研究生。", True),
+        ("I sold the flat in June and we intend to rent for a while.", False),  # what it tells first is done
+        ("我已经在嘉兴了，打算长住。", False),  # a clause that holds now
+        ("I'm planning to stay vegetarian now.", False),
+        ("我准备好了。", False),  # ready, not a plan
+        ("I moved to Dublin.", False),
+    ],
+)
+def test_a_plan_is_told_from_what_holds_or_has_changed(text: str, planned: bool) -> None:
+    assert intends(text) is planned
 
 
 @pytest.mark.parametrize(

@@ -109,6 +109,13 @@ _IMAGINED = re.compile(
     r"|如果|要是|假如|假设|万一|也许|或许|说不定|哪天|有一天|想象|当初|可能会|的话(?!题)|考虑|一直想|总想|很想|好想",
     re.IGNORECASE,
 )
+# Intent: what the user means or is set to do, not done yet ("I'm planning to move …", "I plan to retrain next
+# year", "我们计划年底搬到佛山去", "我准备明年辞职"). A plan is kept as what it is; it changes nothing that holds.
+_INTENT = re.compile(
+    r"\b(?:plan(?:s|ning)?|intend(?:s|ing)?|aim(?:s|ing)?|hop(?:e|es|ing)) to\b"
+    r"|\b(?:am|are|is|'m|'re|'s) (?:going|about) to\b|打算|计划|准备(?![了好])|预计|将要|即将",
+    re.IGNORECASE,
+)
 # Make-believe: a story, a game or a role the user asks for ("Imagine I were a dragon", "Let's pretend
 # I'm a pirate", "假装你是…"). Unlike a condition ("If I'm offline, email me"), nothing in it is meant.
 _MAKE_BELIEVE = re.compile(
@@ -394,6 +401,19 @@ def in_the_past(sentence: str) -> bool:
 def imagined(sentence: str) -> bool:
     """Whether the statement is a condition, a counterfactual, a wish or a maybe, not what holds."""
     return bool(_IMAGINED.search(sentence))
+
+
+def intends(sentence: str) -> bool:
+    """Whether the statement tells what the user means to do, and nothing that holds now or has changed
+    already: what a clause tells before its "plan to" or "打算" is not planned ("I quit Deloitte last month
+    and I'm planning to travel" tells a change)."""
+    planned = False
+    for part in clauses(sentence) or [sentence]:
+        intent = _INTENT.search(part)
+        if holds_now(part) or says_it_changed(part[: intent.start()] if intent else part):
+            return False
+        planned = planned or intent is not None
+    return planned
 
 
 def make_believe(sentence: str) -> bool:
