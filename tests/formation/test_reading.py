@@ -54,6 +54,9 @@ def _verdict(p: dict[str, float], old: str, new: str, *, decisions: bool = False
         (CHANGE_READ, "我住在嘉定。", "我们计划明年搬去昆山。", OTHER),
         (CHANGE_READ, "I plan to move to Lisbon.", "I'm planning to move to Porto instead.", CHANGE),  # plan for plan
         (CHANGE_READ, "I work as a nurse.", "I left nursing and I'm hoping to teach.", CHANGE),  # done, then a plan
+        (CHANGE_READ, "I coach the under-12s.", "I still coach the under-12s, the season starts soon.", OTHER),
+        (CHANGE_READ, "我在成都做牙医。", "我依然在成都当牙医，每天都很忙。", OTHER),  # holds still
+        (CHANGE_READ, "I live in Hackney.", "I still like Hackney, but we moved to Walthamstow.", CHANGE),
     ],
 )
 def test_a_reading_weighed_by_structure(p: dict[str, float], old: str, new: str, verdict: str) -> None:

@@ -17,6 +17,7 @@ from memgw.common.formation.structure import (
     done_to_a_thing,
     done_to_a_thing_of,
     ends_a_state,
+    goes_on,
     imagined,
     in_the_past,
     intends,
@@ -158,6 +159,23 @@ def test_what_is_only_imagined(text: str, is_imagined: bool) -> None:
 )
 def test_a_plan_is_told_from_what_holds_or_has_changed(text: str, planned: bool) -> None:
     assert intends(text) is planned
+
+
+@pytest.mark.parametrize(
+    ("text", "still"),
+    [
+        ("I still play five-a-side on Tuesdays.", True),
+        ("As always, I'm doing the school run in the mornings.", True),
+        ("我仍然在那家诊所做牙医，忙得很。", True),
+        ("我照旧每周回一次老家。", True),
+        ("I still like Hackney, but we moved to Walthamstow last spring.", False),  # set against it
+        ("我还是喜欢那份工作，只是已经辞职了。", False),
+        ("我还是决定辞职了。", False),  # a change told
+        ("I play five-a-side on Tuesdays.", False),
+    ],
+)
+def test_what_holds_still_is_told_from_what_is_set_against_it(text: str, still: bool) -> None:
+    assert goes_on(text) is still
 
 
 @pytest.mark.parametrize(

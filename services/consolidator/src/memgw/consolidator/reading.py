@@ -59,6 +59,8 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
         change = 0.0  # another team of the same employer
     if structure.intends(new) and not structure.intends(old):
         change = 0.0  # what the user means to do changes nothing that holds yet
+    if structure.goes_on(new):
+        change = 0.0  # what holds still is no change of what held
     if structure.denies_without_change(old, new):
         change = 0.0  # the same fact the other way round, or one for both to keep
         if structure.denies_having(old, new):
@@ -88,6 +90,6 @@ def a_clause_may_change(old: str, whole: str) -> bool:
     """Whether a clause of ``whole`` may stand as a change of ``old``: not when the whole names ``old``'s value
     again as still holding, telling no change and nothing that holds now ("Home is Brixton, in south London"
     beside "I live in Brixton"; but "My Brompton got stolen, so I take the bus to work now")."""
-    if structure.intends(whole) and not structure.intends(old):
-        return False  # a plan, whatever its clauses say
+    if (structure.intends(whole) and not structure.intends(old)) or structure.goes_on(whole):
+        return False  # a plan, or what holds still, whatever its clauses say
     return not kept_values(old, whole) or structure.says_it_changed(whole) or structure.holds_now(whole)

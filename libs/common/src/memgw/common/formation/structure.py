@@ -116,6 +116,12 @@ _INTENT = re.compile(
     r"|\b(?:am|are|is|'m|'re|'s) (?:going|about) to\b|打算|计划|准备(?![了好])|预计|将要|即将",
     re.IGNORECASE,
 )
+# Continuity: what held before holds on ("I still help out at the food bank", "我还在北京读博", "我依然每天游泳").
+_GOES_ON = re.compile(
+    r"\bstill\b|\bcontinu(?:e|es|ing) to\b|\bas (?:always|ever)\b|还在|还是|仍然|仍旧|依然|依旧|照样|照旧",
+    re.IGNORECASE,
+)
+_BUT = re.compile(r"\b(?:but|however|though|although|yet)\b|不过|但|可是|然而|只是", re.IGNORECASE)
 # Make-believe: a story, a game or a role the user asks for ("Imagine I were a dragon", "Let's pretend
 # I'm a pirate", "假装你是…"). Unlike a condition ("If I'm offline, email me"), nothing in it is meant.
 _MAKE_BELIEVE = re.compile(
@@ -414,6 +420,16 @@ def intends(sentence: str) -> bool:
             return False
         planned = planned or intent is not None
     return planned
+
+
+def goes_on(sentence: str) -> bool:
+    """Whether the statement says that something holds still, and tells no change, nor sets anything against
+    it ("I still love Oslo, but we moved to Bergen"; "Priya and I are still close, but we called off the
+    engagement")."""
+    still = _GOES_ON.search(sentence)
+    if still is None or _BUT.search(sentence, still.end()):
+        return False
+    return not says_it_changed(sentence)
 
 
 def make_believe(sentence: str) -> bool:
