@@ -33,7 +33,8 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
     keep the staging cluster" beside "We decided to use Postgres") or a change done to a thing ("I changed
     the tyres on my car"); nor when the thing changed is, naming no new value, one of what ``old`` names
     ("the Civic's brakes"), or another thing of the user's life ("我们小区换了新物业" beside "我住在西安"); nor a
-    move between teams of the employer ``old`` names. Another's change is never the user's to review."""
+    move between teams of the employer ``old`` names, nor a plan beside what holds, nor what is said to hold
+    still. Another's change is never the user's to review."""
     if other_kinds(old, new):
         return None
     same, change, other = p[relation.SAME], p[relation.CHANGE], p[relation.OTHER]
@@ -57,10 +58,8 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
         change = 0.0  # a thing of what ``old`` names, or another thing of the user's life
     if structure.moves_within(old, new):
         change = 0.0  # another team of the same employer
-    if structure.intends(new) and not structure.intends(old):
-        change = 0.0  # what the user means to do changes nothing that holds yet
-    if structure.goes_on(new):
-        change = 0.0  # what holds still is no change of what held
+    if _changes_nothing_yet(old, new):
+        change = 0.0
     if structure.denies_without_change(old, new):
         change = 0.0  # the same fact the other way round, or one for both to keep
         if structure.denies_having(old, new):
@@ -90,6 +89,12 @@ def a_clause_may_change(old: str, whole: str) -> bool:
     """Whether a clause of ``whole`` may stand as a change of ``old``: not when the whole names ``old``'s value
     again as still holding, telling no change and nothing that holds now ("Home is Brixton, in south London"
     beside "I live in Brixton"; but "My Brompton got stolen, so I take the bus to work now")."""
-    if (structure.intends(whole) and not structure.intends(old)) or structure.goes_on(whole):
-        return False  # a plan, or what holds still, whatever its clauses say
+    if _changes_nothing_yet(old, whole):
+        return False  # whatever its clauses say
     return not kept_values(old, whole) or structure.says_it_changed(whole) or structure.holds_now(whole)
+
+
+def _changes_nothing_yet(old: str, new: str) -> bool:
+    """A plan beside what holds ("I'm planning to move to Shanghai" beside "I live in Suzhou"; a plan beside a
+    plan may change it), or what is said to hold still ("我还在北京读博士，论文快写完了")."""
+    return (structure.intends(new) and not structure.intends(old)) or structure.goes_on(new)
