@@ -112,7 +112,7 @@ class KeyRing:
             self._known.move_to_end(digest)
             return known[0]
         era, started = self._era, time.monotonic()
-        principal = await principal_for_key(self.pool, secret)
+        principal = await _principal_of(self.pool, digest)
         if principal is None or era != self._era:
             self._known.pop(digest, None)
             return principal
@@ -130,9 +130,14 @@ class KeyRing:
 
 
 async def principal_for_key(pool: asyncpg.Pool, secret: str) -> Principal | None:
-    """One round trip per request: the key, its user, the workspaces it may read (member, and its
-    agent allowed there) and its agent's source scope. ``last_used_at`` is written at most once a
-    minute, so reads do not each cost a write."""
+    """The principal of a key as Postgres has it now (``KeyRing`` remembers it for a request's sake)."""
+    return await _principal_of(pool, hash_key(secret))
+
+
+async def _principal_of(pool: asyncpg.Pool, digest: str) -> Principal | None:
+    """One round trip: the key, its user, the workspaces it may read (member, and its agent allowed
+    there) and its agent's source scope. ``last_used_at`` is written at most once a minute, so reads do
+    not each cost a write."""
     row = await pool.fetchrow(
         "SELECT k.id, k.user_id, k.agent_id, k.is_admin, u.is_trusted,"
         " k.last_used_at IS NULL OR k.last_used_at < now() - interval '1 minute' AS stale,"
@@ -140,7 +145,7 @@ async def principal_for_key(pool: asyncpg.Pool, secret: str) -> Principal | None
         f" {readable_workspaces_sql('k.user_id', 'k.agent_id')} AS workspace_ids"
         " FROM api_keys k JOIN users u ON u.id = k.user_id"
         " WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND u.status = 'active'",
-        hash_key(secret),
+        digest,
     )
     if row is None:
         return None
