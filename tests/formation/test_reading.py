@@ -39,7 +39,7 @@ def _verdict(p: dict[str, float], old: str, new: str, *, decisions: bool = False
         (CHANGE_READ, "I drive a VW Golf.", "I changed the tyres on my car.", OTHER),  # done to a thing
         (CHANGE_READ, "I'm a vegetarian.", "I don't eat meat or fish.", OTHER),  # a denial, no change told
         (SAME_READ, "I have two kids.", "I don't have children.", OTHER),  # denying having: never the same
-        (SAME_READ, "我在杭州工作。", "我不在杭州了。", OTHER),  # turned around: never the same
+        (SAME_READ, "我在杭州工作。", "我不在杭州了。", CHANGE),  # denied in its own words: its end
         (SAME_READ, "我不吃猪肉。", "我现在也吃猪肉了。", CHANGE),  # a denial taken back in its own words
         (SAME_READ, "I don't eat meat.", "I'm vegetarian now.", OTHER),
         (SAME_READ, "I smoke.", "I quit smoking.", CHANGE),  # an ending read as that very fact
@@ -57,6 +57,21 @@ def _verdict(p: dict[str, float], old: str, new: str, *, decisions: bool = False
         (CHANGE_READ, "I coach the under-12s.", "I still coach the under-12s, the season starts soon.", OTHER),
         (CHANGE_READ, "我在成都做牙医。", "我依然在成都当牙医，每天都很忙。", OTHER),  # holds still
         (CHANGE_READ, "I live in Hackney.", "I still like Hackney, but we moved to Walthamstow.", CHANGE),
+        # A denial in the fact's own words ends it, however the model reads the two; one that adds a
+        # circumstance the fact does not state only narrows it.
+        (SAME_READ, "I'm a member of the Labour Party.", "I'm not a member of the Labour Party anymore.", CHANGE),
+        (OTHER_READ, "I sing in a gospel choir.", "I don't sing in the choir anymore.", CHANGE),
+        (SAME_READ, "我女朋友叫小敏。", "我和小敏已经不在一起了。", CHANGE),
+        (SAME_READ, "Wren is my boyfriend.", "Wren and I aren't together anymore.", CHANGE),
+        (CHANGE_READ, "I work at Lidl on the checkouts.", "I don't work Sundays anymore.", OTHER),
+        (CHANGE_READ, "I drive a Kia Ceed.", "I don't drive to the office anymore, I get the tram.", OTHER),
+        (CHANGE_READ, "我在药店上班。", "我节假日不用上班了。", OTHER),
+        (CHANGE_READ, "我每天骑车上学。", "下雪天我就不骑了。", OTHER),  # only on snowy days
+        (CHANGE_READ, "我每天晚上散步。", "做完手术以后我就不散步了。", CHANGE),  # why, not when
+        (CHANGE_READ, "I'm a designer at Canva.", "I don't work at Canva anymore.", CHANGE),  # names its value
+        # A feeling about what holds is no new value of it.
+        (CHANGE_READ, "I live in Bristol.", "I don't like Bristol anymore.", OTHER),
+        (CHANGE_READ, "我在银行做柜员。", "我越来越讨厌这份工作了。", OTHER),
     ],
 )
 def test_a_reading_weighed_by_structure(p: dict[str, float], old: str, new: str, verdict: str) -> None:

@@ -17,6 +17,7 @@ from memgw.common.formation.structure import (
     done_to_a_thing,
     done_to_a_thing_of,
     ends_a_state,
+    feels_about_what_holds,
     goes_on,
     imagined,
     in_the_past,
@@ -34,6 +35,7 @@ from memgw.common.formation.structure import (
     takes_back_a_denial,
     the_same_person,
     turns_around,
+    what_a_denial_adds,
     without_opener,
 )
 
@@ -81,6 +83,7 @@ def test_another_persons_or_things_statement(text: str) -> None:
         "晓峰是我老公。",
         "我老板是李总。",  # a surname and a title: a name
         "我男朋友是张伟。",
+        "我女朋友是小周。",  # 小 or 老 before a surname: a name
         # The user with someone else is the user.
         "My wife and I separated in the spring.",
         "我老婆和我住在北京。",
@@ -575,6 +578,47 @@ def test_a_move_between_teams_of_one_employer(old: str, new: str, within: bool) 
 )
 def test_a_denial_taken_back_in_its_own_words(old: str, new: str, taken_back: bool) -> None:
     assert takes_back_a_denial(old, new) is taken_back
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "added"),
+    [
+        ("I'm a member of the Labour Party.", "I'm not a member of the Labour Party anymore.", set()),
+        ("I coach a youth hockey team.", "I don't coach hockey anymore, no time.", set()),  # the aside denies nothing
+        ("Wren is my boyfriend.", "Wren and I aren't together anymore.", set()),  # who is not what
+        ("My mobile number is 07700 900456.", "That number doesn't work anymore.", set()),
+        ("I'm vegan.", "I'm not strictly vegan anymore.", set()),  # a degree, not a circumstance
+        ("I work at Lidl on the checkouts.", "I don't work Sundays anymore.", {"sunday"}),
+        ("I cycle to the lab.", "I don't cycle in the snow anymore.", {"snow"}),
+        ("I drink espresso.", "I don't drink espresso after 4 anymore.", {"4"}),
+        ("我是素食者。", "我现在不吃素了。", set()),
+        ("我和女朋友住在一起。", "我们已经不住在一起了。", set()),
+        ("我每天晚上散步。", "做完手术以后我就不散步了。", set()),  # why, before the subject
+        ("我每天骑车上学。", "下雪天我就不骑了。", {"下雪"}),  # when, before the subject
+        ("我每周去打羽毛球。", "我现在不去室内馆打了。", {"室内馆"}),
+        ("I don't eat pork.", "I don't eat beef anymore.", None),  # the older denies already
+        ("I quit drinking.", "I don't drink anymore.", None),  # the older ends already
+        ("I'm a nurse.", "I don't do nights anymore.", None),  # not in the older's words
+        ("I'm vegan.", "I'm not vegan anymore, I started eating eggs.", None),  # a change told besides
+    ],
+)
+def test_what_a_denial_in_the_facts_own_words_adds_to_it(old: str, new: str, added: set[str] | None) -> None:
+    assert what_a_denial_adds(old, new) == added
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "feels"),
+    [
+        ("I live in Bristol.", "I don't like Bristol anymore.", True),
+        ("I'm a teacher.", "I really enjoy teaching.", True),
+        ("我在银行做柜员。", "我越来越讨厌这份工作了。", True),
+        ("I love hiking.", "I don't enjoy hiking anymore.", False),  # a feeling beside a feeling
+        ("我不吃辣。", "我喜欢吃辣。", False),  # beside a denial: a contradiction, maybe
+        ("I live in Bristol.", "I moved to Bath.", False),
+    ],
+)
+def test_a_feeling_beside_what_holds(old: str, new: str, feels: bool) -> None:
+    assert feels_about_what_holds(old, new) is feels
 
 
 @pytest.mark.parametrize(

@@ -46,6 +46,11 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
     a_number = any(c.isdigit() or c in "@_" for v in values for c in v)
     if values:
         same, change = 0.0, change + (same if a_number else 0.0)  # never the same
+    denial = _what_a_denial_does(old, new)
+    if denial == ENDS:
+        # Denied in its own words and no more, with the aspect of a change ("I'm not a member of the Green Party
+        # anymore", "我现在不当私教了"): its end, however the model reads the two, unless a rule below says not.
+        same, change = 0.0, max(same + change, CHANGE_AT)
     if kept and not a_number and not structure.says_it_changed(new):
         # The older value named again, no change told: it still holds ("Home is Brixton, in south London"),
         # unless a number comes with it ("New WhatsApp number: …": the name was the attribute's).
@@ -60,6 +65,10 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
         change = 0.0  # another team of the same employer
     if _changes_nothing_yet(old, new):
         change = 0.0
+    if structure.feels_about_what_holds(old, new):
+        change = 0.0  # "I don't like London anymore" beside "I live in London"
+    if denial == NARROWS:
+        change = 0.0
     if structure.denies_without_change(old, new):
         change = 0.0  # the same fact the other way round, or one for both to keep
         if structure.denies_having(old, new):
@@ -67,8 +76,9 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
     if structure.turns_around(old, new):
         # What held one way now holds the other: never said again. A change only as the model reads one
         # ("I don't eat meat these days" may be "I'm vegetarian"), or when what was denied now holds in the
-        # same words ("我现在也吃猪肉了" beside "我不吃猪肉"), however alike the model reads them.
-        change += same if structure.takes_back_a_denial(old, new) else 0.0
+        # same words ("我现在也吃猪肉了" beside "我不吃猪肉"), or what held is denied in its own words ("I'm not a
+        # member of the Green Party anymore"), however alike the model reads them.
+        change += same if structure.takes_back_a_denial(old, new) or denial == NAMES_IT else 0.0
         same = 0.0
     if structure.event_beside_state(old, new):
         # Read as that very fact, an ending of it is its change ("I quit" beside "I smoke"): never lost in it.
@@ -89,8 +99,8 @@ def a_clause_may_change(old: str, whole: str) -> bool:
     """Whether a clause of ``whole`` may stand as a change of ``old``: not when the whole names ``old``'s value
     again as still holding, telling no change and nothing that holds now ("Home is Brixton, in south London"
     beside "I live in Brixton"; but "My Brompton got stolen, so I take the bus to work now")."""
-    if _changes_nothing_yet(old, whole):
-        return False  # whatever its clauses say
+    if _changes_nothing_yet(old, whole) or _what_a_denial_does(old, whole) == NARROWS:
+        return False  # whatever its clauses say ("I don't drive to work anymore, I take the train")
     return not kept_values(old, whole) or structure.says_it_changed(whole) or structure.holds_now(whole)
 
 
@@ -98,3 +108,21 @@ def _changes_nothing_yet(old: str, new: str) -> bool:
     """A plan beside what holds ("I'm planning to move to Shanghai" beside "I live in Suzhou"; a plan beside a
     plan may change it), or what is said to hold still ("我还在北京读博士，论文快写完了")."""
     return (structure.intends(new) and not structure.intends(old)) or structure.goes_on(new)
+
+
+ENDS, NAMES_IT, NARROWS = "ends", "names it", "narrows"
+
+
+def _what_a_denial_does(old: str, new: str) -> str | None:
+    """What ``new``, denying ``old`` in ``old``'s own words, does to it: ENDS it when it adds nothing to them
+    ("I'm not a member of the Green Party anymore"); NAMES_IT when it adds words but names ``old``'s value or
+    where the user lives or works ("I don't work at Google anymore" beside "I'm a product manager at
+    Google"), an end as far as the model reads one fact; else only NARROWS it, denying a circumstance ``old``
+    does not state ("I don't work weekends anymore" beside "I work at Tesco"). None when ``new`` is no such
+    denial."""
+    added = structure.what_a_denial_adds(old, new)
+    if added is None:
+        return None
+    if not added:
+        return ENDS
+    return NAMES_IT if kept_values(old, new) or kinds(new) else NARROWS

@@ -43,13 +43,14 @@ _SOMEONE_ELSE = re.compile(
 # Claire", "我女朋友叫小雨", "米米是我女儿"): the user's own relationship, a fact of theirs, not of the
 # other person's. A name is told by its capital in English (so case matters here); in Chinese by 叫, or
 # by a common surname (a closed class) opening a word of two or three characters that is not a trade or
-# an origin ("王经理", "李总", "张伟"; not "高中生", "程序员", "湖南人").
+# an origin, or after 小 or 老 ("王经理", "李总", "张伟", "小李"; not "高中生", "程序员", "湖南人").
 _NAME = r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?"
 _SURNAME = (
     r"[王李张刘陈杨黄赵吴周徐孙马朱胡郭何林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘蒋蔡余杜叶程苏魏吕丁任沈姚卢"
     r"姜崔钟谭陆汪范石廖贾夏韦方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤高金]"
 )
-_NAME_ZH = rf"(?:小|老)?{_SURNAME}[^\s，,。员生人家者手]{{1,2}}(?<![员生人家者手])"
+_GIVEN_ZH = r"[^\s，,。员生人家者手]{1,2}(?<![员生人家者手])"
+_NAME_ZH = rf"(?:(?:小|老){_SURNAME}(?:{_GIVEN_ZH})?|{_SURNAME}{_GIVEN_ZH})"  # "小李" alone is a name
 _NAMES_A_RELATION = re.compile(
     rf"^\s*(?i:my|our)\s+(?:\w+\s+){{0,2}}?(?i:{_RELATIVE_EN})(?:'s name is\b|\s+(?:is called|is named|goes by)\b"
     rf"|\s+is\s+{_NAME}\s*(?:now\s*)?[.!]?\s*$)"
@@ -119,6 +120,14 @@ _INTENT = re.compile(
 # Continuity: what held before holds on ("I still help out at the food bank", "我还在北京读博", "我依然每天游泳").
 _GOES_ON = re.compile(
     r"\bstill\b|\bcontinu(?:e|es|ing) to\b|\bas (?:always|ever)\b|还在|还是|仍然|仍旧|依然|依旧|照样|照旧",
+    re.IGNORECASE,
+)
+# A feeling about something ("I don't like London anymore", "I hate my commute", "我越来越讨厌这份工作"): the
+# verbs of liking and disliking right after the subject, a closed class of the grammar.
+_FEELS = re.compile(
+    r"^\s*(?:i|we)\s+(?:(?:don't|do not|didn't|no longer|really|still|actually|absolutely|totally|just|kind of"
+    r"|kinda)\s+)*(?:like|love|enjoy|hate|dislike|miss|mind|can't stand|cannot stand|adore|loathe)\b"
+    r"|^\s*我们?(?:现在|最近|其实|真的|越来越|已经|还|也|都|不|没|很|挺|太|有点|再也)*(?:喜欢|讨厌|享受|受不了|烦|反感)",
     re.IGNORECASE,
 )
 _BUT = re.compile(r"\b(?:but|however|though|although|yet)\b|不过|但|可是|然而|只是", re.IGNORECASE)
@@ -432,6 +441,13 @@ def goes_on(sentence: str) -> bool:
     return not says_it_changed(sentence)
 
 
+def feels_about_what_holds(old: str, new: str) -> bool:
+    """Whether ``new`` tells how the user feels ("I don't enjoy teaching anymore", "我不喜欢上海了") beside an
+    ``old`` that states what holds, neither a feeling nor a denial ("I'm a teacher", "我在上海工作"): a feeling
+    about a fact is never a new value of it. "我喜欢吃辣" beside "我不吃辣" may be."""
+    return bool(_FEELS.match(without_opener(new))) and not (_FEELS.match(without_opener(old)) or _DENIAL.search(old))
+
+
 def make_believe(sentence: str) -> bool:
     """Whether the statement opens a story, a game or a role rather than saying what holds."""
     return bool(_MAKE_BELIEVE.match(sentence))
@@ -632,6 +648,75 @@ def takes_back_a_denial(old: str, new: str) -> bool:
     return (
         bool(_DENIAL.search(old)) and not _DENIAL.search(new) and holds_now(new) and bool(_content(old) & _content(new))
     )
+
+
+# What a denial denies is its clause without the user as its subject ("我和晓雯已经不在一起了" denies being
+# together), or in English, lacking the user as subject, what follows the denial ("That number doesn't work
+# anymore").
+_USER_SUBJECT = re.compile(
+    r"\b(?:i|i'm|i've|we|we're|we've)(?![\w'])|我们?(?:[和跟与同][^\s，,。不没]{1,4}?(?=[\u3400-\u9fff]{0,2}[不没]))?",
+    re.IGNORECASE,
+)
+# What comes before the subject and is not what is denied: why or since when ("膝盖受伤以后我就…", "Since the
+# surgery I …"), or who besides ("Hannah and I …"). A time or a condition is ("下雨天我不骑了": only then).
+_WHY_OR_WHO = re.compile(r"以后|之后|以来|自从|因为|由于|\b(?:since|after|because)\b|\b(?:and|&)\s*$", re.IGNORECASE)
+_DENIAL_EN = re.compile(r"\w+n't\b|\b(?:not|never|no)\b", re.IGNORECASE)
+# The words of a denial that name nothing: the denial and its aspect, the verbs that carry it, pronouns and
+# prepositions ("I don't work there anymore", "我已经不在那家公司了").
+_FRAME_EN = {
+    *_FUNCTION_EN,
+    *"isn't aren't wasn't won't can't didn't haven't hasn't i've we're we've longer am are is was were be been being"
+    " do does did doing done have has had get got the a an my our your it its this that these those there here"
+    " them all just really at in on to of for from with by after before about into over out"
+    " strictly fully completely totally entirely exactly quite very much always even".split(),
+}
+_FRAME_ZH = re.compile(rf"{_FUNCTION_ZH.pattern}|[那这个么用]")
+# The aspect of a state changed since, which tells a change only with the denial it goes with.
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_DENIAL_ASPECT = re.compile(r"\b(?:any ?more|no longer)\b|不再", re.IGNORECASE)
+
+
+def what_a_denial_adds(old: str, new: str) -> set[str] | None:
+    """What ``new``'s denial of ``old``, in ``old``'s own words, names beyond them: nothing when it denies
+    ``old`` itself ("I'm not a member of the Green Party anymore", "我现在不坐地铁了" beside "我每天坐地铁上班"), a
+    circumstance of it when it denies only when, where or how ``old`` holds ("weekends" of "I don't work
+    weekends anymore" beside "I work at Tesco", "周末" of "我周末不喝豆浆了" beside "我每天早上喝豆浆"). None
+    when ``new`` is no such denial: ``old`` denies or ends something itself, no clause of the user's in
+    ``new`` denies in ``old``'s words, or another of them tells a change of its own ("我现在开始吃鱼了，不算全素了")."""
+    if _DENIAL.search(old) or ends_a_state(old):
+        return None
+    own = [c for c in _CLAUSE.split(new) if c.strip() and not about_someone_else(without_opener(c.strip()))]
+    if any(tells_a_change(_DENIAL_ASPECT.sub(" ", c)) for c in own):
+        return None
+    said = _stems(old)
+    denials = [c for c in own if _DENIAL.search(c) and _stems(c) & said]
+    if not denials:
+        return None
+    added: set[str] = set()
+    for denial in denials:
+        denied = _what_is_denied(denial)
+        if not _stems(denied) & said:
+            continue  # it denies who or what its subject is ("Hannah and I aren't together anymore")
+        added |= {w for w in _stems(denied) - said if w.isascii()}
+        unsaid = (c if c not in said and _CJK.match(c) and not _FRAME_ZH.match(c) else " " for c in denied)
+        added |= {run for run in "".join(unsaid).split() if len(run) > 1}
+    return added
+
+
+def _what_is_denied(clause: str) -> str:
+    if subject := _USER_SUBJECT.search(clause):
+        before, after = clause[: subject.start()], clause[subject.end() :]
+        return after if _WHY_OR_WHO.search(before) else f"{before} {after}"
+    denial = _DENIAL_EN.search(clause)
+    return clause[denial.start() :] if denial else clause
+
+
+def _stems(sentence: str) -> set[str]:
+    """The words of a statement that name something, English ones without their endings ("drives", "driving"
+    → "driv"), numbers, Chinese ones as their characters."""
+    words = {w for w in re.findall(r"[a-z']+", sentence.lower()) if w not in _FRAME_EN and len(w) > 2}
+    stems = {re.sub(r"(?:ing|ed|es|s|e)$", "", w) or w for w in words} | set(re.findall(r"\d+", sentence))
+    return stems | set(_FRAME_ZH.sub("", "".join(_CJK.findall(sentence))))
 
 
 def says_it_changed(sentence: str) -> bool:
