@@ -489,6 +489,36 @@ MANY: dict[str, dict[str, tuple[list[str], list[str], list[str]]]] = {
     },
 }
 
+# When, where or how much one works is not where one works nor what as: the circumstances of a job.
+CIRCUMSTANCES: dict[str, list[str]] = {
+    "en": [
+        "I've gone part-time, three days a week.",
+        "My shifts are mostly evenings now.",
+        "I don't do the early starts anymore.",
+        "They put me on the late rota.",
+        "I only go into the office on Tuesdays now.",
+        "I'm working four-day weeks these days.",
+        "I don't cover Saturdays anymore.",
+        "I mostly work from home now.",
+        "I got a pay rise last month.",
+        "I'm on call every other week now.",
+        "I don't train the new starters anymore.",
+        "My hours got cut to twenty a week.",
+    ],
+    "zh": [
+        "我现在一周只上四天班。",
+        "我不值早班了。",
+        "排班调了，我现在多是晚班。",
+        "我已经不加班了。",
+        "我现在大部分时间在家办公。",
+        "周六我不用去了。",
+        "我涨工资了。",
+        "我现在每隔一周值一次夜。",
+        "我不带新人了。",
+        "我的工时减到一周二十小时了。",
+    ],
+}
+
 # A trip or a visit is not a move: phrasings that name a place {y} without living there.
 VISITS: dict[str, list[str]] = {
     "en": [
@@ -899,6 +929,11 @@ def _pairs(rng: random.Random) -> list[dict[str, str]]:
             kind = rng.choice(list(SINGLE))
             states, _, values = SINGLE[kind][lang]
             add(lang, a, rng.choice(states).format(x=rng.choice(values)), OTHER)
+    for lang, circumstances in CIRCUMSTANCES.items():  # a job's circumstances, against where or what as
+        for kind in ("employer", "role"):
+            states, _, values = SINGLE[kind][lang]
+            for circumstance in circumstances:
+                add(lang, rng.choice(states).format(x=rng.choice(values)), circumstance, OTHER)
     return out
 
 
