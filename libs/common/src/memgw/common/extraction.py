@@ -61,22 +61,25 @@ _RULES: list[tuple[str, float, float, re.Pattern[str]]] = [
         0.75,
         0.8,
         re.compile(
-            r"(教训|踩坑|失败|报错|不要再|下次要|lesson|learned|failed|broke|mistake|never again|root cause)", re.I
+            r"(教训|踩坑|失败|报错|不要再|下次要|\b(?:lesson|learned|failed|broke|mistake|never again|root cause)\b)",
+            re.I,
         ),
     ),
     (
         "decision",
         0.8,
         0.85,
-        re.compile(r"(决定|确定|选择了|采用|定下|we decided|decided to|we chose|agreed to|will use|going with)", re.I),
+        re.compile(
+            r"(决定|确定|选择了|采用|定下|\b(?:we decided|decided to|we chose|agreed to|will use|going with)\b)", re.I
+        ),
     ),
     (
         "preference",
         0.7,
         0.8,
         re.compile(
-            r"(偏好|喜欢|不喜欢|讨厌|习惯|希望|想要|不要|爱喝|不再|prefers?|likes?|loves?|hates?|dislikes?|"
-            r"would rather|favou?rite|no longer|doesn't like|does not like)",
+            r"(偏好|喜欢|不喜欢|讨厌|习惯|希望|想要|不要|爱喝|不再|\b(?:prefers?|likes?|loves?|hates?|dislikes?|"
+            r"would rather|favou?rite|no longer|doesn't like|does not like)\b)",
             re.I,
         ),
     ),
@@ -85,8 +88,8 @@ _RULES: list[tuple[str, float, float, re.Pattern[str]]] = [
         0.65,
         0.75,
         re.compile(
-            r"(住在|搬到|来自|工作于|在.+工作|我是|我的名字|生日|名叫|lives? in|moved to|works? (at|for)|"
-            r"my name is|born in|is from|is a |is an )",
+            r"(住在|搬到|来自|工作于|在.+工作|我是|我的名字|生日|名叫|\b(?:lives? in|moved to|works? (at|for)|"
+            r"my name is|born in|is from|is a |is an ))",
             re.I,
         ),
     ),
@@ -95,7 +98,7 @@ _RULES: list[tuple[str, float, float, re.Pattern[str]]] = [
         0.55,
         0.7,
         re.compile(
-            r"(完成了|实现了|学会|发现|经验|总结|finished|implemented|learned that|found that|discovered)", re.I
+            r"(完成了|实现了|学会|发现|经验|总结|\b(?:finished|implemented|learned that|found that|discovered)\b)", re.I
         ),
     ),
 ]

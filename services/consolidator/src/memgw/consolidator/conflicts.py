@@ -153,6 +153,11 @@ _VALUE = re.compile(
 )
 
 
+def named_values(text: str) -> set[str]:
+    """The values ``text`` names: numbers, emails, handles, names."""
+    return set(_VALUE.findall(text))
+
+
 def new_values(old: str, new: str) -> set[str]:
     """The values ``new`` names that ``old`` does not (numbers, emails, names): what a paraphrase of the
     same fact never brings, and a changed fact usually does."""

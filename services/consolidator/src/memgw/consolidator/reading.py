@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from memgw.common.formation import structure
 from memgw.consolidator import relation
-from memgw.consolidator.conflicts import kept_values, kinds, new_values, other_kinds
+from memgw.consolidator.conflicts import kept_values, kinds, named_values, new_values, other_kinds
 
 # How sure the reading must be that a statement says a memory again (it merges as evidence) or changes it
 # (a person reviews it): a false review costs a person's attention, so a change asks more.
@@ -59,7 +59,10 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
         change = 0.0  # taking something up beside a fact adds to it, unless it is where they live or work
     if not (values or kept) and (decisions or structure.done_to_a_thing(new)):
         change = 0.0
-    if (not values and structure.done_to_a_thing_of(old, new)) or structure.changes_another_thing(old, new):
+    # Another thing of the user's life, unless a new value goes where ``old`` names one ("I moved all my accounts
+    # over to Starling" beside "I bank with Monzo").
+    another_thing = structure.changes_another_thing(old, new) and not (values and named_values(old))
+    if (not values and structure.done_to_a_thing_of(old, new)) or another_thing:
         change = 0.0  # a thing of what ``old`` names, or another thing of the user's life
     if structure.moves_within(old, new):
         change = 0.0  # another team of the same employer
