@@ -581,29 +581,43 @@ def test_a_denial_taken_back_in_its_own_words(old: str, new: str, taken_back: bo
 
 
 @pytest.mark.parametrize(
-    ("old", "new", "added"),
+    ("old", "new", "renaming", "narrowing"),
     [
-        ("I'm a member of the Labour Party.", "I'm not a member of the Labour Party anymore.", set()),
-        ("I coach a youth hockey team.", "I don't coach hockey anymore, no time.", set()),  # the aside denies nothing
-        ("Wren is my boyfriend.", "Wren and I aren't together anymore.", set()),  # who is not what
-        ("My mobile number is 07700 900456.", "That number doesn't work anymore.", set()),
-        ("I'm vegan.", "I'm not strictly vegan anymore.", set()),  # a degree, not a circumstance
-        ("I work at Lidl on the checkouts.", "I don't work Sundays anymore.", {"sunday"}),
-        ("I cycle to the lab.", "I don't cycle in the snow anymore.", {"snow"}),
-        ("I drink espresso.", "I don't drink espresso after 4 anymore.", {"4"}),
-        ("我是素食者。", "我现在不吃素了。", set()),
-        ("我和女朋友住在一起。", "我们已经不住在一起了。", set()),
-        ("我每天晚上散步。", "做完手术以后我就不散步了。", set()),  # why, before the subject
-        ("我每天骑车上学。", "下雪天我就不骑了。", {"下雪"}),  # when, before the subject
-        ("我每周去打羽毛球。", "我现在不去室内馆打了。", {"室内馆"}),
-        ("I don't eat pork.", "I don't eat beef anymore.", None),  # the older denies already
-        ("I quit drinking.", "I don't drink anymore.", None),  # the older ends already
-        ("I'm a nurse.", "I don't do nights anymore.", None),  # not in the older's words
-        ("I'm vegan.", "I'm not vegan anymore, I started eating eggs.", None),  # a change told besides
+        ("I'm a member of the Labour Party.", "I'm not a member of the Labour Party anymore.", set(), set()),
+        ("I coach a youth hockey team.", "I don't coach hockey anymore, no time.", set(), set()),  # an aside
+        ("Wren is my boyfriend.", "Wren and I aren't together anymore.", set(), set()),  # who is not what
+        ("My mobile number is 07700 900456.", "That number doesn't work anymore.", set(), set()),
+        ("I'm vegan.", "I'm not strictly vegan anymore.", set(), set()),  # a degree, not a circumstance
+        ("I'm a designer at Canva.", "I don't work at Canva anymore.", {"work"}, set()),  # another verb
+        ("The user prefers tea.", "The user no longer drinks tea.", {"drink"}, set()),
+        ("I work at Lidl on the checkouts.", "I don't work Sundays anymore.", set(), {"sunday"}),
+        ("I cycle to the lab.", "I don't cycle in the snow anymore.", set(), {"snow"}),
+        ("I take the Jubilee line.", "I don't take the Jubilee line at rush hour anymore.", set(), {"rush", "hour"}),
+        ("I drink espresso.", "I don't drink espresso after 4 anymore.", set(), {"4"}),
+        ("我是素食者。", "我现在不吃素了。", set(), set()),
+        ("我和女朋友住在一起。", "我们已经不住在一起了。", set(), set()),
+        ("我每天晚上散步。", "做完手术以后我就不散步了。", set(), set()),  # why, before the subject
+        ("我每天骑车上学。", "下雪天我就不骑了。", set(), {"下雪"}),  # when, before the subject
+        ("我每周去打羽毛球。", "我现在不去室内馆打了。", set(), {"室内馆"}),
     ],
 )
-def test_what_a_denial_in_the_facts_own_words_adds_to_it(old: str, new: str, added: set[str] | None) -> None:
-    assert what_a_denial_adds(old, new) == added
+def test_what_a_denial_in_the_facts_own_words_adds_to_it(
+    old: str, new: str, renaming: set[str], narrowing: set[str]
+) -> None:
+    assert what_a_denial_adds(old, new) == (renaming, narrowing)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("I don't eat pork.", "I don't eat beef anymore."),  # the older denies already
+        ("I quit drinking.", "I don't drink anymore."),  # the older ends already
+        ("I'm a nurse.", "I don't do nights anymore."),  # not in the older's words
+        ("I'm vegan.", "I'm not vegan anymore, I started eating eggs."),  # a change told besides
+    ],
+)
+def test_what_is_no_denial_of_a_fact_in_its_words(old: str, new: str) -> None:
+    assert what_a_denial_adds(old, new) is None
 
 
 @pytest.mark.parametrize(

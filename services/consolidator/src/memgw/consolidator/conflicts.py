@@ -166,9 +166,15 @@ def new_values(old: str, new: str) -> set[str]:
 
 
 def kept_values(old: str, new: str) -> set[str]:
-    """The values of ``old`` that ``new`` names again ("VS Code" in "switched from VS Code to Zed")."""
+    """The values of ``old`` that ``new`` names again ("VS Code" in "switched from VS Code to Zed"), wherever
+    ("Liverpool till I die" beside "I'm a big Liverpool fan": a name opening a sentence is no value of its
+    own, but it is one ``old`` named)."""
     said = {_plain(v) for v in _VALUE.findall(new)}
-    return {v for v in _VALUE.findall(old) if _among(_plain(v), said)}
+    return {
+        v
+        for v in _VALUE.findall(old)
+        if _among(_plain(v), said) or (len(v) > 2 and re.search(rf"(?<!\w){re.escape(v)}(?!\w)", new))
+    }
 
 
 def _among(value: str, said: set[str]) -> bool:

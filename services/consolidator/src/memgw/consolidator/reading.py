@@ -81,7 +81,8 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
         # ("I don't eat meat these days" may be "I'm vegetarian"), or when what was denied now holds in the
         # same words ("我现在也吃猪肉了" beside "我不吃猪肉"), or what held is denied in its own words ("I'm not a
         # member of the Green Party anymore"), however alike the model reads them.
-        change += same if structure.takes_back_a_denial(old, new) or denial == RENAMES_IT else 0.0
+        renamed = denial == RENAMES_IT and not structure.feels_about_what_holds(old, new)
+        change += same if structure.takes_back_a_denial(old, new) or renamed else 0.0
         same = 0.0
     if structure.event_beside_state(old, new):
         # Read as that very fact, an ending of it is its change ("I quit" beside "I smoke"): never lost in it.
@@ -118,20 +119,15 @@ ENDS, RENAMES_IT, NARROWS = "ends", "renames it", "narrows"
 
 def _what_a_denial_does(old: str, new: str) -> str | None:
     """What ``new``, denying ``old`` in ``old``'s own words, does to it: ENDS it when it adds nothing to them
-    ("I'm not a member of the Green Party anymore"); RENAMES_IT when what it adds says where the user lives or
-    works, or only puts another verb before ``old``'s value ("I don't work at Google anymore" beside "I'm a
-    product manager at Google", "I'm not running Berlin anymore" beside "I'm training for the Berlin
-    marathon"), an end as far as the model reads one fact; else only NARROWS it, denying a circumstance
-    ``old`` does not state, which comes after the value it names if any ("I don't work weekends anymore"
-    beside "I work at Tesco", "I don't take the Northern line at rush hour anymore" beside "I take the
-    Northern line to work"). None when ``new`` is no such denial."""
-    added = structure.what_a_denial_adds(old, new)
-    if added is None:
+    ("I'm not a member of the Green Party anymore"); RENAMES_IT when what it adds is only another verb before
+    them, or says where the user lives or works ("I don't work at Google anymore" beside "I'm a product
+    manager at Google", "The user no longer drinks tea" beside "The user prefers tea"), an end as far as the
+    model reads one fact; else only NARROWS it, denying a circumstance ``old`` does not state ("I don't work
+    weekends anymore" beside "I work at Tesco", "I don't take the Northern line at rush hour anymore" beside
+    "I take the Northern line to work"). None when ``new`` is no such denial."""
+    adds = structure.what_a_denial_adds(old, new)
+    if adds is None:
         return None
-    if not added:
+    if not (adds.renaming or adds.narrowing):
         return ENDS
-    said = new.lower()
-    value_at = min((at for v in kept_values(old, new) if (at := said.find(v.lower())) >= 0), default=-1)
-    if kinds(new) or all(0 <= said.find(word) < value_at for word in added):
-        return RENAMES_IT
-    return NARROWS
+    return RENAMES_IT if not adds.narrowing or kinds(new) else NARROWS

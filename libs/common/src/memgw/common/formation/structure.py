@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from typing import NamedTuple
 
 # The subject is the user, not something of theirs ("my brother …", "我的…") nor a condition ("If I …").
 _ABOUT_USER = re.compile(
@@ -676,12 +677,20 @@ _CJK = re.compile(r"[\u3400-\u9fff]")
 _DENIAL_ASPECT = re.compile(r"\b(?:any ?more|no longer)\b|不再", re.IGNORECASE)
 
 
-def what_a_denial_adds(old: str, new: str) -> set[str] | None:
+class DenialAdds(NamedTuple):
+    """The words a denial adds to those of the fact it denies: before them, another verb for the same thing
+    ("drinks" of "The user no longer drinks tea" beside "The user prefers tea"); after them, or anywhere in
+    Chinese, a circumstance of it ("weekends" of "I don't work weekends anymore" beside "I work at Tesco",
+    "周末" of "我周末不喝豆浆了" beside "我每天早上喝豆浆")."""
+
+    renaming: frozenset[str]
+    narrowing: frozenset[str]
+
+
+def what_a_denial_adds(old: str, new: str) -> DenialAdds | None:
     """What ``new``'s denial of ``old``, in ``old``'s own words, names beyond them: nothing when it denies
-    ``old`` itself ("I'm not a member of the Green Party anymore", "我现在不坐地铁了" beside "我每天坐地铁上班"), a
-    circumstance of it when it denies only when, where or how ``old`` holds ("weekends" of "I don't work
-    weekends anymore" beside "I work at Tesco", "周末" of "我周末不喝豆浆了" beside "我每天早上喝豆浆"). None
-    when ``new`` is no such denial: ``old`` denies or ends something itself, no clause of the user's in
+    ``old`` itself ("I'm not a member of the Green Party anymore", "我现在不坐地铁了" beside "我每天坐地铁上班").
+    None when ``new`` is no such denial: ``old`` denies or ends something itself, no clause of the user's in
     ``new`` denies in ``old``'s words, or another of them tells a change of its own ("我现在开始吃鱼了，不算全素了")."""
     if _DENIAL.search(old) or ends_a_state(old):
         return None
@@ -692,15 +701,19 @@ def what_a_denial_adds(old: str, new: str) -> set[str] | None:
     denials = [c for c in own if _DENIAL.search(c) and _stems(c) & said]
     if not denials:
         return None
-    added: set[str] = set()
+    renaming: set[str] = set()
+    narrowing: set[str] = set()
     for denial in denials:
         denied = _what_is_denied(denial)
         if not _stems(denied) & said:
             continue  # it denies who or what its subject is ("Hannah and I aren't together anymore")
-        added |= {w for w in _stems(denied) - said if w.isascii()}
+        words = _english_stems(denied)
+        first = next((i for i, w in enumerate(words) if w in said), len(words))
+        renaming |= {w for w in words[:first] if w not in said}
+        narrowing |= {w for w in words[first:] if w not in said}
         unsaid = (c if c not in said and _CJK.match(c) and not _FRAME_ZH.match(c) else " " for c in denied)
-        added |= {run for run in "".join(unsaid).split() if len(run) > 1}
-    return added
+        narrowing |= {run for run in "".join(unsaid).split() if len(run) > 1}
+    return DenialAdds(frozenset(renaming), frozenset(narrowing))
 
 
 def _what_is_denied(clause: str) -> str:
@@ -711,12 +724,20 @@ def _what_is_denied(clause: str) -> str:
     return clause[denial.start() :] if denial else clause
 
 
+def _english_stems(sentence: str) -> list[str]:
+    """The English words of a statement that name something, in order, without their endings ("drives",
+    "driving" → "driv"), and its numbers."""
+    words = re.findall(r"[a-z']+|\d+", sentence.lower())
+    return [
+        w if w.isdigit() else re.sub(r"(?:ing|ed|es|s|e)$", "", w) or w
+        for w in words
+        if w.isdigit() or (w not in _FRAME_EN and len(w) > 2)
+    ]
+
+
 def _stems(sentence: str) -> set[str]:
-    """The words of a statement that name something, English ones without their endings ("drives", "driving"
-    → "driv"), numbers, Chinese ones as their characters."""
-    words = {w for w in re.findall(r"[a-z']+", sentence.lower()) if w not in _FRAME_EN and len(w) > 2}
-    stems = {re.sub(r"(?:ing|ed|es|s|e)$", "", w) or w for w in words} | set(re.findall(r"\d+", sentence))
-    return stems | set(_FRAME_ZH.sub("", "".join(_CJK.findall(sentence))))
+    """``_english_stems`` and the Chinese characters that name something."""
+    return set(_english_stems(sentence)) | set(_FRAME_ZH.sub("", "".join(_CJK.findall(sentence))))
 
 
 def says_it_changed(sentence: str) -> bool:
