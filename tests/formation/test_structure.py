@@ -245,6 +245,11 @@ def test_a_question_that_only_asks_or_imagines_states_nothing(text: str) -> None
         ("Remember that I'm allergic to shellfish", "I'm allergic to shellfish"),  # an ask to remember what follows
         ("记住我不吃香菜", "我不吃香菜"),
         ("Updated my CV yesterday", "Updated my CV yesterday"),  # a verb, not the opener "update"
+        ("跟你说件事，我下个月要去读研了", "我下个月要去读研了"),  # not "件事，…"
+        ("告诉你个好消息，我考上编制了", "我考上编制了"),
+        ("Big news: we got a puppy", "We got a puppy"),
+        ("Again, no onions in anything please", "No onions in anything please"),  # a reminder
+        ("Again and again I forget my keys", "Again and again I forget my keys"),  # not one
     ],
 )
 def test_a_statement_loses_the_interjections_it_opens_with_and_nothing_else(text: str, statement: str) -> None:

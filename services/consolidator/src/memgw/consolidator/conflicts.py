@@ -186,12 +186,20 @@ def _plain(value: str) -> str:
     return value.replace(" ", "").replace("-", "").lower()
 
 
-def contradiction(old: str, new: str) -> str | None:
-    """Why ``new`` contradicts ``old`` (None when it does not)."""
+def another_value(old: str, new: str) -> str | None:
+    """Which of residence, workplace and name ``new`` gives another value than ``old`` does ("搬到大理" beside
+    "住在昆明"; not "搬到北京朝阳" beside "住在北京", a value within the older one), as "attribute: old → new"."""
     for attribute, pattern in _ATTRIBUTES:
         before, after = _value(pattern, old), _value(pattern, new)
         if before and after and before != after and not (before in after or after in before):
             return f"{attribute} changed: {before} → {after}"
+    return None
+
+
+def contradiction(old: str, new: str) -> str | None:
+    """Why ``new`` contradicts ``old`` (None when it does not)."""
+    if changed := another_value(old, new):
+        return changed
     if bool(_NEGATION.search(old)) != bool(_NEGATION.search(new)):
         shared = _topic(old) & _topic(new)
         if shared:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from memgw.common.formation import structure
 from memgw.consolidator import relation
-from memgw.consolidator.conflicts import kept_values, kinds, named_values, new_values, other_kinds
+from memgw.consolidator.conflicts import another_value, kept_values, kinds, named_values, new_values, other_kinds
 
 # How sure the reading must be that a statement says a memory again (it merges as evidence) or changes it
 # (a person reviews it): a false review costs a person's attention, so a change asks more.
@@ -93,6 +93,13 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
         # where the user lives or works ("We bought a house in Chorlton and moved in" beside "I rent a flat in
         # Hulme").
         if values and ((one_fact and (kept or change > other)) or same_kind):
+            change = max(change, CHANGE_AT)
+        # Chinese names no place with a capital: a move of the user's own to another place is told by where
+        # it goes ("我们全家上个月搬到大理去了" beside "我跟我老婆住在昆明"), unless it moves a thing
+        # ("我把书房搬到了次卧") or is only a plan.
+        own = structure.about_user(new) and not structure.about_someone_else(new)
+        moved = same_kind and own and not (structure.done_to_a_thing(new) or _changes_nothing_yet(old, new))
+        if moved and another_value(old, new):
             change = max(change, CHANGE_AT)
     if another:
         change = 0.0

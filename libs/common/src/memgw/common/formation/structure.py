@@ -268,11 +268,13 @@ def stated_before_ask(sentence: str) -> str | None:
 # that …", "记住…"). Not "also" nor "还有": those say a statement adds.
 _OPENER = re.compile(
     r"^(?:\s*(?:(?:oh|ah|um+|uh|hmm+|well|so|and|anyway|anyways|actually|honestly|basically|btw|by the way|fyi"
-    r"|hey|hi|hello|(?:quick )?update|heads[- ]up|quick note|just so you know|for the record|ok(?:ay)?|yeah|yes|lol"
+    r"|hey|hi|hello|(?:quick )?update|(?:some |big |good )?news|heads[- ]up|quick note|just so you know|for the record"
+    r"|as i said|again(?=\s*,)|ok(?:ay)?|yeah|yes|lol"
     r"|ha(?:ha)+|thanks|thank you|remember(?: that)?|keep in mind(?: that)?|don't forget(?: that)?"
     r"|(?:please )?note(?: that)?)"
     r"(?![\w-])|(?:哦|噢|嗯|啊|哈哈+|好的|好吧)(?=[\s,，:：!！.。]|哦|噢|嗯|啊|哈|好的|好吧)|对了|其实|顺便说一下|顺便提一下|顺便"
-    r"|说起来|话说|跟你说一下|跟你说|记住|记得|别忘了)"
+    r"|说起来|话说|(?:跟|和)你(?:说|讲)(?:一下|一声|个事儿?|件事儿?)?|告诉你(?:一下|一声|个事儿?|件事儿?|一?个好消息)?"
+    r"|有个(?:好)?消息|记住|记得|别忘了)"
     r"[\s,，:：!！.。-]*)+",
     re.IGNORECASE,
 )
