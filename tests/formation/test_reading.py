@@ -97,3 +97,25 @@ def test_a_clause_changes_nothing_when_the_whole_names_the_value_as_still_holdin
         "I cycle to work on my Brompton.", "My Brompton got stolen, so I take the bus to work now."
     )
     assert reading.a_clause_may_change("I live in Brixton.", "I love it here, the rent is fine.")  # names nothing
+
+
+def _found(memory: str, kind: str, p: float = 0.9) -> reading.Found:
+    return ({"id": memory, "content": "Please keep your answers short."}, kind, p)
+
+
+def test_a_change_of_the_whole_that_a_clause_says_again_and_none_changes_is_none() -> None:
+    text = "Short answers please, bullet points are fine."
+    whole = _found("m1", CHANGE)
+    assert reading.in_whole_or_part(text, whole, [_found("m1", SAME), None]) is None  # the same, with more
+    assert reading.in_whole_or_part(text, whole, [_found("m1", SAME), _found("m1", CHANGE)]) == whole
+    assert reading.in_whole_or_part(text, whole, [_found("m2", SAME), None]) == whole  # another memory's
+    assert reading.in_whole_or_part(text, whole, [None, None]) == whole
+
+
+def test_a_clause_finds_only_a_change_and_only_when_the_whole_finds_nothing() -> None:
+    text = "Short answers please, bullet points are fine."
+    assert reading.in_whole_or_part(text, None, [_found("m1", SAME), None]) is None
+    surer = _found("m2", CHANGE, 0.95)
+    assert reading.in_whole_or_part(text, None, [_found("m1", CHANGE, 0.7), surer]) == surer
+    same = _found("m1", SAME)
+    assert reading.in_whole_or_part(text, same, [_found("m2", CHANGE)]) == same

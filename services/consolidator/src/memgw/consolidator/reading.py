@@ -6,6 +6,8 @@ the model where they do not. A pure function of the two texts and the model's pr
 
 from __future__ import annotations
 
+from typing import Any
+
 from memgw.common.formation import structure
 from memgw.consolidator import relation
 from memgw.consolidator.conflicts import another_value, kept_values, kinds, named_values, new_values, other_kinds
@@ -104,6 +106,27 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
     if another:
         change = 0.0
     return {relation.SAME: same, relation.CHANGE: change, relation.OTHER: other}
+
+
+# (memory, relation, probability): what a statement, or a clause of it, is to one of the user's memories.
+Found = tuple[dict[str, Any], str, float]
+
+
+def in_whole_or_part(text: str, whole: Found | None, parts: list[Found | None]) -> Found | None:
+    """What ``text`` is to the user's memories, given what it is as a whole and what each of its clauses is:
+    the whole's reading, or failing one, the surest change a clause may tell (``a_clause_may_change``). A
+    clause never finds the same again: that is judged on the whole, so no detail is lost in a merge. A change
+    the whole reads is none when a clause says the memory again and none changes it ("Short answers please,
+    bullet points are fine" beside "Please keep your answers short"): the same with something more."""
+    changes = [f for f in parts if f and f[1] == relation.CHANGE and a_clause_may_change(f[0]["content"], text)]
+    if whole is None:
+        return max(changes, key=lambda f: f[2], default=None)
+    if whole[1] == relation.CHANGE:
+        of_it = whole[0]["id"]
+        said_again = any(f and f[1] == relation.SAME and f[0]["id"] == of_it for f in parts)
+        if said_again and not any(f[0]["id"] == of_it for f in changes):
+            return None
+    return whole
 
 
 def a_clause_may_change(old: str, whole: str) -> bool:

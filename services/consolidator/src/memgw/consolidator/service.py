@@ -324,32 +324,25 @@ class Consolidator:
         return best
 
     async def _related_in_whole_or_part(self, asked: _Asked, neighbours: list[tuple[Any, float]]) -> Any:
-        """``_related`` for the whole statement; failing that, a change that one of its own clauses tells
-        ("Claire left, so my manager is Hassan now" beside "My manager is Claire"), unless the whole names
-        the memory's value again as still holding ("Home is Brixton, in south London" beside "I live in
-        Brixton"). A clause only ever finds a change: the same again is judged on the whole, so no detail of
-        it is lost in a merge."""
+        """What the statement is to the user's memories in whole or by its own clauses
+        (``reading.in_whole_or_part``): "Claire left, so my manager is Hassan now" beside "My manager is
+        Claire" is a change by a clause. The clauses are embedded only when the whole is no same again."""
         text = asked.candidate.content
-        if related := self._related(text, asked.vector, neighbours):
-            return related
+        whole = self._related(text, asked.vector, neighbours)
+        if whole is not None and whole[1] == relation.SAME:
+            return whole
         if not any(e["embedding_model"] == self.embedder.name for e, _ in neighbours):
-            return None  # nothing a clause could be compared with: not worth embedding the clauses
+            return whole  # nothing a clause could be compared with: not worth embedding the clauses
         own = [
             c
             for c in structure.clauses(text)
             if not (structure.about_someone_else(c) or structure.in_the_past(c) or structure.imagined(c))
         ]
         if not own or relation.for_embedder(self.embedder.name) is None:
-            return None
+            return whole
         vectors = await self.store.embed_passages(own, self.embedder, tenant=asked.event.user_id)
-        changes = [
-            found
-            for clause, vector in zip(own, vectors, strict=True)
-            if (found := self._related(clause, vector, neighbours)) is not None
-            and found[1] == relation.CHANGE
-            and reading.a_clause_may_change(found[0]["content"], text)
-        ]
-        return max(changes, key=lambda found: found[2], default=None)
+        parts = [self._related(clause, vector, neighbours) for clause, vector in zip(own, vectors, strict=True)]
+        return reading.in_whole_or_part(text, whole, parts)
 
     async def _consider(
         self, event: SessionCommitted, candidate: CandidateMemory, min_importance: float, outcome: Outcome, step: int
