@@ -52,6 +52,10 @@ def test_a_statement_of_an_attribute_names_the_words_to_find_others_by() -> None
         ("我用 IntelliJ 写代码。", "我现在换成 Cursor 了。", {"Cursor"}),
         ("我不喝酒。", "我滴酒不沾。", set()),
         ("I swim on Sundays.", "Every Sunday I go swimming.", set()),
+        ("I go to bed around eleven.", "I'm usually asleep by 11.", set()),  # a number spelled out is one
+        ("我一般十一点睡。", "我通常11点睡觉。", set()),
+        ("I have two kids.", "I have 3 kids.", {"3"}),
+        ("我们一起去三亚玩。", "我去了3次三亚。", {"3"}),  # "一起" is no number
     ],
 )
 def test_new_values_are_what_a_paraphrase_never_brings(old: str, new: str, values: set[str]) -> None:
@@ -63,6 +67,8 @@ def test_kept_values_are_the_old_ones_the_new_statement_names_again() -> None:
     assert kept_values("我的微信号是 lily_2020。", "我微信号从 lily_2020 改成 lily_new 了。") == {"lily_2020"}
     assert kept_values("I use VS Code.", "I've switched to Zed.") == set()
     assert kept_values("我的QQ号是 88654321。", "我把QQ的昵称改了。") == {"QQ"}  # the name, not the Chinese after it
+    assert kept_values("I'm a big Liverpool fan.", "Liverpool till I die.") == {"Liverpool"}  # opening the sentence
+    assert kept_values("My alarm is set for 6.", "I get up at six.") == {"6"}
 
 
 @pytest.mark.parametrize(

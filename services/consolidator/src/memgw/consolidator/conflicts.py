@@ -160,8 +160,9 @@ def named_values(text: str) -> set[str]:
 
 def new_values(old: str, new: str) -> set[str]:
     """The values ``new`` names that ``old`` does not (numbers, emails, names): what a paraphrase of the
-    same fact never brings, and a changed fact usually does."""
-    said = {_plain(v) for v in _VALUE.findall(old)}
+    same fact never brings, and a changed fact usually does. A number ``old`` spells out is one it names
+    ("I'm usually asleep by 11" beside "I go to bed around eleven")."""
+    said = {_plain(v) for v in _VALUE.findall(old)} | _spelled(old)
     return {v for v in _VALUE.findall(new) if not _among(_plain(v), said)}
 
 
@@ -169,12 +170,33 @@ def kept_values(old: str, new: str) -> set[str]:
     """The values of ``old`` that ``new`` names again ("VS Code" in "switched from VS Code to Zed"), wherever
     ("Liverpool till I die" beside "I'm a big Liverpool fan": a name opening a sentence is no value of its
     own, but it is one ``old`` named)."""
-    said = {_plain(v) for v in _VALUE.findall(new)}
+    said = {_plain(v) for v in _VALUE.findall(new)} | _spelled(new)
     return {
         v
         for v in _VALUE.findall(old)
         if _among(_plain(v), said) or (len(v) > 2 and re.search(rf"(?<!\w){re.escape(v)}(?!\w)", new))
     }
+
+
+_NUMBER_WORDS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen"
+    " seventeen eighteen nineteen twenty"
+).split()
+_NUMBER_EN = re.compile(rf"\b(?:{'|'.join(_NUMBER_WORDS)})\b", re.IGNORECASE)
+# Chinese numerals count as a number before a unit only: "十一点", "两个", "二十岁"; not "一起", "三亚".
+_NUMBER_ZH = re.compile(
+    r"(?:([一二两三四五六七八九])?(十)([一二三四五六七八九])?|([一二两三四五六七八九]))"
+    r"(?=点|个|岁|号|月|年|天|次|公里|小时|分钟|口|只)"
+)
+_DIGIT_ZH = {c: i for i, c in enumerate("零一二三四五六七八九")} | {"两": 2}
+
+
+def _spelled(text: str) -> set[str]:
+    """The numbers ``text`` spells out, as digits ("eleven" → "11", "十一点" → "11", "二十岁" → "20")."""
+    numbers = {_NUMBER_WORDS.index(w.lower()) for w in _NUMBER_EN.findall(text)}
+    for tens, _ten, ones, alone in _NUMBER_ZH.findall(text):
+        numbers.add(_DIGIT_ZH[alone] if alone else _DIGIT_ZH.get(tens, 1) * 10 + _DIGIT_ZH.get(ones, 0))
+    return {str(n) for n in numbers}
 
 
 def _among(value: str, said: set[str]) -> bool:
