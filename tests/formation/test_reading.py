@@ -70,6 +70,7 @@ def _verdict(p: dict[str, float], old: str, new: str, *, decisions: bool = False
         (CHANGE_READ, "I work at Lidl on the checkouts.", "I don't work Sundays anymore.", OTHER),
         (CHANGE_READ, "I drive a Kia Ceed.", "I don't drive to the office anymore, I get the tram.", OTHER),
         (CHANGE_READ, "我在药店上班。", "我节假日不用上班了。", OTHER),
+        (SAME_READ, "我骑车上班。", "我晚上不骑车了，看不清路。", OTHER),  # narrowed: neither changed nor said again
         (CHANGE_READ, "我每天骑车上学。", "下雪天我就不骑了。", OTHER),  # only on snowy days
         (CHANGE_READ, "我每天晚上散步。", "做完手术以后我就不散步了。", CHANGE),  # why, not when
         (CHANGE_READ, "I'm a designer at Canva.", "I don't work at Canva anymore.", CHANGE),  # says where

@@ -602,8 +602,9 @@ def test_a_denial_taken_back_in_its_own_words(old: str, new: str, taken_back: bo
         ("我是素食者。", "我现在不吃素了。", set(), set()),
         ("我和女朋友住在一起。", "我们已经不住在一起了。", set(), set()),
         ("我每天晚上散步。", "做完手术以后我就不散步了。", set(), set()),  # why, before the subject
-        ("我每天骑车上学。", "下雪天我就不骑了。", set(), {"下雪"}),  # when, before the subject
+        ("我每天骑车上学。", "下雪天我就不骑了。", set(), {"下雪", "雪天"}),  # when, before the subject
         ("我每周去打羽毛球。", "我现在不去室内馆打了。", set(), {"室内馆"}),
+        ("我开车上班。", "我晚上不开车了。", set(), {"晚上"}),  # told whole, though "上" is in the fact
     ],
 )
 def test_what_a_denial_in_the_facts_own_words_adds_to_it(
@@ -618,6 +619,7 @@ def test_what_a_denial_in_the_facts_own_words_adds_to_it(
         ("I don't eat pork.", "I don't eat beef anymore."),  # the older denies already
         ("I quit drinking.", "I don't drink anymore."),  # the older ends already
         ("I'm a nurse.", "I don't do nights anymore."),  # not in the older's words
+        ("我是一名护士。", "护士这行不好干。"),  # no change told
         ("I'm vegan.", "I'm not vegan anymore, I started eating eggs."),  # a change told besides
     ],
 )

@@ -54,7 +54,9 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
     if denial == ENDS:
         # Denied in its own words and no more, with the aspect of a change ("I'm not a member of the Green Party
         # anymore", "我现在不当私教了"): its end, however the model reads the two, unless a rule below says not.
-        same, change = 0.0, max(same + change, CHANGE_AT)
+        change = max(same + change, CHANGE_AT)
+    if denial is not None:
+        same = 0.0  # denied in its own words, whatever else: never said again ("我晚上不开车了" beside "我开车上班")
     if kept and not a_number and not structure.says_it_changed(new):
         # The older value named again, no change told: it still holds ("Home is Brixton, in south London"),
         # unless a number comes with it ("New WhatsApp number: …": the name was the attribute's).

@@ -676,6 +676,12 @@ _FRAME_EN = {
 _FRAME_ZH = re.compile(rf"{_FUNCTION_ZH.pattern}|[那这个么用]")
 # The aspect of a state changed since, which tells a change only with the denial it goes with.
 _CJK = re.compile(r"[\u3400-\u9fff]")
+# When, in Chinese: a closed class of words, told whole, for one of their characters may be in the fact
+# ("晚上" beside "上班": "我晚上不开车了" only narrows "我开车上班").
+_WHEN_ZH = re.compile(
+    r"早上|晚上|中午|上午|下午|傍晚|夜里|夜间|半夜|白天|周末|工作日|节假日|假期|平时|雨天|雪天"
+    r"|(?:周|星期|礼拜)[一二三四五六日天]|[春夏秋冬]天"
+)
 _DENIAL_ASPECT = re.compile(r"\b(?:any ?more|no longer)\b|不再", re.IGNORECASE)
 
 
@@ -690,17 +696,19 @@ class DenialAdds(NamedTuple):
 
 
 def what_a_denial_adds(old: str, new: str) -> DenialAdds | None:
-    """What ``new``'s denial of ``old``, in ``old``'s own words, names beyond them: nothing when it denies
-    ``old`` itself ("I'm not a member of the Green Party anymore", "我现在不坐地铁了" beside "我每天坐地铁上班").
-    None when ``new`` is no such denial: ``old`` denies or ends something itself, no clause of the user's in
-    ``new`` denies in ``old``'s words, or another of them tells a change of its own ("我现在开始吃鱼了，不算全素了")."""
+    """What ``new``'s denial of ``old``, in ``old``'s own words and with the aspect of a change ("anymore",
+    "no longer", "现在", the 了 of a new situation), names beyond them: nothing when it denies ``old`` itself
+    ("I'm not a member of the Green Party anymore", "我现在不坐地铁了" beside "我每天坐地铁上班"). None when ``new``
+    is no such denial: ``old`` denies or ends something itself, no clause of the user's in ``new`` denies in
+    ``old``'s words with that aspect ("护士这行不好干" beside "我是一名护士" tells no change), or another of them
+    tells a change of its own ("我现在开始吃鱼了，不算全素了")."""
     if _DENIAL.search(old) or ends_a_state(old):
         return None
     own = [c for c in _CLAUSE.split(new) if c.strip() and not about_someone_else(without_opener(c.strip()))]
     if any(tells_a_change(_DENIAL_ASPECT.sub(" ", c)) for c in own):
         return None
     said = _stems(old)
-    denials = [c for c in own if _DENIAL.search(c) and _stems(c) & said]
+    denials = [c for c in own if _DENIAL.search(c) and _CHANGED_SINCE.search(c) and _stems(c) & said]
     if not denials:
         return None
     renaming: set[str] = set()
@@ -715,6 +723,7 @@ def what_a_denial_adds(old: str, new: str) -> DenialAdds | None:
         narrowing |= {w for w in words[first:] if w not in said}
         unsaid = (c if c not in said and _CJK.match(c) and not _FRAME_ZH.match(c) else " " for c in denied)
         narrowing |= {run for run in "".join(unsaid).split() if len(run) > 1}
+        narrowing |= {when for when in _WHEN_ZH.findall(denied) if when not in old}
     return DenialAdds(frozenset(renaming), frozenset(narrowing))
 
 
