@@ -162,18 +162,18 @@ def new_values(old: str, new: str) -> set[str]:
     """The values ``new`` names that ``old`` does not (numbers, emails, names): what a paraphrase of the
     same fact never brings, and a changed fact usually does. A number ``old`` spells out is one it names
     ("I'm usually asleep by 11" beside "I go to bed around eleven")."""
-    said = {_plain(v) for v in _VALUE.findall(old)} | _spelled(old)
-    return {v for v in _VALUE.findall(new) if not _among(_plain(v), said)}
+    said = {_plain(v) for v in named_values(old)} | _spelled(old)
+    return {v for v in named_values(new) if not _among(_plain(v), said)}
 
 
 def kept_values(old: str, new: str) -> set[str]:
     """The values of ``old`` that ``new`` names again ("VS Code" in "switched from VS Code to Zed"), wherever
     ("Liverpool till I die" beside "I'm a big Liverpool fan": a name opening a sentence is no value of its
     own, but it is one ``old`` named)."""
-    said = {_plain(v) for v in _VALUE.findall(new)} | _spelled(new)
+    said = {_plain(v) for v in named_values(new)} | _spelled(new)
     return {
         v
-        for v in _VALUE.findall(old)
+        for v in named_values(old)
         if _among(_plain(v), said) or (len(v) > 2 and re.search(rf"(?<!\w){re.escape(v)}(?!\w)", new))
     }
 

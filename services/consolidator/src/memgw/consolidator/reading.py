@@ -72,9 +72,10 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
         change = 0.0  # a thing of what ``old`` names, or another thing of the user's life
     if structure.moves_within(old, new):
         change = 0.0  # another team of the same employer
-    if _changes_nothing_yet(old, new):
+    not_yet, feels = _changes_nothing_yet(old, new), structure.feels_about_what_holds(old, new)
+    if not_yet:
         change = 0.0
-    if structure.feels_about_what_holds(old, new):
+    if feels:
         change = 0.0  # "I don't like London anymore" beside "I live in London"
     if denial == NARROWS:
         change = 0.0
@@ -87,7 +88,7 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
         # ("I don't eat meat these days" may be "I'm vegetarian"), or when what was denied now holds in the
         # same words ("我现在也吃猪肉了" beside "我不吃猪肉"), or what held is denied in its own words ("I'm not a
         # member of the Green Party anymore"), however alike the model reads them.
-        renamed = denial == RENAMES_IT and not structure.feels_about_what_holds(old, new)
+        renamed = denial == RENAMES_IT and not feels
         change += same if structure.takes_back_a_denial(old, new) or renamed else 0.0
         same = 0.0
     if structure.event_beside_state(old, new):
@@ -104,7 +105,7 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
         # it goes ("我们全家上个月搬到大理去了" beside "我跟我老婆住在昆明"), unless it moves a thing
         # ("我把书房搬到了次卧") or is only a plan.
         own = structure.about_user(new) and not structure.about_someone_else(new)
-        moved = same_kind and own and not (structure.done_to_a_thing(new) or _changes_nothing_yet(old, new))
+        moved = same_kind and own and not (structure.done_to_a_thing(new) or not_yet)
         if moved and another_value(old, new):
             change = max(change, CHANGE_AT)
     if another:

@@ -674,7 +674,6 @@ _FRAME_EN = {
     " strictly fully completely totally entirely exactly quite very much always even".split(),
 }
 _FRAME_ZH = re.compile(rf"{_FUNCTION_ZH.pattern}|[那这个么用]")
-# The aspect of a state changed since, which tells a change only with the denial it goes with.
 _CJK = re.compile(r"[\u3400-\u9fff]")
 # When, in Chinese: a closed class of words, told whole, for one of their characters may be in the fact
 # ("晚上" beside "上班": "我晚上不开车了" only narrows "我开车上班").
@@ -682,6 +681,7 @@ _WHEN_ZH = re.compile(
     r"早上|晚上|中午|上午|下午|傍晚|夜里|夜间|半夜|白天|周末|工作日|节假日|假期|平时|雨天|雪天"
     r"|(?:周|星期|礼拜)[一二三四五六日天]|[春夏秋冬]天"
 )
+# The aspect of a state changed since, which tells a change only with the denial it goes with.
 _DENIAL_ASPECT = re.compile(r"\b(?:any ?more|no longer)\b|不再", re.IGNORECASE)
 
 
