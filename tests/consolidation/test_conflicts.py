@@ -81,6 +81,9 @@ def test_kept_values_are_the_old_ones_the_new_statement_names_again() -> None:
         ("I live in Leeds.", "I moved to York.", False),  # both where they live: a change is for the model
         ("我在字节工作。", "我入职了腾讯。", False),
         ("I live in Leeds.", "I like tea.", False),  # only one of them says which
+        ("My email is ana.r@proton.me.", "My work email is ana.ruiz@acme.com.", True),  # a contact of a kind
+        ("我的邮箱是 wei@qq.com。", "我的工作邮箱是 wei@corp.cn。", True),
+        ("My work email is a.r@acme.com.", "My new work email is ana@acme.io.", False),  # the same kind
     ],
 )
 def test_where_one_lives_and_where_one_works_are_told_apart_by_their_verbs(old: str, new: str, other: bool) -> None:

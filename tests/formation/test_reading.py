@@ -79,6 +79,15 @@ def _verdict(p: dict[str, float], old: str, new: str, *, decisions: bool = False
         # A feeling about what holds is no new value of it.
         (CHANGE_READ, "I live in Bristol.", "I don't like Bristol anymore.", OTHER),
         (CHANGE_READ, "我在银行做柜员。", "我越来越讨厌这份工作了。", OTHER),
+        # A narrowing denial with a new address is the address's change; another kind of contact stands beside.
+        (
+            CHANGE_READ,
+            "Email me at ben.k@outlook.com.",
+            "I don't read the outlook inbox anymore, use benk@hey.com.",
+            CHANGE,
+        ),
+        (CHANGE_READ, "My email is ana.r@proton.me.", "My work email is ana.ruiz@acme.com.", "never one fact"),
+        (SAME_READ, "I eat meat and fish, no restrictions.", "No more meat for me.", OTHER),  # turned, by its clause
     ],
 )
 def test_a_reading_weighed_by_structure(p: dict[str, float], old: str, new: str, verdict: str) -> None:

@@ -12,6 +12,7 @@ from memgw.common.formation.structure import (
     about_what_it_names,
     adds_to,
     changes_another_thing,
+    clauses_alone,
     denies_having,
     denies_without_change,
     done_to_a_thing,
@@ -194,6 +195,9 @@ def test_what_holds_still_is_told_from_what_is_set_against_it(text: str, still: 
         ("我也不太吃羊肉。", True),  # one more denial
         ("我不吃肉也不吃鱼。", False),  # neither … nor: one statement
         ("我一点也不喜欢。", False),  # not at all
+        ("我又养了一只狗。", True),  # another one
+        ("我又换了一个工作。", False),  # changed again
+        ("我又开始喝咖啡了。", False),
     ],
 )
 def test_an_addition(text: str, adds: bool) -> None:
@@ -497,6 +501,8 @@ def test_two_statements_about_others_are_about_the_same_one(old: str, new: str, 
         ("我不吃牛肉。", "我也不太吃羊肉。", False),  # both deny
         ("I like jazz.", "I also like classical music.", False),
         ("I'm vegetarian.", "I don't eat meat or fish.", False),  # nothing says it holds now
+        ("I eat meat and fish, no restrictions.", "I've gone vegetarian, so no more meat for me.", True),  # by clause
+        ("I eat meat and fish, no restrictions.", "I don't go to the gym anymore.", False),  # clauses of other things
     ],
 )
 def test_a_fact_turned_around_is_told_from_one_more(old: str, new: str, turned: bool) -> None:
@@ -654,3 +660,24 @@ def test_a_feeling_beside_what_holds(old: str, new: str, feels: bool) -> None:
 )
 def test_what_a_fact_names_is_news_of_its_own_when_the_user_is_not_in_it(old: str, new: str, its_own: bool) -> None:
     assert about_what_it_names(old, new) is its_own
+
+
+@pytest.mark.parametrize(
+    ("text", "alone"),
+    [
+        ("要是明天不下雨，我就去爬山。", ["要是明天不下雨"]),  # the consequence of a condition
+        ("If it's sunny tomorrow, I'll go hiking.", ["If it's sunny tomorrow"]),
+        ("要是当初学了医，我现在可能是医生。", ["要是当初学了医"]),
+        (
+            "If you're drafting emails, I sign off as Dr. Patel.",
+            ["If you're drafting emails", "I sign off as Dr. Patel."],
+        ),
+        ("要是你帮我写邮件，落款写我的英文名就行。", ["要是你帮我写邮件", "落款写我的英文名就行。"]),  # "that will do"
+        ("今天太热了，不想出门。", ["今天太热了"]),  # goes on about the day, naming nobody
+        ("I'm so tired today, can't be bothered to cook.", ["I'm so tired today"]),
+        ("I'm exhausted today, I have a newborn at home.", ["I'm exhausted today", "I have a newborn at home."]),
+        ("Claire left, so my manager is Hassan now.", ["Claire left", "My manager is Hassan now."]),
+    ],
+)
+def test_a_condition_or_a_moment_frames_the_clauses_after_it(text: str, alone: list[str]) -> None:
+    assert clauses_alone(text) == alone

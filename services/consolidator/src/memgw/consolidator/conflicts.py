@@ -69,10 +69,24 @@ def kinds(text: str) -> set[str]:
     return {kind for kind, pattern in _KINDS.items() if pattern.search(text)}
 
 
+# The kind of a contact the words before it name ("my work email", "personal number", "工作邮箱", "家里电话"): one
+# of each kind may stand beside the others.
+_CONTACT_KIND = re.compile(
+    r"\b(work|personal|home|office|business|private|school|uni|university|backup|spare)\s+"
+    r"(?:e-?mail|address|number|phone|mobile|line)\b|(工作|私人|家里|家庭|办公室|公司|单位|备用|学校)的?(?:邮箱|电话|手机|号码|微信)",
+    re.IGNORECASE,
+)
+
+
+def _contact_kinds(text: str) -> set[str]:
+    return {(m.group(1) or m.group(2)).lower() for m in _CONTACT_KIND.finditer(text)}
+
+
 def other_kinds(old: str, new: str) -> bool:
-    """Whether the two state different ones of residence and workplace: never the same fact."""
+    """Whether the two state different ones of residence and workplace, or ``new`` a contact of a kind ``old``
+    does not name ("My work email is …" beside "My email is …"): never the same fact."""
     said, stated = kinds(old), kinds(new)
-    return bool(said and stated and said.isdisjoint(stated))
+    return bool(said and stated and said.isdisjoint(stated)) or bool(_contact_kinds(new) - _contact_kinds(old))
 
 
 def attribute_triggers(text: str) -> tuple[str, ...]:

@@ -37,7 +37,7 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
     ("the Civic's brakes"), or another thing of the user's life ("我们小区换了新物业" beside "我住在西安"); nor a
     move between teams of the employer ``old`` names, nor a plan beside what holds, nor what is said to hold
     still, nor a feeling about ``old`` ("I don't like London anymore"), nor a denial of only a circumstance of
-    it (``_what_a_denial_does``). A denial of ``old`` in its own words ends it. Another's change is never the
+    it (``_what_a_denial_does``) that names no new number or address. A denial of ``old`` in its own words ends it. Another's change is never the
     user's to review."""
     if other_kinds(old, new):
         return None
@@ -77,8 +77,8 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
         change = 0.0
     if feels:
         change = 0.0  # "I don't like London anymore" beside "I live in London"
-    if denial == NARROWS:
-        change = 0.0
+    if denial == NARROWS and not a_number:
+        change = 0.0  # unless a new number or address comes with it ("I don't check the outlook one anymore, use …")
     if structure.denies_without_change(old, new):
         change = 0.0  # the same fact the other way round, or one for both to keep
         if structure.denies_having(old, new):

@@ -8,7 +8,7 @@ from __future__ import annotations
 from memgw.common.embedding.base import Embedder
 from memgw.common.formation.durable import KEEP_AT, DurableModel, for_embedder
 from memgw.common.formation.speakers import user_statements
-from memgw.common.formation.structure import clauses
+from memgw.common.formation.structure import clauses_alone, framed
 from memgw.common.secrets import contains_secret
 from memgw.common.skills import Skills
 from memgw.common.skills.memory import ExtractInput, ExtractMemory, ExtractOutput
@@ -27,15 +27,17 @@ async def extract(skills: Skills, embedder: Embedder, episodes: list[tuple[str |
 async def _judged(model: DurableModel, embedder: Embedder, said: list[str]) -> tuple[list[str], list[float]]:
     """Each statement with how likely it is durable. A sentence the model does not keep may still state a
     fact beside a request or an aside ("推荐个菜吧，香菜我是一点都不碰的", "I have a boyfriend now, so dinner
-    for two"): the whole weighs the fact down, so such a sentence's clauses are judged each alone instead.
-    Not one that holds a secret: none of it becomes a memory."""
+    for two"): the whole weighs the fact down, so such a sentence's clauses are judged each alone instead. So
+    are those of a sentence a condition or a moment frames in part ("I'm exhausted today, I have a newborn at
+    home"), within its scope (``structure.clauses_alone``: not "今天好累啊，不想动"). Not one that holds a secret:
+    none of it becomes a memory."""
     if not said:
         return [], []
     whole = model.probabilities(await embedder.embed_passages(said))
     parts = {
         i: cut
         for i, (sentence, p) in enumerate(zip(said, whole, strict=True))
-        if p < KEEP_AT and not contains_secret(sentence) and (cut := clauses(sentence))
+        if (p < KEEP_AT or framed(sentence)) and not contains_secret(sentence) and (cut := clauses_alone(sentence))
     }
     if not parts:
         return said, whole

@@ -170,10 +170,12 @@ _OF_THE_MOMENT = re.compile(
 )
 # An additive focus ("I also like …", "我也…", "as well"): one more value of a many-valued fact, never
 # the same one again nor a replacement.
-# Not "也" of "一点也不" nor of "不吃肉也不吃鱼" (neither … nor): only "我也不…" adds a denial.
+# Not "也" of "一点也不" nor of "不吃肉也不吃鱼" (neither … nor): only "我也不…" adds a denial. "又…一只" is "another"
+# ("我又养了一只狗"), unless what is done again is a change ("我又换了一个工作").
 _ADDITIVE = re.compile(
     r"\balso\b|\bas well\b|\btoo\s*[.!]?\s*$|\banother\b|\bin addition\b|\bbesides\b"
-    r"|也(?!不|没|许)|^\s*我们?也(?=不|没)|另外|此外|还有",
+    r"|也(?!不|没|许)|^\s*我们?也(?=不|没)|另外|此外|还有"
+    r"|又(?!换|搬|跳|转|改)[^，。,.\s]{0,3}一(?:只|个|辆|台|条|套|本|门|位|家|部|份)",
     re.IGNORECASE,
 )
 
@@ -201,9 +203,9 @@ _CHANGE_OF_STATE = re.compile(
 # A denial ("I don't …", "never", "我不…", "没有…"), and the aspect that tells a state has changed since:
 # "now", "anymore", "no longer", "已经", the 了 of a new situation ("我不跑步了").
 _DENIAL = re.compile(r"n't\b|\b(?:not|never|no|nothing|none|nobody|neither)\b|不|没|别", re.IGNORECASE)
-_NOW_EN = r"now|any ?more|no longer|these days|again"
+_NOW_EN = r"now|any ?more|no more|no longer|these days|again"
 _NOW_ZH = r"现在|如今|已经"
-_CHANGED_SINCE = re.compile(rf"\b(?:{_NOW_EN}|no more|since)\b|{_NOW_ZH}|了|再", re.IGNORECASE)
+_CHANGED_SINCE = re.compile(rf"\b(?:{_NOW_EN}|since)\b|{_NOW_ZH}|了|再", re.IGNORECASE)
 # Taking something up ("I started running with a heart-rate monitor", "我最近开始负责一个新项目") adds to a
 # life; it replaces a fact only when it says so: "now", "again", "已经", the perfect ("I've started …") or the
 # 了 of a new situation that tell it holds now, or by turning the fact around.
@@ -362,6 +364,36 @@ def about_someone_named(old: str, new: str) -> bool:
 # A name a statement opens with ("Santander changed their app again"), and the user anywhere in it.
 _OPENING_NAME = re.compile(r"\s*((?!(?:I|My|Our|We|The|It|This|That)\b)[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)*)")
 _THE_USER = re.compile(r"\b(?:I|me|my|mine|myself|we|us|our|ours)\b|I'|我", re.IGNORECASE)
+
+
+# What a condition or a moment said first still frames: after a condition, a consequence ("要是明天不下雨，我就去爬山",
+# "If it's sunny tomorrow, I'll go hiking"; not "If you're picking restaurants, I'm vegetarian"); after a clause
+# of this day, one that names nobody of its own, so goes on about it ("I'm so tired today, can't be bothered to
+# cook", "今天太热了，不想出门"; not "I'm exhausted today, I have a newborn at home").
+_CONSEQUENCE = re.compile(
+    r"\b(?:will|would|could|might|may|probably|then|going to|gonna)\b|'ll\b|'d\b"
+    r"|就(?!行|好|可以|够)|便|会|可能|也许|或许|大概",
+    re.IGNORECASE,
+)
+_SOMEONE = re.compile(rf"{_THE_USER.pattern}|\b{_PERSON_EN}\b|{_PERSON_ZH}|他|她|他们|她们", re.IGNORECASE)
+
+
+def framed(sentence: str) -> bool:
+    """Whether a condition or a moment frames some of the statement, so that its clauses are to be read alone
+    within its scope (``clauses_alone``)."""
+    return imagined(sentence) or of_the_moment(sentence)
+
+
+def clauses_alone(sentence: str) -> list[str]:
+    """The clauses of ``sentence`` (``clauses``) less those a condition or a moment said before them frames:
+    each of the rest says what it says alone."""
+    alone: list[str] = []
+    condition = moment = False
+    for part in clauses(sentence):
+        if not ((condition and _CONSEQUENCE.search(part)) or (moment and not _SOMEONE.search(part))):
+            alone.append(part)
+        condition, moment = condition or imagined(part), moment or of_the_moment(part)
+    return alone
 
 
 def about_what_it_names(old: str, new: str) -> bool:
@@ -623,8 +655,15 @@ def only_takes_up(old: str, new: str) -> bool:
 def turns_around(old: str, new: str) -> bool:
     """Whether ``new`` says that what ``old`` denies or states now holds the other way ("我现在也吃牛肉了"
     beside "我不吃牛肉", "我不在杭州了" beside "我在杭州工作"): never the same fact again, and a change though
-    it adds in form ("也", "too")."""
-    return bool(_DENIAL.search(old)) != bool(_DENIAL.search(new)) and holds_now(new)
+    it adds in form ("也", "too"). Clause by clause where either joins several, of the clauses that share what
+    they are about: "No more meat for me" turns "I eat meat and fish, no restrictions" around."""
+    return any(
+        bool(_DENIAL.search(said)) != bool(_DENIAL.search(says))
+        and holds_now(says)
+        and ((said, says) == (old, new) or bool(_content(said) & _content(says)))
+        for said in [old, *clauses(old)]
+        for says in [new, *clauses(new)]
+    )
 
 
 def holds_now(sentence: str) -> bool:
