@@ -88,6 +88,12 @@ def _verdict(p: dict[str, float], old: str, new: str, *, decisions: bool = False
         ),
         (CHANGE_READ, "My email is ana.r@proton.me.", "My work email is ana.ruiz@acme.com.", "never one fact"),
         (SAME_READ, "I eat meat and fish, no restrictions.", "No more meat for me.", OTHER),  # turned, by its clause
+        # An ending of what the fact names, by its name, ends it.
+        (OTHER_READ, "I'm seeing a guy called Tom.", "Tom and I called it quits last month.", CHANGE),
+        (OTHER_READ, "我老婆叫李娜。", "我和李娜去年离了。", CHANGE),
+        (SAME_READ, "I use Chrome for everything.", "I've ditched Chrome for Firefox.", CHANGE),
+        (OTHER_READ, "I'm seeing a guy called Tom.", "I left my coat at Tom's.", OTHER),  # ended something else
+        (OTHER_READ, "I'm seeing a guy called Tom.", "Tom and I are going to call it quits.", OTHER),  # a plan
     ],
 )
 def test_a_reading_weighed_by_structure(p: dict[str, float], old: str, new: str, verdict: str) -> None:

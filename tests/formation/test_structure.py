@@ -18,6 +18,7 @@ from memgw.common.formation.structure import (
     done_to_a_thing,
     done_to_a_thing_of,
     ends_a_state,
+    ends_what_it_names,
     feels_about_what_holds,
     goes_on,
     imagined,
@@ -681,3 +682,25 @@ def test_what_a_fact_names_is_news_of_its_own_when_the_user_is_not_in_it(old: st
 )
 def test_a_condition_or_a_moment_frames_the_clauses_after_it(text: str, alone: list[str]) -> None:
     assert clauses_alone(text) == alone
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "ends"),
+    [
+        ("I'm going out with a girl called Zoe.", "Zoe dumped me last week.", True),
+        ("I'm seeing a guy called Tom.", "Tom and I went our separate ways.", True),
+        ("My girlfriend is Leah.", "I broke it off with Leah.", True),
+        ("I drive a Ford Focus.", "I sold the Focus and bought a Kia.", True),
+        ("我老婆叫李娜。", "我和李娜去年离了。", True),
+        ("I'm seeing a guy called Tom.", "I left my coat at Tom's.", False),  # what ended is not Tom
+        ("I'm seeing a guy called Tom.", "Tom and I went to Rome.", False),  # no ending
+        ("My girlfriend is Emma.", "Emma quit her job.", False),  # her ending, not the two of them
+    ],
+)
+def test_an_ending_of_what_a_fact_names_by_its_name(old: str, new: str, ends: bool) -> None:
+    assert ends_what_it_names(old, new) is ends
+
+
+def test_what_a_named_person_does_to_the_user_is_the_users_own() -> None:
+    assert not about_someone_named("I'm going out with a girl called Zoe.", "Zoe dumped me last week.")
+    assert about_someone_named("My girlfriend is Emma.", "Emma changed her hair colour.")

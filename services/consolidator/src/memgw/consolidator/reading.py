@@ -108,6 +108,10 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
         moved = same_kind and own and not (structure.done_to_a_thing(new) or not_yet)
         if moved and another_value(old, new):
             change = max(change, CHANGE_AT)
+    if structure.ends_what_it_names(old, new) and not not_yet:
+        # An ending of what ``old`` names, by its name, is its end ("Tom and I called it quits" beside "I'm seeing
+        # Tom", "我和李娜去年离了" beside "我老婆叫李娜", "I ditched Chrome for Firefox" beside "I use Chrome").
+        same, change = 0.0, max(change, CHANGE_AT)
     if another:
         change = 0.0
     return {relation.SAME: same, relation.CHANGE: change, relation.OTHER: other}

@@ -181,9 +181,11 @@ _ADDITIVE = re.compile(
 
 # The changes of state that end one: what held before holds no more. Each is a change of state too.
 _ENDS_EN = (
-    r"stopp(?:ed|ing)|quit|gave up|given up|no longer|any ?more|broke up|split up|separated|divorced|moved out"
+    r"stopp(?:ed|ing)|quit|gave up|given up|no longer|any ?more|broke (?:up|it off)|split up|separated|divorced"
+    r"|moved out"
     r"|left|sold|laid (?:\w+ )?off|(?:let (?:me |us )?|was let )go|fired|made redundant|resigned"
-    r"|handed in (?:my |our )?notice"
+    r"|handed in (?:my |our )?notice|ditched|dumped|dropped|called it quits|called (?:it )?off|parted ways"
+    r"|went (?:our|their) separate ways|packed in"
 )
 _ENDS_ZH = (
     r"不再|搬出|搬走|戒(?:了|掉|烟|酒|糖)|分手|离婚|离职|辞(?:职|了|掉)|脱单|卖(?:了|掉)|裁(?:了|掉|员)|开除|辞退|被炒"
@@ -346,6 +348,7 @@ _NAMED_ZH = re.compile(
     r"(?:叫|是)([\u4e00-\u9fff]{2,3}?)(?=[。，,.!！\s]|$)|^\s*([\u4e00-\u9fff]{2,3}?)(?=是我|[，,]\s*我的?)"
 )
 _WITH_THE_USER_AFTER = re.compile(r"\s*(?:and|&)\s+(?:I|me)\b|\s*[和跟与同]我", re.IGNORECASE)
+_TO_THE_USER = re.compile(r"\b(?:me|us)\b|我", re.IGNORECASE)  # what the person did to the user ("Zoe dumped me")
 
 
 def about_someone_named(old: str, new: str) -> bool:
@@ -356,7 +359,25 @@ def about_someone_named(old: str, new: str) -> bool:
     if not _OF_THE_USERS.search(old) or names_a_relation(new) or clauses(new):
         return False
     for name in _names(old):
-        if new.lstrip().startswith(name) and not _WITH_THE_USER_AFTER.match(new.lstrip()[len(name) :]):
+        rest = new.lstrip()[len(name) :]
+        if new.lstrip().startswith(name) and not (_WITH_THE_USER_AFTER.match(rest) or _TO_THE_USER.search(rest)):
+            return True
+    return False
+
+
+def ends_what_it_names(old: str, new: str) -> bool:
+    """Whether ``new`` tells that the user ended what ``old`` names, by its name: the two of them ("Tom and I
+    called it quits", "Zoe dumped me", "我和李娜离了") or the user and it ("I ditched Chrome for Firefox", "I sold
+    the Focus"). An ending told of something else ("I left my coat at Tom's") is not."""
+    for name in (re.escape(n) for n in _names(old) if n in new):
+        ended = re.search(
+            rf"\b{name}\s+(?:and|&)\s+I\b[^.;,]*?\b(?:{_ENDS_EN})\b|\b{name}\s+(?:{_ENDS_EN})\s+(?:me|us)\b"
+            rf"|\b(?:{_ENDS_EN})\s+(?:up\s+)?(?:with\s+)?(?:the\s+|my\s+)?{name}\b"
+            rf"|[和跟与]{name}[^，。,.]{{0,4}}?(?:{_ENDS_ZH}|[分离散吹]了)|{name}[^，。,.]{{0,3}}?(?:甩了我|跟我分手)",
+            new,
+            re.IGNORECASE,
+        )
+        if ended:
             return True
     return False
 
