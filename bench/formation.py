@@ -71,14 +71,16 @@ async def train() -> None:
     old = np.asarray(await embedder.embed_passages([r["old"] for r in labelled]))
     new = np.asarray(await embedder.embed_passages([r["new"] for r in labelled]))
     labels = np.asarray([r["label"] for r in labelled])
+    core = np.asarray([r["set"] == relation.CORE for r in labelled])
 
     def relations(rest: np.ndarray, held: np.ndarray) -> np.ndarray:
-        model = relation.fit(embedder.name, old[rest], new[rest], list(labels[rest]))
+        model = relation.fit(embedder.name, old[rest], new[rest], list(labels[rest]), core[rest])
         found = model.probabilities(old[held].tolist(), new[held].tolist())
         return np.asarray([max(p, key=p.__getitem__) for p in found])
 
     print(f"relation: {len(labelled)} pairs; 10-fold accuracy {_ten_fold(labels, relations):.3f}")
-    _write(relation.__package__, relation.MODEL_FILE, relation.fit(embedder.name, old, new, list(labels)).as_json())
+    model = relation.fit(embedder.name, old, new, list(labels), core)
+    _write(relation.__package__, relation.MODEL_FILE, model.as_json())
     await embedder.close()
 
 

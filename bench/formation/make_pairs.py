@@ -13,7 +13,9 @@ model need not learn.
 
 The pairs are composed from phrasings of each attribute and values, so that every phrasing meets
 every other with the same value and with another one; hand-written pairs add facts whose value is not
-a name (a diet, a relationship, a preference). None of the development set's values or sentences
+a name (a diet, a relationship, a preference). These are the ``core`` set. The ``broad`` set adds a life
+told as events (a partner, a diet, a job's duties) and facts said again in words that share little; only
+the network of ``relation.py`` learns from it. None of the development set's values or sentences
 (``bench/formation/dev.jsonl``) is used. Deterministic: the same file every run.
 
 Run: `uv run python bench/formation/make_pairs.py`
@@ -26,8 +28,10 @@ import json
 import random
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 SAME, CHANGE, OTHER = "same", "change", "other"
+CORE, BROAD = "core", "broad"  # the sets of ``relation.py``'s two models
 
 # attribute → language → (phrasings that state {x}, phrasings that change to {y} from {x}, values)
 SINGLE: dict[str, dict[str, tuple[list[str], list[str], list[str]]]] = {
@@ -519,6 +523,180 @@ CIRCUMSTANCES: dict[str, list[str]] = {
     ],
 }
 
+# Where the user stands with a partner, told as a state or as what happened: an ending, an engagement, a
+# wedding, a new partner. Another state, or what happened, is a change; the same state in other words is the
+# same; the partner's own news or a day spent together is other. Partners' names are drawn from ``PARTNERS``.
+# language → status → (phrasings of the state, phrasings of what made it so).
+STATUS: dict[str, dict[str, tuple[list[str], list[str]]]] = {
+    "en": {
+        "together": (
+            ["I'm with {x}.", "{x} and I have been together for ages.", "I live with my girlfriend {x}."],
+            ["I've met someone, {x}, and we're together now.", "{x} asked me out and we're a couple now."],
+        ),
+        "apart": (
+            ["I'm not with anyone.", "I've been on my own for a while.", "No partner for me at the moment."],
+            [
+                "{x} and I went our separate ways.",
+                "It's over between {x} and me.",
+                "{x} ended things with me in the summer.",
+                "{x} and I are done, it ended last month.",
+                "{x} moved out when we separated.",
+                "{x} and I parted ways in the spring.",
+            ],
+        ),
+        "engaged": (
+            ["{x} is my fiancée.", "{x} and I are engaged to be married."],
+            ["{x} popped the question and I said yes.", "{x} and I got engaged on holiday."],
+        ),
+        "married": (
+            ["{x} is my wife.", "I've been married to {x} for years."],
+            ["{x} and I tied the knot in June.", "I married {x} this summer."],
+        ),
+    },
+    "zh": {
+        "together": (
+            ["我跟{x}在谈恋爱。", "我和{x}在一起好几年了。", "{x}是我对象。"],
+            ["我跟{x}好上了，现在是一对。", "{x}向我表白了，我们在一起了。"],
+        ),
+        "apart": (
+            ["我现在一个人。", "我没有另一半。", "我还没找对象。"],
+            [
+                "我跟{x}分开了。",
+                "我和{x}已经散了。",
+                "{x}跟我提了分手。",
+                "我和{x}结束了，上个月的事。",
+                "我们俩吹了。",
+            ],
+        ),
+        "engaged": (
+            ["{x}是我的未婚妻。", "我和{x}已经订了婚。"],
+            ["{x}跟我求婚，我答应了。", "我和{x}在旅行时订了婚。"],
+        ),
+        "married": (
+            ["{x}是我老婆。", "我和{x}结婚好多年了。"],
+            ["我和{x}六月办了婚礼。", "我今年夏天娶了{x}。"],
+        ),
+    },
+}
+PARTNERS = {
+    "en": ["Ines", "Omar", "Hana", "Felix", "Rosa", "Tariq"],
+    "zh": ["思远", "梓萱", "一鸣", "佳琪", "子轩", "若曦"],
+}
+# Beside a partner of the user's: the partner's own news, or a day together, is no change of where they stand.
+WITH_A_PARTNER = {
+    "en": ["{x} got promoted at work.", "{x} and I went to Paris for our anniversary.", "{x}'s birthday is in May."],
+    "zh": ["{x}升职了。", "我和{x}去杭州过了纪念日。", "{x}的生日在五月。"],
+}
+
+# What the user eats, told as a state or as what they took up or gave up: another diet is a change, the same
+# one in other words the same. language → diet → (phrasings of the state, phrasings of turning to it).
+DIETS: dict[str, dict[str, tuple[list[str], list[str]]]] = {
+    "en": {
+        "vegetarian": (
+            ["I'm a vegetarian, no meat or fish.", "I've been meat-free for years."],
+            ["I gave up meat in the spring.", "I went vegetarian after the new year."],
+        ),
+        "vegan": (
+            ["I eat no animal products at all.", "I follow a fully plant-based diet."],
+            ["I've cut out all animal products.", "I switched to a fully plant-based diet this year."],
+        ),
+        "omnivore": (
+            ["I have no dietary restrictions.", "I'm a big meat eater."],
+            ["I've gone back to eating everything.", "I dropped the diet and eat meat again."],
+        ),
+        "keto": (
+            ["I'm on a keto diet.", "I eat low-carb, keto style."],
+            ["I started keto in March.", "I've gone keto."],
+        ),
+    },
+    "zh": {
+        "vegetarian": (["我一直吃素，不碰荤的。", "我是吃素的人。"], ["我今年起改吃素了。", "我戒肉了，改吃素。"]),
+        "vegan": (["我吃全素，蛋奶也不吃。", "我是纯素食者。"], ["我连蛋奶也戒了，改吃全素了。", "我改成纯素了。"]),
+        "omnivore": (
+            ["我什么都吃，不挑食。", "我没有什么忌口。"],
+            ["我不吃素了，现在荤素都吃。", "我重新开始吃荤了。"],
+        ),
+        "keto": (["我在吃生酮饮食。", "我一直是低碳水饮食。"], ["我开始生酮了。", "我改成生酮饮食了。"]),
+    },
+}
+# Beside a diet: another fact of food or health, one for both to keep.
+BESIDE_A_DIET = {
+    "en": ["I take vitamin D in winter.", "I meal-prep on Sundays.", "I drink two litres of water a day."],
+    "zh": ["我冬天吃维生素D。", "我周日会提前备好一周的饭。", "我每天喝两升水。"],
+}
+# What a job has one do, told beside the job: it says more of the job, and changes nothing of it.
+DUTIES = {
+    "en": [
+        "I mark a lot of homework in the evenings.",
+        "Most of my day goes on meetings.",
+        "I spend a lot of time writing reports.",
+        "My job has me on the phone with clients all day.",
+        "I travel to see customers twice a month.",
+        "I look after the new starters on my team.",
+    ],
+    "zh": [
+        "我晚上要批很多作业。",
+        "我一天大部分时间在开会。",
+        "我经常要写报告。",
+        "我的工作要整天跟客户打电话。",
+        "我每个月出两次差见客户。",
+    ],
+}
+
+# A job named by its title and told by what one does in it: the same fact. (lang, title, told)
+DESCRIBED: list[tuple[str, str, str]] = [
+    ("en", "I'm a software developer.", "I write code for a living."),
+    ("en", "I'm a dentist.", "I spend my days fixing people's teeth."),
+    ("en", "I work as a translator.", "I translate documents from German into English for a living."),
+    ("en", "I'm a primary school teacher.", "I teach a class of seven-year-olds."),
+    ("en", "I'm a chef.", "I cook in a restaurant kitchen for a living."),
+    ("en", "I'm an electrician.", "I do wiring jobs in people's homes for a living."),
+    ("zh", "我是软件工程师。", "我是写程序的。"),
+    ("zh", "我是牙医。", "我每天的工作就是给人看牙。"),
+    ("zh", "我是翻译。", "我靠做翻译吃饭。"),
+    ("zh", "我是小学老师。", "我在小学教书。"),
+    ("zh", "我是厨师。", "我在饭店后厨掌勺。"),
+    ("zh", "我是快递员。", "我每天骑车送快递。"),
+]
+
+# One fact said twice in words that share little: how people say a thing again in another session.
+PARAPHRASED: list[tuple[str, str, str]] = [
+    ("en", "I'm afraid of deep water.", "Swimming out of my depth panics me."),
+    ("en", "I get seasick easily.", "Boats make me queasy."),
+    ("en", "I cycle to the office.", "My commute is on two wheels."),
+    ("en", "I'm an introvert.", "Big crowds drain me and I need quiet time after."),
+    ("en", "I'm short-sighted.", "I can't see far without my glasses."),
+    ("en", "I prefer tea to coffee.", "Given the choice I'll always pick a cuppa over an espresso."),
+    ("en", "Write to me in French, please.", "I'd like your replies in French."),
+    ("en", "I'm a practising Catholic.", "I go to Mass every Sunday."),
+    ("en", "I have two sons.", "I'm a mum of two boys."),
+    ("en", "I work nights.", "My shifts are overnight."),
+    ("en", "I have a bad back.", "My lower back gives me trouble."),
+    ("en", "I'm left-handed.", "I write with my left hand."),
+    ("en", "I hate public speaking.", "Giving talks makes me really anxious."),
+    ("en", "I grow vegetables in my allotment.", "I've got a veg plot where I grow my own food."),
+    ("en", "I'm retired.", "I stopped working for good a few years back and I'm on my pension."),
+    ("en", "Keep it formal when you write for me.", "Use a formal tone in what you draft for me."),
+    ("en", "I take the bus everywhere, I don't drive.", "I get around by bus, no car."),
+    ("en", "I'm training for a half marathon.", "I'm building up to run 21k."),
+    ("zh", "我怕水。", "一到深水里我就慌。"),
+    ("zh", "我晕船。", "我一坐船就难受想吐。"),
+    ("zh", "我坐地铁上班。", "我每天通勤靠地铁。"),
+    ("zh", "我是党员。", "我入党好几年了。"),
+    ("zh", "我近视。", "我不戴眼镜看不清远处。"),
+    ("zh", "我更喜欢喝茶。", "茶和咖啡让我选，我肯定选茶。"),
+    ("zh", "回复我请用繁体字。", "跟我说话用繁体中文就好。"),
+    ("zh", "我性格内向。", "人多的场合我会很累，需要独处。"),
+    ("zh", "我有两个儿子。", "我家是两个男孩。"),
+    ("zh", "我上夜班。", "我的班都在晚上，白天睡觉。"),
+    ("zh", "我腰不好。", "我的腰椎老出问题。"),
+    ("zh", "我是左撇子。", "我用左手写字。"),
+    ("zh", "我很怕在人前讲话。", "一上台发言我就紧张。"),
+    ("zh", "我退休了。", "我已经不上班了，在家领退休金。"),
+    ("zh", "我在准备考研。", "我正在复习，打算考研究生。"),
+    ("zh", "我在阳台种菜。", "我家阳台上种了些蔬菜自己吃。"),
+]
+
 # A trip or a visit is not a move: phrasings that name a place {y} without living there.
 VISITS: dict[str, list[str]] = {
     "en": [
@@ -872,6 +1050,7 @@ WORK_WRITTEN: list[tuple[str, str, str, str]] = [
 
 
 def _pairs(rng: random.Random) -> list[dict[str, str]]:
+    """Every pair, tagged with its set: ``core`` first, then ``broad``."""
     out: list[dict[str, str]] = []
 
     def add(lang: str, old: str, new: str, label: str) -> None:
@@ -934,7 +1113,55 @@ def _pairs(rng: random.Random) -> list[dict[str, str]]:
             states, _, values = SINGLE[kind][lang]
             for circumstance in circumstances:
                 add(lang, rng.choice(states).format(x=rng.choice(values)), circumstance, OTHER)
-    return out
+    core = len(out)
+    for lang, a, b in DESCRIBED + PARAPHRASED:
+        add(lang, a, b, SAME)
+        add(lang, b, a, SAME)
+    _statuses(add, rng)
+    _diets(add, rng)
+    for lang, duties in DUTIES.items():  # what a job has one do, against where or what as
+        for kind in ("employer", "role"):
+            states, _, values = SINGLE[kind][lang]
+            for duty in duties:
+                add(lang, rng.choice(states).format(x=rng.choice(values)), duty, OTHER)
+    return [{**row, "set": CORE if i < core else BROAD} for i, row in enumerate(out)]
+
+
+def _statuses(add: Any, rng: random.Random) -> None:
+    """Each state beside the same state in other words (same), beside one state of another status and two
+    things that made another status so (change), and beside a partner's news (other)."""
+    for lang, statuses in STATUS.items():
+        said = [(status, phrasing) for status, (states, _) in statuses.items() for phrasing in states]
+        for status, a in said:
+            x = rng.choice(PARTNERS[lang])
+            for other, b in said:
+                if other == status and b != a:
+                    add(lang, a.format(x=x), b.format(x=x), SAME)
+            elsewhere = [(o, b) for o, b in said if o != status]
+            add(lang, a.format(x=x), rng.choice(elsewhere)[1].format(x=x), CHANGE)
+            events = [e for o, (_, happened) in statuses.items() if o != status for e in happened]
+            for event in rng.sample(events, 2):
+                add(lang, a.format(x=x), event.format(x=x), CHANGE)
+            if status != "apart":
+                for news in WITH_A_PARTNER[lang]:
+                    add(lang, a.format(x=x), news.format(x=x), OTHER)
+
+
+def _diets(add: Any, rng: random.Random) -> None:
+    """The same for what the user eats: beside the same diet (same), another diet and a turn to one (change),
+    and another fact of food or health (other)."""
+    for lang, diets in DIETS.items():
+        said = [(diet, phrasing) for diet, (states, _) in diets.items() for phrasing in states]
+        for diet, a in said:
+            for other, b in said:
+                if other == diet and b != a:
+                    add(lang, a, b, SAME)
+            add(lang, a, rng.choice([b for o, b in said if o != diet]), CHANGE)
+            turns = [t for o, (_, turned) in diets.items() if o != diet for t in turned]
+            for turn in rng.sample(turns, 2):
+                add(lang, a, turn, CHANGE)
+            for fact in BESIDE_A_DIET[lang]:
+                add(lang, a, fact, OTHER)
 
 
 def main() -> None:
