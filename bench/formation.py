@@ -4,9 +4,10 @@ Five outcomes, each scored by precision and recall per language:
 - keep / ignore: one conversation turn (or a User:/Assistant: exchange); kept when the default formation
   (speakers, the durable model, the rules' types) makes a candidate of it that stands alone. Scored on
   formation alone.
-- change / not_a_change / same_again: two sessions of one new user, committed one after the other through
-  the running system's REST API. What happened to the first memory decides the outcome the system gave:
-  a review or a superseded (archived) first memory is a change; evidence gained on it is the same again;
+- change / not_a_change / same_again: two sessions or more of one new user (one per statement), committed
+  one after the other through the running system's REST API. What happened to the first memory decides the
+  outcome the system gave: a review (from any later session) or a superseded (archived) first memory is a
+  change; evidence gained on it is the same again;
   anything else is not a change. A review opened for a pair that is no change (not_a_change, or the same
   said again) is a false review, counted apart: it costs a person's attention for nothing.
   A pair whose first statement was never kept counts as missed, whatever came next.
@@ -152,13 +153,17 @@ async def through_the_system(
     async with running_system() as system:
         for item in items:
             key = await system.user_key(f"f_{uuid.uuid4().hex[:8]}")
-            first, cost_1 = await _commit(system, key, item["said"][0])
-            second, cost_2 = await _commit(system, key, item["said"][1])
-            costs += [cost_1, cost_2]
+            jobs = []
+            for said in item["said"]:  # one session each
+                job, cost = await _commit(system, key, said)
+                jobs.append(job)
+                costs.append(cost)
+            first, later = jobs[0], jobs[1:]
+            reviews = [review for job in later for review in job["result"]["reviews"]]
             kept = first["result"]["promoted"] + first["result"]["candidates"]
             if not kept:
                 given = "missed"
-            elif second["result"]["reviews"]:
+            elif reviews:
                 given = "change"
             else:
                 old = await _memory(system, key, kept[0])
@@ -168,11 +173,11 @@ async def through_the_system(
                     given = "same_again"
                 else:
                     given = "not_a_change"
-            if item["outcome"] != "change" and second["result"]["reviews"]:
+            if item["outcome"] != "change" and reviews:
                 false_reviews += 1
             graded.append((item["lang"], item["outcome"], given))
             if given != item["outcome"]:
-                wrong.append(f"{item['outcome']} → {given}: {item['said'][0][:50]!r} / {item['said'][1][:50]!r}")
+                wrong.append(f"{item['outcome']} → {given}: {item['said'][0][:50]!r} / {item['said'][-1][:50]!r}")
     return graded, false_reviews, costs, wrong
 
 
@@ -200,7 +205,7 @@ async def main(name: str | None) -> None:
         + " against the user's memories, the relation model\n\n"
         + "## Keep or ignore (formation alone)\n\n"
         + _table(scores(alone, ("keep", "ignore")))
-        + "\n\n## Changes, not changes, the same again (two sessions through the REST API)\n\n"
+        + "\n\n## Changes, not changes, the same again (two or three sessions through the REST API)\n\n"
         + _table(scores(together, PAIRS))
         + f"\n\n- false reviews (a review opened for a pair that is no change): {false_reviews}\n"
         + f"- pairs whose first statement was never kept: {sum(g == 'missed' for _, _, g in together)}\n"
