@@ -74,6 +74,8 @@ def _verdict(p: dict[str, float], old: str, new: str, *, decisions: bool = False
         (CHANGE_READ, "我每天骑车上学。", "下雪天我就不骑了。", OTHER),  # only on snowy days
         (CHANGE_READ, "我每天晚上散步。", "做完手术以后我就不散步了。", CHANGE),  # why, not when
         (CHANGE_READ, "I'm a designer at Canva.", "I don't work at Canva anymore.", CHANGE),  # says where
+        (OTHER_READ, "I rent a room in a shared house in Leith.", "I don't live in Leith anymore.", CHANGE),
+        (CHANGE_READ, "I live in Leith.", "I don't live in the centre of Leith anymore.", CHANGE),  # the model's
         (CHANGE_READ, "I'm training for the Paris marathon.", "I'm not running Paris anymore.", CHANGE),
         (CHANGE_READ, "I take the Jubilee line to work.", "I don't take the Jubilee line at rush hour anymore.", OTHER),
         # A feeling about what holds is no new value of it.
