@@ -158,13 +158,14 @@ ENDS, RENAMES_IT, NARROWS = "ends", "renames it", "narrows"
 
 def _what_a_denial_does(old: str, new: str) -> str | None:
     """What ``new``, denying ``old`` in ``old``'s own words, does to it: ENDS it when it adds nothing to them
-    ("I'm not a member of the Green Party anymore"); RENAMES_IT when what it adds is only another verb before
-    them, or says where the user lives or works ("I don't work at Google anymore" beside "I'm a product
-    manager at Google", "The user no longer drinks tea" beside "The user prefers tea"), an end as far as the
-    model reads one fact, but an end whatever it reads when it says where the user lives or works by the
-    place ``old`` names ("I don't live in Leith anymore" beside "I rent a room in a shared house in Leith"); else only NARROWS it, denying a circumstance ``old`` does not state ("I don't work
-    weekends anymore" beside "I work at Tesco", "I don't take the Northern line at rush hour anymore" beside
-    "I take the Northern line to work"). None when ``new`` is no such denial."""
+    ("I'm not a member of the Green Party anymore"), or only another verb of where the user lives or works,
+    by the place ``old`` names ("I don't live in Leith anymore" beside "I rent a room in a shared house in
+    Leith"); RENAMES_IT when what it adds is only another verb before them, or says where the user lives or
+    works ("I don't work at Google anymore" beside "I'm a product manager at Google", "The user no longer
+    drinks tea" beside "The user prefers tea"), an end as far as the model reads one fact; else only NARROWS
+    it, denying a circumstance ``old`` does not state ("I don't work weekends anymore" beside "I work at
+    Tesco", "I don't take the Northern line at rush hour anymore" beside "I take the Northern line to work").
+    None when ``new`` is no such denial."""
     adds = structure.what_a_denial_adds(old, new)
     if adds is None:
         return None
