@@ -37,6 +37,7 @@ def _verdict(p: dict[str, float], old: str, new: str, *, decisions: bool = False
         (CHANGE_READ, "I'm vegetarian.", "I started buying organic vegetables.", OTHER),  # taken up
         (CHANGE_READ, "I'm vegetarian.", "I've started eating fish again.", CHANGE),
         (CHANGE_READ, "I drive a VW Golf.", "I changed the tyres on my car.", OTHER),  # done to a thing
+        (CHANGE_READ, "我开一辆特斯拉。", "我把车送去保养了。", OTHER),
         (CHANGE_READ, "I'm a vegetarian.", "I don't eat meat or fish.", OTHER),  # a denial, no change told
         (SAME_READ, "I have two kids.", "I don't have children.", OTHER),  # denying having: never the same
         (SAME_READ, "我在杭州工作。", "我不在杭州了。", CHANGE),  # denied in its own words: its end

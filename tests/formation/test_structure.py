@@ -419,6 +419,9 @@ def test_denying_having_is_told_from_saying_a_fact_the_other_way_round(old: str,
         ("I changed my job.", False),  # the fact itself
         ("I sold my car.", False),  # an ending
         ("我们把家搬到了福州。", False),
+        ("我把车送去保养了。", True),  # whatever 把 puts before its verb is done to
+        ("我把工作辞了。", False),  # an ending
+        ("我买了一把伞。", False),  # 把 as a measure word
     ],
 )
 def test_a_change_done_to_a_thing_is_told_from_one_of_the_user(text: str, thing: bool) -> None:

@@ -230,7 +230,7 @@ _NOT_HAVING = re.compile(
 _CHANGING_EN = r"(?:mov|chang|switch|swapp|replac|rearrang|repaint)"
 _DONE_TO_A_THING = re.compile(
     rf"\b{_CHANGING_EN}ed\s+(?:my|the|our)\s+(?!(?:job|name|family|home)\b)\w+"
-    r"|[把给](?!家)[^，,。]{1,8}?(?:搬|挪|换|改|调)",
+    r"|给(?!家)[^，,。]{1,8}?(?:搬|挪|换|改|调)|(?<![一两几这那每])把(?!家)[^，,。]{1,8}?[\u4e00-\u9fff]",
     re.IGNORECASE,
 )
 
@@ -539,8 +539,8 @@ def denies_having(old: str, new: str) -> bool:
 
 def done_to_a_thing(sentence: str) -> bool:
     """Whether the change the statement tells was done to a thing of the user's ("I changed the tyres on
-    my car", "我把牛奶换成了燕麦奶") rather than to what holds of them: no new value of a fact about the user,
-    unless it names one."""
+    my car", "我把牛奶换成了燕麦奶"; whatever 把 puts before its verb is a thing done to: "我把车送去保养了")
+    rather than to what holds of them: no new value of a fact about the user, unless it names one."""
     return bool(_DONE_TO_A_THING.search(sentence)) and not ends_a_state(sentence)
 
 
