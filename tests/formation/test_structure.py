@@ -437,6 +437,9 @@ def test_a_change_done_to_a_thing_is_told_from_one_of_the_user(text: str, thing:
         ("Work at Spotify has been hectic.", False),
         ("I'm at Spotify now.", False),  # "now" without a denial tells no change
         ("I don't like jazz.", False),
+        ("I got a job at Tesco, my last day at Ocado was Friday.", True),  # a new job, a last day
+        ("I accepted an offer from Stripe.", True),
+        ("我下周去字节报到。", True),
     ],
 )
 def test_what_says_it_changed(text: str, changed: bool) -> None:

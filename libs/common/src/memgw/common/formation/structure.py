@@ -184,7 +184,8 @@ _ENDS_EN = (
     r"stopp(?:ed|ing)|quit|gave up|given up|no longer|any ?more|broke (?:up|it off)|split up|separated|divorced"
     r"|moved out"
     r"|left|sold|laid (?:\w+ )?off|(?:let (?:me |us )?|was let )go|fired|made redundant|resigned"
-    r"|handed in (?:my |our )?notice|ditched|dumped|dropped|called it quits|called (?:it )?off|parted ways"
+    r"|handed in (?:my |our )?notice|(?:my |our )?last day|ditched|dumped|dropped|called it quits|called (?:it )?off"
+    r"|parted ways"
     r"|went (?:our|their) separate ways|packed in"
 )
 _ENDS_ZH = (
@@ -196,8 +197,9 @@ _ENDING = re.compile(rf"\b(?:{_ENDS_EN})\b|{_ENDS_ZH}", re.IGNORECASE)
 # nor "又": a thing happening once more ("late again") changes nothing.
 _CHANGE_OF_STATE = re.compile(
     rf"\b(?:{_ENDS_EN}|start(?:ed|ing)|switch(?:ed|ing)|mov(?:ed|ing)|relocated|chang(?:ed|ing)|swapp?(?:ed|ing)"
-    r"|replaced|traded|became|got (?:engaged|married|divorced|promoted)|instead|first (?:day|shift|week))\b"
-    rf"|{_ENDS_ZH}|第一天|开始|搬到|搬去|换了|换成|改成|改用|改到|订婚|结婚了|跳槽|毕业了",
+    r"|replaced|traded|became|got (?:engaged|married|divorced|promoted)|instead|first (?:day|shift|week)"
+    r"|got (?:a |an )?(?:new )?job|new job|joined|accepted (?:an? |the |their )?(?:offer|job|role|position))\b"
+    rf"|{_ENDS_ZH}|第一天|最后一天|开始|搬到|搬去|换了|换成|改成|改用|改到|订婚|结婚了|跳槽|毕业了|入职|报到",
     re.IGNORECASE,
 )
 
