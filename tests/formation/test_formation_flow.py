@@ -138,6 +138,18 @@ async def test_an_addition_or_an_imagined_change_neither_merges_nor_opens_a_revi
     assert {"我对猫毛过敏。", "我是程序员。"} <= set(await _contents(system, key))
 
 
+async def test_an_ending_told_as_one_more_is_still_compared(system: System) -> None:
+    """ "As well" adds one more value, but an ending with it ends one: "I've ditched Chrome as well" beside "I
+    use Chrome for everything" ends it by its name, and "I also like reggae" beside "I like jazz" adds."""
+    key = await system.user(f"aw_{uuid.uuid4().hex[:6]}")
+    await _commit(system, key, "I use Chrome for everything.")
+    ended = await _commit(system, key, "I've ditched Chrome as well.")
+    assert len(ended["reviews"]) == 1, ended
+    await _commit(system, key, "I like jazz.")
+    more = await _commit(system, key, "I also like reggae.")
+    assert more["merged"] == more["reviews"] == [], more
+
+
 async def test_the_end_of_a_state_the_model_reads_as_that_state_is_its_change(system: System) -> None:
     """ "I moved out of my parents' place" reads to the relation model much as "I live with my parents"
     said again; an ending beside the very state it ends is its change."""
