@@ -1117,8 +1117,8 @@ def _pairs(rng: random.Random) -> list[dict[str, str]]:
     for lang, a, b in DESCRIBED + PARAPHRASED:
         add(lang, a, b, SAME)
         add(lang, b, a, SAME)
-    _statuses(add, rng)
-    _diets(add, rng)
+    _told_states(add, rng, STATUS, WITH_A_PARTNER, names=PARTNERS, alone="apart")
+    _told_states(add, rng, DIETS, BESIDE_A_DIET)
     for lang, duties in DUTIES.items():  # what a job has one do, against where or what as
         for kind in ("employer", "role"):
             states, _, values = SINGLE[kind][lang]
@@ -1127,41 +1127,31 @@ def _pairs(rng: random.Random) -> list[dict[str, str]]:
     return [{**row, "set": CORE if i < core else BROAD} for i, row in enumerate(out)]
 
 
-def _statuses(add: Any, rng: random.Random) -> None:
-    """Each state beside the same state in other words (same), beside one state of another status and two
-    things that made another status so (change), and beside a partner's news (other)."""
-    for lang, statuses in STATUS.items():
-        said = [(status, phrasing) for status, (states, _) in statuses.items() for phrasing in states]
-        for status, a in said:
-            x = rng.choice(PARTNERS[lang])
+def _told_states(
+    add: Any,
+    rng: random.Random,
+    told: dict[str, dict[str, tuple[list[str], list[str]]]],
+    beside: dict[str, list[str]],
+    names: dict[str, list[str]] | None = None,
+    alone: str | None = None,
+) -> None:
+    """Each state beside the same state in other words (same), beside one state of another kind and two
+    things that made another so (change), and beside facts that stand with it (other), unless it is the
+    ``alone`` state (no partner's news beside being on one's own). ``{x}``: a name drawn from ``names``."""
+    for lang, kinds in told.items():
+        said = [(kind, phrasing) for kind, (states, _) in kinds.items() for phrasing in states]
+        for kind, a in said:
+            x = rng.choice(names[lang]) if names else ""
             for other, b in said:
-                if other == status and b != a:
+                if other == kind and b != a:
                     add(lang, a.format(x=x), b.format(x=x), SAME)
-            elsewhere = [(o, b) for o, b in said if o != status]
-            add(lang, a.format(x=x), rng.choice(elsewhere)[1].format(x=x), CHANGE)
-            events = [e for o, (_, happened) in statuses.items() if o != status for e in happened]
+            add(lang, a.format(x=x), rng.choice([b for o, b in said if o != kind]).format(x=x), CHANGE)
+            events = [e for o, (_, happened) in kinds.items() if o != kind for e in happened]
             for event in rng.sample(events, 2):
                 add(lang, a.format(x=x), event.format(x=x), CHANGE)
-            if status != "apart":
-                for news in WITH_A_PARTNER[lang]:
-                    add(lang, a.format(x=x), news.format(x=x), OTHER)
-
-
-def _diets(add: Any, rng: random.Random) -> None:
-    """The same for what the user eats: beside the same diet (same), another diet and a turn to one (change),
-    and another fact of food or health (other)."""
-    for lang, diets in DIETS.items():
-        said = [(diet, phrasing) for diet, (states, _) in diets.items() for phrasing in states]
-        for diet, a in said:
-            for other, b in said:
-                if other == diet and b != a:
-                    add(lang, a, b, SAME)
-            add(lang, a, rng.choice([b for o, b in said if o != diet]), CHANGE)
-            turns = [t for o, (_, turned) in diets.items() if o != diet for t in turned]
-            for turn in rng.sample(turns, 2):
-                add(lang, a, turn, CHANGE)
-            for fact in BESIDE_A_DIET[lang]:
-                add(lang, a, fact, OTHER)
+            if kind != alone:
+                for fact in beside[lang]:
+                    add(lang, a.format(x=x), fact.format(x=x), OTHER)
 
 
 def main() -> None:

@@ -72,8 +72,8 @@ def test_both_models_learn_and_only_the_network_learns_the_broad_set() -> None:
     core = np.asarray([r[2] for r in rows])
     model = relation.fit("toy", old, new, labels, core)
     logistic, network = model.members
-    assert isinstance(logistic, relation.Logistic)
-    assert isinstance(network, relation.Network)
+    assert type(logistic) is relation.Logistic
+    assert type(network) is relation.Network
     x = relation.features(old, new)
     classes = np.asarray(model.classes)
     assert (classes[network.logits(x).argmax(axis=1)] == labels).all()

@@ -57,19 +57,15 @@ class Logistic:
 
 
 @dataclass(frozen=True)
-class Network:
+class Network(Logistic):
     """One hidden layer of rectified units on standardised pair features, then softmax regression."""
 
-    mean: np.ndarray
-    scale: np.ndarray
     hidden: np.ndarray  # features × units
     hidden_bias: np.ndarray
-    weights: np.ndarray  # units × classes
-    bias: np.ndarray
 
     def logits(self, x: np.ndarray) -> np.ndarray:
         units = np.maximum(0.0, ((x - self.mean) / self.scale) @ self.hidden + self.hidden_bias)
-        return np.asarray(units @ self.weights + self.bias)
+        return np.asarray(units @ self.weights + self.bias)  # weights: units × classes
 
 
 @dataclass(frozen=True)
@@ -150,7 +146,8 @@ def fit_network(
             v *= 0.999
             v += 0.001 * grad * grad
             p -= rate * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)
-    return Network(mean, scale, *params)
+    hidden, hidden_bias, w, b = params
+    return Network(mean, scale, w, b, hidden, hidden_bias)
 
 
 def pairs() -> list[dict[str, Any]]:
