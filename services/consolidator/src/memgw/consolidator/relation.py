@@ -72,7 +72,7 @@ class Network(Logistic):
 class RelationModel:
     embedder: str
     classes: tuple[str, ...]
-    members: tuple[Logistic | Network, ...]
+    members: tuple[Logistic, ...]  # a Network is one too
 
     def probabilities(self, old: list[list[float]], new: list[list[float]]) -> list[dict[str, float]]:
         """For each pair (an older statement, a newer one), how likely the newer says the same again, is a
@@ -157,7 +157,7 @@ def pairs() -> list[dict[str, Any]]:
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
-MEMBERS: dict[str, type[Logistic] | type[Network]] = {"logistic": Logistic, "network": Network}
+MEMBERS: dict[str, type[Logistic]] = {"logistic": Logistic, "network": Network}
 
 
 @cache
