@@ -60,6 +60,7 @@ from memgw.common.formation.structure import (
         "我大学同学搬到深圳了。",  # which classmate, as "my old friend" says which friend
         "我前男友结婚了。",
         "My ex moved to Paris.",
+        "My best mate moved to Bath last week.",  # a friend, in British English
         "Our firm moved offices to Spinningfields.",  # an organisation the user is part of
         "我们律所搬到了珠江新城。",
     ],
@@ -698,6 +699,8 @@ def test_a_condition_or_a_moment_frames_the_clauses_after_it(text: str, alone: l
         ("My girlfriend is Leah.", "I broke it off with Leah.", True),
         ("I drive a Ford Focus.", "I sold the Focus and bought a Kia.", True),
         ("我老婆叫李娜。", "我和李娜去年离了。", True),
+        ("My boyfriend is called Ravi.", "Ravi and I ended things over Christmas.", True),
+        ("我男朋友叫子豪。", "我跟子豪分开了。", True),
         ("I'm seeing a guy called Tom.", "I left my coat at Tom's.", False),  # what ended is not Tom
         ("I'm seeing a guy called Tom.", "Tom and I went to Rome.", False),  # no ending
         ("My girlfriend is Emma.", "Emma quit her job.", False),  # her ending, not the two of them

@@ -20,7 +20,7 @@ _PERSON_EN = (
     r"(?:mom|mum|dad|father|mother|parents?|brother|sister|sibling|son|daughter|wife|husband|partner|boyfriend"
     r"|girlfriend|fianc[eé]e?|friend|boss|manager|colleague|co-?worker|teammate|neighbou?r|room-?mate|flatmate|uncle"
     r"|aunt|cousin|nephew|niece|grand\w+|kids?|child(?:ren)?|landlord|in-laws?|\w+-in-law|teacher|doctor|classmate"
-    r"|mentor|client|ex|bestie|supervisor|tutor|coach|therapist|dentist|trainer|professor|lecturer)s?"
+    r"|mentor|client|ex|bestie|mate|pal|buddy|supervisor|tutor|coach|therapist|dentist|trainer|professor|lecturer)s?"
 )
 _RELATIVE_EN = rf"(?:{_PERSON_EN}|(?:family|team|company|office|firm|agency|clinic|lab|startup)s?)"
 _MY_PERSON_EN = rf"(?:my|our)\s+(?:\w+\s+){{0,2}}?{_PERSON_EN}\b"  # "my sister", "my best friend", "our son"
@@ -185,11 +185,13 @@ _ENDS_EN = (
     r"|moved out"
     r"|left|sold|laid (?:\w+ )?off|(?:let (?:me |us )?|was let )go|fired|made redundant|resigned"
     r"|handed in (?:my |our )?notice|(?:my |our )?last day|ditched|dumped|dropped|called it quits|called (?:it )?off"
+    r"|ended (?:things|it)"
     r"|parted ways"
     r"|went (?:our|their) separate ways|packed in"
 )
 _ENDS_ZH = (
-    r"不再|搬出|搬走|戒(?:了|掉|烟|酒|糖)|分手|离婚|离职|辞(?:职|了|掉)|脱单|卖(?:了|掉)|裁(?:了|掉|员)|开除|辞退|被炒"
+    r"不再|搬出|搬走|戒(?:了|掉|烟|酒|糖)|分手|分开了|离婚|离职|辞(?:职|了|掉)|脱单|卖(?:了|掉)|裁(?:了|掉|员)|开除|辞退"
+    r"|被炒"
 )
 _ENDING = re.compile(rf"\b(?:{_ENDS_EN})\b|{_ENDS_ZH}", re.IGNORECASE)
 # A change of state told as an event (it began, it ended, it moved): "I moved out of …", "我开始吃鱼了".
