@@ -200,6 +200,7 @@ def test_what_holds_still_is_told_from_what_is_set_against_it(text: str, still: 
         ("我又养了一只狗。", True),  # another one
         ("我又换了一个工作。", False),  # changed again
         ("我又开始喝咖啡了。", False),
+        ("I've stopped eating fish as well.", False),  # an ending told as one more
     ],
 )
 def test_an_addition(text: str, adds: bool) -> None:

@@ -406,7 +406,7 @@ class Consolidator:
         )
         now = not (structure.in_the_past(text) or structure.imagined(text) or structure.is_question(text))
         own = now and not theirs
-        adds = structure.adds_to(text) and not structure.ends_a_state(text)  # "I've stopped eating fish as well"
+        adds = structure.adds_to(text)
         if adds:  # one more value: compared only with what it turns around ("我现在也吃牛肉了" beside "我不吃牛肉")
             neighbours = [(e, s) for e, s in neighbours if structure.turns_around(e["content"], text)]
         related = None

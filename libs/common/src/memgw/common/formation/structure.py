@@ -182,12 +182,9 @@ _ADDITIVE = re.compile(
 # The changes of state that end one: what held before holds no more. Each is a change of state too.
 _ENDS_EN = (
     r"stopp(?:ed|ing)|quit|gave up|given up|no longer|any ?more|broke (?:up|it off)|split up|separated|divorced"
-    r"|moved out"
-    r"|left|sold|laid (?:\w+ )?off|(?:let (?:me |us )?|was let )go|fired|made redundant|resigned"
-    r"|handed in (?:my |our )?notice|(?:my |our )?last day|ditched|dumped|dropped|called it quits|called (?:it )?off"
-    r"|ended (?:things|it)"
-    r"|parted ways"
-    r"|went (?:our|their) separate ways|packed in"
+    r"|moved out|left|sold|laid (?:\w+ )?off|(?:let (?:me |us )?|was let )go|fired|made redundant|resigned"
+    r"|handed in (?:my |our )?notice|(?:my |our )?last day|ditched|dumped|dropped|packed in|ended (?:things|it)"
+    r"|called it quits|called (?:it )?off|parted ways|went (?:our|their) separate ways"
 )
 _ENDS_ZH = (
     r"不再|搬出|搬走|戒(?:了|掉|烟|酒|糖)|分手|分开了|离婚|离职|辞(?:职|了|掉)|脱单|卖(?:了|掉)|裁(?:了|掉|员)|开除|辞退"
@@ -400,7 +397,8 @@ _CONSEQUENCE = re.compile(
     r"|就(?!行|好|可以|够)|便|会|可能|也许|或许|大概",
     re.IGNORECASE,
 )
-_SOMEONE = re.compile(rf"{_THE_USER.pattern}|\b{_PERSON_EN}\b|{_PERSON_ZH}|他|她|他们|她们", re.IGNORECASE)
+_KIN = re.compile(rf"\b{_PERSON_EN}\b|{_PERSON_ZH}", re.IGNORECASE)
+_SOMEONE = re.compile(rf"{_THE_USER.pattern}|{_KIN.pattern}|他|她", re.IGNORECASE)
 
 
 def framed(sentence: str) -> bool:
@@ -427,9 +425,6 @@ def about_what_it_names(old: str, new: str) -> bool:
     user's fact. "Spotify laid me off" and "Santander is my bank" are the user's."""
     opening = _OPENING_NAME.match(new)
     return bool(opening and opening.group(1) in old and not _THE_USER.search(new))
-
-
-_KIN = re.compile(rf"\b{_PERSON_EN}\b|{_PERSON_ZH}", re.IGNORECASE)
 
 
 def the_same_person(old: str, new: str) -> bool:
@@ -521,8 +516,9 @@ def of_the_moment(sentence: str) -> bool:
 
 
 def adds_to(sentence: str) -> bool:
-    """Whether the statement says it adds one more (an additive "also", "too", "也")."""
-    return bool(_ADDITIVE.search(sentence))
+    """Whether the statement says it adds one more (an additive "also", "too", "也"); not an ending told as one
+    more ("I've stopped eating fish as well"), which may end a fact."""
+    return bool(_ADDITIVE.search(sentence)) and not ends_a_state(sentence)
 
 
 def tells_a_change(sentence: str) -> bool:
