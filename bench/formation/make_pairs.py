@@ -1108,23 +1108,24 @@ def _pairs(rng: random.Random) -> list[dict[str, str]]:
             kind = rng.choice(list(SINGLE))
             states, _, values = SINGLE[kind][lang]
             add(lang, a, rng.choice(states).format(x=rng.choice(values)), OTHER)
-    for lang, circumstances in CIRCUMSTANCES.items():  # a job's circumstances, against where or what as
-        for kind in ("employer", "role"):
-            states, _, values = SINGLE[kind][lang]
-            for circumstance in circumstances:
-                add(lang, rng.choice(states).format(x=rng.choice(values)), circumstance, OTHER)
+    _beside_a_job(add, rng, CIRCUMSTANCES)  # a job's circumstances
     core = len(out)
     for lang, a, b in DESCRIBED + PARAPHRASED:
         add(lang, a, b, SAME)
         add(lang, b, a, SAME)
     _told_states(add, rng, STATUS, WITH_A_PARTNER, names=PARTNERS, alone="apart")
     _told_states(add, rng, DIETS, BESIDE_A_DIET)
-    for lang, duties in DUTIES.items():  # what a job has one do, against where or what as
+    _beside_a_job(add, rng, DUTIES)  # what a job has one do
+    return [{**row, "set": CORE if i < core else BROAD} for i, row in enumerate(out)]
+
+
+def _beside_a_job(add: Any, rng: random.Random, said: dict[str, list[str]]) -> None:
+    """Each of ``said`` beside where one works and beside what as (other): more of the job, not another."""
+    for lang, statements in said.items():
         for kind in ("employer", "role"):
             states, _, values = SINGLE[kind][lang]
-            for duty in duties:
-                add(lang, rng.choice(states).format(x=rng.choice(values)), duty, OTHER)
-    return [{**row, "set": CORE if i < core else BROAD} for i, row in enumerate(out)]
+            for statement in statements:
+                add(lang, rng.choice(states).format(x=rng.choice(values)), statement, OTHER)
 
 
 def _told_states(

@@ -53,7 +53,10 @@ class Logistic:
     bias: np.ndarray
 
     def logits(self, x: np.ndarray) -> np.ndarray:
-        return np.asarray(((x - self.mean) / self.scale) @ self.weights + self.bias)
+        return np.asarray(self.standard(x) @ self.weights + self.bias)
+
+    def standard(self, x: np.ndarray) -> np.ndarray:
+        return np.asarray((x - self.mean) / self.scale)
 
 
 @dataclass(frozen=True)
@@ -64,7 +67,7 @@ class Network(Logistic):
     hidden_bias: np.ndarray
 
     def logits(self, x: np.ndarray) -> np.ndarray:
-        units = np.maximum(0.0, ((x - self.mean) / self.scale) @ self.hidden + self.hidden_bias)
+        units = np.maximum(0.0, self.standard(x) @ self.hidden + self.hidden_bias)
         return np.asarray(units @ self.weights + self.bias)  # weights: units × classes
 
 
@@ -107,10 +110,15 @@ def fit(embedder: str, old: np.ndarray, new: np.ndarray, labels: list[str], core
     return RelationModel(embedder, classes, (fit_logistic(x[core], y[core]), fit_network(x, y)))
 
 
+def _standardised(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``x`` with each feature at mean 0 and deviation 1, and the mean and scale that make it so."""
+    mean, scale = x.mean(axis=0), x.std(axis=0) + 1e-6
+    return (x - mean) / scale, mean, scale
+
+
 def fit_logistic(x: np.ndarray, y: np.ndarray, *, l2: float = 1e-2, steps: int = 2000) -> Logistic:
     """By full-batch gradient descent."""
-    mean, scale = x.mean(axis=0), x.std(axis=0) + 1e-6
-    x = (x - mean) / scale
+    x, mean, scale = _standardised(x)
     w, b = np.zeros((x.shape[1], y.shape[1])), np.zeros(y.shape[1])
     for _ in range(steps):
         g = _softmax(x @ w + b) - y
@@ -124,8 +132,7 @@ def fit_network(
 ) -> Network:
     """By full-batch Adam from a seeded start, few steps and weight decay: the pairs are composed, so a
     network trained to fit every one of them would learn their templates."""
-    mean, scale = x.mean(axis=0), x.std(axis=0) + 1e-6
-    x = (x - mean) / scale
+    x, mean, scale = _standardised(x)
     start = np.random.default_rng(0)
     params = [
         start.normal(0.0, 1 / np.sqrt(x.shape[1]), (x.shape[1], units)),
