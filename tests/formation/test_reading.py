@@ -97,6 +97,11 @@ def _verdict(p: dict[str, float], old: str, new: str, *, decisions: bool = False
         (SAME_READ, "I use Chrome for everything.", "I've ditched Chrome for Firefox.", CHANGE),
         (OTHER_READ, "I'm seeing a guy called Tom.", "I left my coat at Tom's.", OTHER),  # ended something else
         (OTHER_READ, "I'm seeing a guy called Tom.", "Tom and I are going to call it quits.", OTHER),  # a plan
+        # The vectors alone never open a review: a change is told by a value, an aspect, a deed or a denial.
+        (CHANGE_READ, "I'm a nurse.", "I'm on nights this month.", OTHER),
+        (CHANGE_READ, "My email is kim@fastmail.com.", "I set up a filter in my fastmail inbox.", OTHER),
+        (CHANGE_READ, "I'm a nurse.", "I'm a teacher now.", CHANGE),
+        (CHANGE_READ, "I live in Leeds.", "Home is York.", CHANGE),  # a new value
     ],
 )
 def test_a_reading_weighed_by_structure(p: dict[str, float], old: str, new: str, verdict: str) -> None:

@@ -26,6 +26,7 @@ from memgw.common.formation.structure import (
     intends,
     is_question,
     make_believe,
+    may_tell_a_change,
     moves_within,
     news_of_someone_else,
     of_the_moment,
@@ -201,6 +202,9 @@ def test_what_holds_still_is_told_from_what_is_set_against_it(text: str, still: 
         ("我又换了一个工作。", False),  # changed again
         ("我又开始喝咖啡了。", False),
         ("I've stopped eating fish as well.", False),  # an ending told as one more
+        ("I adopted another cat.", True),
+        ("I report to Kevin now, Sandra moved to another team.", False),  # a different one
+        ("I left for another company.", False),
     ],
 )
 def test_an_addition(text: str, adds: bool) -> None:
@@ -374,6 +378,8 @@ def test_a_denial_is_told_from_a_change(old: str, new: str, denies: bool) -> Non
         ("我脱单了，有女朋友了！", True),  # singlehood ended
         ("I handed in my notice at Deloitte.", True),
         ("那份工作我辞了。", True),
+        ("The Focus is gone, I drive a Kia now.", True),  # a thing gone
+        ("I got rid of the car.", True),
         ("I started at KPMG.", False),  # a beginning
         ("我调到深圳分公司了。", False),  # a move
     ],
@@ -714,3 +720,22 @@ def test_an_ending_of_what_a_fact_names_by_its_name(old: str, new: str, ends: bo
 def test_what_a_named_person_does_to_the_user_is_the_users_own() -> None:
     assert not about_someone_named("I'm going out with a girl called Zoe.", "Zoe dumped me last week.")
     assert about_someone_named("My girlfriend is Emma.", "Emma changed her hair colour.")
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "may"),
+    [
+        ("I live in Leeds.", "I'm in York now.", True),  # the aspect of a change
+        ("I'm a nurse.", "I was promoted to ward sister.", True),  # done
+        ("I'm a nurse.", "I quit nursing.", True),
+        ("I eat everything.", "I don't eat pork.", True),  # the other way round
+        ("我住在宁波。", "我们年初搬回了温州老家。", True),  # the 了 of something done
+        ("我单身。", "我谈恋爱了。", True),
+        ("I'm a nurse.", "I'm on nights this month.", False),  # a circumstance, nothing done or become
+        ("My email is kim@fastmail.com.", "I set up a filter in my fastmail inbox.", False),
+        ("Dairy doesn't agree with me.", "No milk in the recipes please, dairy wrecks my stomach.", False),
+        ("我在小学当老师。", "这周要监考，很忙。", False),
+    ],
+)
+def test_what_may_tell_a_change_at_all(old: str, new: str, may: bool) -> None:
+    assert may_tell_a_change(old, new) is may

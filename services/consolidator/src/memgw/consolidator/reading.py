@@ -112,6 +112,8 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
         # An ending of what ``old`` names, by its name, is its end ("Tom and I called it quits" beside "I'm seeing
         # Tom", "我和李娜去年离了" beside "我老婆叫李娜", "I ditched Chrome for Firefox" beside "I use Chrome").
         same, change = 0.0, max(change, CHANGE_AT)
+    if not (values or another_value(old, new) or structure.may_tell_a_change(old, new)):
+        change = 0.0  # the vectors alone never open a review ("I'm on nights this month" beside "I'm a nurse")
     if another:
         change = 0.0
     return {relation.SAME: same, relation.CHANGE: change, relation.OTHER: other}

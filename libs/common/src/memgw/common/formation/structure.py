@@ -171,9 +171,10 @@ _OF_THE_MOMENT = re.compile(
 # An additive focus ("I also like …", "我也…", "as well"): one more value of a many-valued fact, never
 # the same one again nor a replacement.
 # Not "也" of "一点也不" nor of "不吃肉也不吃鱼" (neither … nor): only "我也不…" adds a denial. "又…一只" is "another"
-# ("我又养了一只狗"), unless what is done again is a change ("我又换了一个工作").
+# ("我又养了一只狗"), unless what is done again is a change ("我又换了一个工作"). Not "to another" nor "for another"
+# ("Sandra moved to another team"): a different one.
 _ADDITIVE = re.compile(
-    r"\balso\b|\bas well\b|\btoo\s*[.!]?\s*$|\banother\b|\bin addition\b|\bbesides\b"
+    r"\balso\b|\bas well\b|\btoo\s*[.!]?\s*$|(?<!\bto )(?<!\bfor )\banother\b|\bin addition\b|\bbesides\b"
     r"|也(?!不|没|许)|^\s*我们?也(?=不|没)|另外|此外|还有"
     r"|又(?!换|搬|跳|转|改)[^，。,.\s]{0,3}一(?:只|个|辆|台|条|套|本|门|位|家|部|份)",
     re.IGNORECASE,
@@ -185,6 +186,7 @@ _ENDS_EN = (
     r"|moved out|left|sold|laid (?:\w+ )?off|(?:let (?:me |us )?|was let )go|fired|made redundant|resigned"
     r"|handed in (?:my |our )?notice|(?:my |our )?last day|ditched|dumped|dropped|packed in|ended (?:things|it)"
     r"|called it quits|called (?:it )?off|parted ways|went (?:our|their) separate ways"
+    r"|(?:is|are|'s|'re) (?:gone|history)|got rid of|scrapped"
 )
 _ENDS_ZH = (
     r"不再|搬出|搬走|戒(?:了|掉|烟|酒|糖)|分手|分开了|离婚|离职|辞(?:职|了|掉)|脱单|卖(?:了|掉)|裁(?:了|掉|员)|开除|辞退"
@@ -659,6 +661,28 @@ def denies_without_change(old: str, new: str) -> bool:
     fact said the other way round or a contradiction, never a change of it. "I don't run anymore" and
     "我不跑步了" tell a change."""
     return bool(_DENIAL.search(new)) and not _DENIAL.search(old) and not says_it_changed(new)
+
+
+# What a statement tells as done or become, by its form: the past or perfect in English, the 了 or 过 of a
+# completed action in Chinese. The irregular past forms are a closed class; the regular "-ed" carries most.
+_DONE = re.compile(
+    r"\b\w{2,}ed\b|'ve\b|\b(?:have|has|had|was|were|got|gotten|went|gone|left|quit|became|become|took|taken|began"
+    r"|made|found|met|bought|sold|lost|gave|given|came|broke|split|fell|won|paid|built|sent|spent|kept|let)\b|了|过",
+    re.IGNORECASE,
+)
+
+
+def may_tell_a_change(old: str, new: str) -> bool:
+    """Whether the words of ``new`` could tell a change of ``old`` at all, apart from any value it names: the
+    aspect of a change ("now", "anymore", "moved", 现在), something done or become ("I was promoted", "我们年初
+    搬回了温州"), or the other way round from ``old`` (one of the two denies). "I'm on nights this month" beside
+    "I'm a nurse" tells none: whatever the vectors read, it is no change."""
+    return (
+        says_it_changed(new)
+        or holds_now(new)
+        or bool(_DONE.search(new))
+        or bool(_DENIAL.search(old)) != bool(_DENIAL.search(new))
+    )
 
 
 def only_takes_up(old: str, new: str) -> bool:
