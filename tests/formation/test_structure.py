@@ -91,6 +91,11 @@ def test_another_persons_or_things_statement(text: str) -> None:
         # The user with someone else is the user.
         "My wife and I separated in the spring.",
         "我老婆和我住在北京。",
+        # What another did to the user is the user's: where it leaves them.
+        "They moved me to the Leeds office.",
+        "My boss made me team lead last week.",
+        "我们公司把我调到了杭州分部。",
+        "医生让我少吃盐。",
     ],
 )
 def test_the_users_own_statement(text: str) -> None:
@@ -345,6 +350,7 @@ def test_of_the_moment_is_this_day_or_minute_only(text: str, momentary: bool) ->
         ("我和老公下个月搬去厦门。", False),
         ("I just switched to an Android phone.", False),  # the user's own news
         ("The deadline moved to next Friday.", False),  # a thing of the user's work, not a person
+        ("My manager put me on the night rota last week.", False),  # done to the user
     ],
 )
 def test_another_persons_news_is_told_from_how_they_are_and_from_the_users_own(text: str, news: bool) -> None:
@@ -447,6 +453,8 @@ def test_a_change_done_to_a_thing_is_told_from_one_of_the_user(text: str, thing:
         ("I don't like jazz.", False),
         ("I got a job at Tesco, my last day at Ocado was Friday.", True),  # a new job, a last day
         ("I accepted an offer from Stripe.", True),
+        ("I was promoted to head of sales.", True),
+        ("公司把我调到了杭州分部。", True),  # a transfer
         ("我下周去字节报到。", True),
     ],
 )

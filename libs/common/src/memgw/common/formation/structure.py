@@ -69,6 +69,11 @@ _ANOTHER_PERSON = re.compile(
 )
 # The user beside them: "My wife and I …", "我老婆和我…" are the user's own.
 _WITH_THE_USER = re.compile(r"^\s*\S+(?:\s+\S+){0,3}?\s+(?:and|&)\s+(?:i|me)\b|^\s*\S{1,8}?和我", re.IGNORECASE)
+# The user as what another does something to: "They moved me to the Leeds office", "My boss made me team lead",
+# "公司把我调到了杭州", "医生让我少吃盐": what it tells is of the user, whoever did it.
+_TO_THE_USER_FIRST = re.compile(
+    r"^\s*\S+(?:\s+\S+){0,3}?\s+(?:me|us)\b|^\s*[^，,。\s]{1,8}?[把让叫派]我", re.IGNORECASE
+)
 # What happened, happens or will happen, told as news: a recent past ("just", "刚"), a future ("will",
 # "going to", "要…了"), a day or a stretch named from today ("yesterday", "next spring", "下个月").
 # Tense and deixis, closed classes of the grammar, not the topic.
@@ -198,9 +203,9 @@ _ENDING = re.compile(rf"\b(?:{_ENDS_EN})\b|{_ENDS_ZH}", re.IGNORECASE)
 # nor "又": a thing happening once more ("late again") changes nothing.
 _CHANGE_OF_STATE = re.compile(
     rf"\b(?:{_ENDS_EN}|start(?:ed|ing)|switch(?:ed|ing)|mov(?:ed|ing)|relocated|chang(?:ed|ing)|swapp?(?:ed|ing)"
-    r"|replaced|traded|became|got (?:engaged|married|divorced|promoted)|instead|first (?:day|shift|week)"
+    r"|replaced|traded|became|got (?:engaged|married|divorced)|promoted|transferred|instead|first (?:day|shift|week)"
     r"|got (?:a |an )?(?:new )?job|new job|joined|accepted (?:an? |the |their )?(?:offer|job|role|position))\b"
-    rf"|{_ENDS_ZH}|第一天|最后一天|开始|搬到|搬去|换了|换成|改成|改用|改到|订婚|结婚了|跳槽|毕业了|入职|报到",
+    rf"|{_ENDS_ZH}|第一天|最后一天|开始|搬到|搬去|换了|换成|改成|改用|改到|调到|调去|调回|订婚|结婚了|跳槽|毕业了|入职|报到",
     re.IGNORECASE,
 )
 
@@ -447,7 +452,9 @@ def _names(sentence: str) -> set[str]:
 def about_someone_else(sentence: str) -> bool:
     """Whether the statement's subject is another person or thing ("My sister moved …", "公司的电话换了"),
     not who that person is to the user ("My sister is called Ana"), nor the two of them ("My wife and I …")."""
-    return bool(_SOMEONE_ELSE.match(sentence)) and not (names_a_relation(sentence) or _WITH_THE_USER.match(sentence))
+    return bool(_SOMEONE_ELSE.match(sentence)) and not (
+        names_a_relation(sentence) or _WITH_THE_USER.match(sentence) or _TO_THE_USER_FIRST.match(sentence)
+    )
 
 
 def news_of_someone_else(sentence: str) -> bool:
@@ -456,7 +463,7 @@ def news_of_someone_else(sentence: str) -> bool:
     news, not a standing fact of the user's. Who they are to the user and how they are ("My wife is a
     pharmacist") is not news."""
     subject = _ANOTHER_PERSON.match(sentence)
-    if subject is None or _WITH_THE_USER.match(sentence):
+    if subject is None or _WITH_THE_USER.match(sentence) or _TO_THE_USER_FIRST.match(sentence):
         return False
     told = tells_a_change(sentence) or _TOLD_AS_NEWS.search(sentence)
     return bool(told or _PAST_EVENT.match(sentence, subject.end()))
