@@ -99,6 +99,15 @@ async def test_the_same_fact_in_other_words_is_evidence_on_the_one_memory(system
     assert (memory["content"], memory["evidence_count"]) == ("I work at Siemens in Munich.", 2)
 
 
+async def test_a_clause_said_again_is_evidence_and_the_rest_a_statement_of_its_own(system: System) -> None:
+    key = await system.user(f"sp_{uuid.uuid4().hex[:6]}")
+    await _commit(system, key, "我的工作是程序员。")
+    again = await _commit(system, key, "我是写代码的，我养了一只叫豆豆的猫。")
+    assert len(again["merged"]) == 1, again
+    memories = {m["content"]: m["evidence_count"] for m in await _active(system, key)}
+    assert memories == {"我的工作是程序员。": 2, "我养了一只叫豆豆的猫。": 1}  # the rest not lost in the merge
+
+
 async def test_session_memory_does_not_leak_into_long_term_memory_unasked(system: System) -> None:
     """Seed 004's POC metric: what a session holds reaches long-term memory only through a commit that
     asks for it; uncommitted episodes and a commit with promote=false leave no standing memory."""

@@ -136,6 +136,20 @@ def test_a_change_of_the_whole_that_a_clause_says_again_and_none_changes_is_none
     assert reading.in_whole_or_part(text, whole, [None, None]) == whole
 
 
+def test_a_clause_says_a_memory_again_when_sure_and_denying_as_the_memory_does() -> None:
+    own = ["Nuts are dangerous for me", "I carry an EpiPen"]
+    allergy = ({"id": "m1", "content": "I'm allergic to nuts."}, SAME, 0.9)
+    assert reading.said_again_in_part(own, [allergy, None]) == (allergy, "Nuts are dangerous for me")
+    surer = ({"id": "m2", "content": "I carry an EpiPen."}, SAME, 0.95)
+    assert reading.said_again_in_part(own, [allergy, surer]) == (surer, "I carry an EpiPen")
+    unsure = ({"id": "m1", "content": "I'm allergic to nuts."}, SAME, 0.3)
+    assert reading.said_again_in_part(own, [unsure, None]) is None
+    changed = ({"id": "m1", "content": "I'm allergic to nuts."}, CHANGE, 0.9)
+    assert reading.said_again_in_part(own, [changed, None]) is None
+    no_fish = ({"id": "m3", "content": "I don't eat fish."}, SAME, 0.9)  # read alike, but one denies
+    assert reading.said_again_in_part(["I've come round to fish", "I eat salmon most weeks"], [None, no_fish]) is None
+
+
 def test_a_clause_finds_only_a_change_and_only_when_the_whole_finds_nothing() -> None:
     text = "Short answers please, bullet points are fine."
     assert reading.in_whole_or_part(text, None, [_found("m1", SAME), None]) is None

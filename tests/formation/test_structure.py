@@ -39,6 +39,7 @@ from memgw.common.formation.structure import (
     the_same_person,
     turns_around,
     what_a_denial_adds,
+    without_clause,
     without_opener,
 )
 
@@ -747,3 +748,12 @@ def test_what_a_named_person_does_to_the_user_is_the_users_own() -> None:
 )
 def test_what_may_tell_a_change_at_all(old: str, new: str, may: bool) -> None:
     assert may_tell_a_change(old, new) is may
+
+
+def test_a_statement_without_one_of_its_clauses() -> None:
+    assert without_clause("Nuts are dangerous for me, I carry an EpiPen.", "Nuts are dangerous for me") == (
+        "I carry an EpiPen."
+    )
+    assert without_clause("我是写代码的，天天对着电脑", "我是写代码的") == "天天对着电脑"
+    assert without_clause("I'm a nurse, I work nights, I love it.", "I work nights") == "I'm a nurse, I love it."
+    assert without_clause("I'm a nurse.", "I'm a nurse.") is None  # one clause: nothing else

@@ -16,6 +16,9 @@ from memgw.consolidator.conflicts import another_value, kept_values, kinds, name
 # (a person reviews it): a false review costs a person's attention, so a change asks more.
 SAME_AT = 0.5
 CHANGE_AT = 0.6
+# How sure the reading of one clause must be that it says a memory again: a clause is read with less around it
+# than a whole statement, so it asks as much as a change does.
+SAME_IN_PART_AT = CHANGE_AT
 
 Reading = dict[str, float]
 
@@ -138,6 +141,23 @@ def in_whole_or_part(text: str, whole: Found | None, parts: list[Found | None]) 
         if said_again and not any(f[0]["id"] == of_it for f in changes):
             return None
     return whole
+
+
+def said_again_in_part(own: list[str], parts: list[Found | None]) -> tuple[Found, str] | None:
+    """The surest memory one of the statement's own clauses says again, with that clause ("我是写代码的" of
+    "我是写代码的，天天对着电脑" beside "我的工作是程序员"): for when the whole is nothing to any memory, nor
+    a clause a change of one. Not a clause that denies where the memory does not, or the other way round ("I
+    eat salmon most weeks" of "I've come round to fish, …" beside "I don't eat fish"): read without the rest of
+    the statement, the vectors lose the difference."""
+    said = [
+        (f, c)
+        for f, c in zip(parts, own, strict=True)
+        if f
+        and f[1] == relation.SAME
+        and f[2] >= SAME_IN_PART_AT
+        and structure.denies(f[0]["content"]) == structure.denies(c)
+    ]
+    return max(said, key=lambda found: found[0][2], default=None)
 
 
 def a_clause_may_change(old: str, whole: str) -> bool:

@@ -323,30 +323,48 @@ class Consolidator:
                     best = (existing, kind, weighed[kind])
         return best
 
-    async def _related_in_whole_or_part(self, asked: _Asked, neighbours: list[tuple[Any, float]]) -> Any:
+    async def _related_in_whole_or_part(
+        self, asked: _Asked, neighbours: list[tuple[Any, float]]
+    ) -> tuple[Any, str | None]:
         """What the statement is to the user's memories in whole or by its own clauses
         (``reading.in_whole_or_part``): "Claire left, so my manager is Hassan now" beside "My manager is
-        Claire" is a change by a clause. The clauses are embedded only when the whole is no same again."""
+        Claire" is a change by a clause. The clauses are embedded only when the whole is no same again. When
+        neither the whole nor a change by a clause is found, one clause may say a memory again ("Nuts are
+        dangerous for me, I carry an EpiPen" beside "I'm allergic to nuts"): that memory, with the rest of the
+        statement, which is not lost in the merge but goes on as a statement of its own."""
         text = asked.candidate.content
         whole = self._related(text, asked.vector, neighbours)
         if whole is not None and whole[1] == relation.SAME:
-            return whole
+            return whole, None
         if not any(e["embedding_model"] == self.embedder.name for e, _ in neighbours):
-            return whole  # nothing a clause could be compared with: not worth embedding the clauses
+            return whole, None  # nothing a clause could be compared with: not worth embedding the clauses
         own = [
             c
             for c in structure.clauses(text)
             if not (structure.about_someone_else(c) or structure.in_the_past(c) or structure.imagined(c))
         ]
         if not own or relation.for_embedder(self.embedder.name) is None:
-            return whole
+            return whole, None
         vectors = await self.store.embed_passages(own, self.embedder, tenant=asked.event.user_id)
         parts = [self._related(clause, vector, neighbours) for clause, vector in zip(own, vectors, strict=True)]
-        return reading.in_whole_or_part(text, whole, parts)
+        found = reading.in_whole_or_part(text, whole, parts)
+        if found is not None or (again := reading.said_again_in_part(own, parts)) is None:
+            return found, None
+        said, clause = again
+        return said, structure.without_clause(text, clause)
 
     async def _consider(
-        self, event: SessionCommitted, candidate: CandidateMemory, min_importance: float, outcome: Outcome, step: int
+        self,
+        event: SessionCommitted,
+        candidate: CandidateMemory,
+        min_importance: float,
+        outcome: Outcome,
+        step: int,
+        *,
+        beside: str | None = None,
     ) -> None:
+        """Merge, review, supersede or store ``candidate``; never against memory ``beside`` (one the statement it
+        was part of said again)."""
         namespace, owners = await self._namespace(event, candidate)
         exact = await reads.same_text(self.pool, namespace, content_hash(candidate.content))
         if exact is not None:
@@ -355,6 +373,7 @@ class Consolidator:
             return
         [vector] = await self.store.embed_passages([candidate.content], self.embedder, tenant=event.user_id)
         neighbours = await self._neighbours(event.user_id, namespace, candidate.content, vector)
+        neighbours = [(e, score) for e, score in neighbours if e["id"] != beside]
         asked = _Asked(event, candidate, namespace, owners, vector, min_importance, outcome, step)
         if self.decider is not None:
             shown = [e for e, _ in neighbours[: self.settings.conflict_neighbours]]
@@ -409,9 +428,9 @@ class Consolidator:
         adds = structure.adds_to(text)
         if adds:  # one more value: compared only with what it turns around ("我现在也吃牛肉了" beside "我不吃牛肉")
             neighbours = [(e, s) for e, s in neighbours if structure.turns_around(e["content"], text)]
-        related = None
+        related, rest = None, None
         if own:
-            related = await self._related_in_whole_or_part(asked, neighbours)
+            related, rest = await self._related_in_whole_or_part(asked, neighbours)
         elif now:  # another's fact said again is evidence on it: never a change
             related = self._related(text, asked.vector, neighbours, theirs=True)
         if doubted := asked.candidate.stands_only_as:  # worth keeping only as what the model is sure it is
@@ -422,7 +441,14 @@ class Consolidator:
         if related:
             existing, kind, p = related
             if kind == relation.SAME and existing["status"] in MERGES_INTO:
-                await self._merged_into(asked, existing, f"the same fact again (p {p:.2f})")
+                await self._merged_into(
+                    asked, existing, f"the same fact again (p {p:.2f}{', by a clause' if rest else ''})"
+                )
+                if rest and not doubted:  # what else it says is a statement of its own, formed as any is,
+                    for more in (await self.extract([(None, rest)])).candidates:  # but no change of what it said again
+                        await self._consider(
+                            asked.event, more, asked.min_importance, asked.outcome, asked.step, beside=existing["id"]
+                        )
                 return True
             if kind == relation.CHANGE and existing["status"] == MemoryStatus.CANDIDATE:
                 # A candidate is nobody's trusted memory yet: its new value replaces it, unreviewed.

@@ -310,6 +310,13 @@ def clauses(sentence: str) -> list[str]:
     return parts if len(parts) > 1 else []
 
 
+def without_clause(sentence: str, clause: str) -> str | None:
+    """The statement without one of its clauses (``clauses``), the others joined with a comma of its script;
+    None when nothing else is left."""
+    rest = [c for c in clauses(sentence) if c != clause]
+    return ("，" if _CJK.search(sentence) else ", ").join(rest) or None
+
+
 def about_user(sentence: str) -> bool:
     return bool(_ABOUT_USER.match(sentence))
 
@@ -662,6 +669,11 @@ def event_beside_state(old: str, new: str) -> bool:
     return tells_a_change(new) and not tells_a_change(old)
 
 
+def denies(sentence: str) -> bool:
+    """Whether the statement denies something ("I don't …", "never", "我不…", "没有…")."""
+    return bool(_DENIAL.search(sentence))
+
+
 def denies_without_change(old: str, new: str) -> bool:
     """Whether ``new`` denies something and says nothing has changed, beside an ``old`` that denies nothing
     ("I don't eat meat or fish" beside "I'm a vegetarian"): a denial names no new value, so it is the same
@@ -684,12 +696,7 @@ def may_tell_a_change(old: str, new: str) -> bool:
     aspect of a change ("now", "anymore", "moved", 现在), something done or become ("I was promoted", "我们年初
     搬回了温州"), or the other way round from ``old`` (one of the two denies). "I'm on nights this month" beside
     "I'm a nurse" tells none: whatever the vectors read, it is no change."""
-    return (
-        says_it_changed(new)
-        or holds_now(new)
-        or bool(_DONE.search(new))
-        or bool(_DENIAL.search(old)) != bool(_DENIAL.search(new))
-    )
+    return says_it_changed(new) or holds_now(new) or bool(_DONE.search(new)) or denies(old) != denies(new)
 
 
 def only_takes_up(old: str, new: str) -> bool:
