@@ -148,6 +148,9 @@ def test_a_clause_says_a_memory_again_when_sure_and_denying_as_the_memory_does()
     assert reading.said_again_in_part(own, [changed, None]) is None
     no_fish = ({"id": "m3", "content": "I don't eat fish."}, SAME, 0.9)  # read alike, but one denies
     assert reading.said_again_in_part(["I've come round to fish", "I eat salmon most weeks"], [None, no_fish]) is None
+    deaf = ({"id": "m4", "content": "I'm deaf in my left ear."}, SAME, 0.9)  # a limitation told by a denial
+    own = ["I can't hear on my left side", "I prefer text over calls"]
+    assert reading.said_again_in_part(own, [deaf, None]) == (deaf, "I can't hear on my left side")
 
 
 def test_a_clause_finds_only_a_change_and_only_when_the_whole_finds_nothing() -> None:
