@@ -267,6 +267,9 @@ def test_a_question_that_only_asks_or_imagines_states_nothing(text: str) -> None
         ("Big news: we got a puppy", "We got a puppy"),
         ("Again, no onions in anything please", "No onions in anything please"),  # a reminder
         ("Again and again I forget my keys", "Again and again I forget my keys"),  # not one
+        ("quick context, I'm a PhD student at Durham", "I'm a PhD student at Durham"),
+        ("For reference: my flat is in Bow", "My flat is in Bow"),
+        ("Context matters a lot to me", "Context matters a lot to me"),  # a word, not the opener
     ],
 )
 def test_a_statement_loses_the_interjections_it_opens_with_and_nothing_else(text: str, statement: str) -> None:

@@ -281,6 +281,7 @@ def stated_before_ask(sentence: str) -> str | None:
 _OPENER = re.compile(
     r"^(?:\s*(?:(?:oh|ah|um+|uh|hmm+|well|so|and|anyway|anyways|actually|honestly|basically|btw|by the way|fyi"
     r"|hey|hi|hello|(?:quick )?update|(?:some |big |good )?news|heads[- ]up|quick note|just so you know|for the record"
+    r"|(?:(?:quick |some |a bit of |for )?context|for reference)(?=\s*[:,，：—-])|fwiw"
     r"|as i said|again(?=\s*,)|ok(?:ay)?|yeah|yes|lol"
     r"|ha(?:ha)+|thanks|thank you|remember(?: that)?|keep in mind(?: that)?|don't forget(?: that)?"
     r"|(?:please )?note(?: that)?)"
