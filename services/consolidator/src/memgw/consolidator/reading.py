@@ -40,8 +40,9 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
     ("the Civic's brakes"), or another thing of the user's life ("我们小区换了新物业" beside "我住在西安"); nor a
     move between teams of the employer ``old`` names, nor a plan beside what holds, nor what is said to hold
     still, nor a feeling about ``old`` ("I don't like London anymore"), nor a denial of only a circumstance of
-    it (``_what_a_denial_does``) that names no new number or address. A denial of ``old`` in its own words
-    ends it. Another's change is never the user's to review."""
+    it (``_what_a_denial_does``) that names no new number or address, nor when ``new`` names no new value and its
+    words could tell no change at all (``structure.may_tell_a_change``: "I'm on nights this month" beside "I'm a
+    nurse"). A denial of ``old`` in its own words ends it. Another's change is never the user's to review."""
     if other_kinds(old, new):
         return None
     same, change, other = p[relation.SAME], p[relation.CHANGE], p[relation.OTHER]

@@ -444,11 +444,8 @@ class Consolidator:
                 await self._merged_into(
                     asked, existing, f"the same fact again (p {p:.2f}{', by a clause' if rest else ''})"
                 )
-                if rest and not doubted:  # what else it says is a statement of its own, formed as any is,
-                    for more in (await self.extract([(None, rest)])).candidates:  # but no change of what it said again
-                        await self._consider(
-                            asked.event, more, asked.min_importance, asked.outcome, asked.step, beside=existing["id"]
-                        )
+                if rest and not doubted:
+                    await self._consider_rest(asked, rest, existing["id"])
                 return True
             if kind == relation.CHANGE and existing["status"] == MemoryStatus.CANDIDATE:
                 # A candidate is nobody's trusted memory yet: its new value replaces it, unreviewed.
@@ -476,6 +473,12 @@ class Consolidator:
                 await self._merged_into(asked, existing, f"near duplicate (similarity {score:.3f})")
                 return True
         return False
+
+    async def _consider_rest(self, asked: _Asked, rest: str, said_again: str) -> None:
+        """What else a statement says beside a memory one of its clauses said again: a statement of its own,
+        formed as any is, and never a change of that memory."""
+        for more in (await self.extract([(None, rest)])).candidates:
+            await self._consider(asked.event, more, asked.min_importance, asked.outcome, asked.step, beside=said_again)
 
     async def _merged_into(self, asked: _Asked, existing: Any, reason: str) -> None:
         await self._merge(existing, asked.candidate, asked.event, reason, asked.min_importance, asked.step)

@@ -680,7 +680,7 @@ def denies_without_change(old: str, new: str) -> bool:
     ("I don't eat meat or fish" beside "I'm a vegetarian"): a denial names no new value, so it is the same
     fact said the other way round or a contradiction, never a change of it. "I don't run anymore" and
     "我不跑步了" tell a change."""
-    return bool(_DENIAL.search(new)) and not _DENIAL.search(old) and not says_it_changed(new)
+    return denies(new) and not denies(old) and not says_it_changed(new)
 
 
 # What a statement tells as done or become, by its form: the past or perfect in English, the 了 or 过 of a
