@@ -70,7 +70,8 @@ _ANOTHER_PERSON = re.compile(
 # The user beside them: "My wife and I …", "我老婆和我…" are the user's own.
 _WITH_THE_USER = re.compile(r"^\s*\S+(?:\s+\S+){0,3}?\s+(?:and|&)\s+(?:i|me)\b|^\s*\S{1,8}?和我", re.IGNORECASE)
 # The user as what another does something to: "They moved me to the Leeds office", "My boss made me team lead",
-# "公司把我调到了杭州", "医生让我少吃盐": what it tells is of the user, whoever did it.
+# "公司把我调到了杭州", "医生让我少吃盐": no news of theirs, but what it tells of the user is kept. Still told by
+# another, it is never read as the user's own change ("they moved me to a new desk" is no new workplace).
 _TO_THE_USER_FIRST = re.compile(
     r"^\s*\S+(?:\s+\S+){0,3}?\s+(?:me|us)\b|^\s*[^，,。\s]{1,8}?[把让叫派]我", re.IGNORECASE
 )
@@ -460,9 +461,7 @@ def _names(sentence: str) -> set[str]:
 def about_someone_else(sentence: str) -> bool:
     """Whether the statement's subject is another person or thing ("My sister moved …", "公司的电话换了"),
     not who that person is to the user ("My sister is called Ana"), nor the two of them ("My wife and I …")."""
-    return bool(_SOMEONE_ELSE.match(sentence)) and not (
-        names_a_relation(sentence) or _WITH_THE_USER.match(sentence) or _TO_THE_USER_FIRST.match(sentence)
-    )
+    return bool(_SOMEONE_ELSE.match(sentence)) and not (names_a_relation(sentence) or _WITH_THE_USER.match(sentence))
 
 
 def news_of_someone_else(sentence: str) -> bool:
