@@ -48,7 +48,8 @@ class Running:
 
 
 @contextlib.asynccontextmanager
-async def running_system() -> AsyncIterator[Running]:
+async def running_system(services: tuple[str, ...] = tuple(SERVICES)) -> AsyncIterator[Running]:
+    """The system with ``services`` (every one by default; the gateway must be among them)."""
     configure_logging(LogSettings(log_level="WARNING", log_format="json"))
     with tempfile.TemporaryDirectory(prefix="memgw-bench-") as tmp:
         base = Settings()
@@ -59,7 +60,7 @@ async def running_system() -> AsyncIterator[Running]:
             }
         )
         async with open_infra(settings) as infra:
-            parts = [build(infra) for build in SERVICES.values()]
+            parts = [SERVICES[name](infra) for name in services]
             admin_key = await ensure_admin_key(infra.pool, settings.data.data_dir, None)
             async with run_services(infra, parts):
                 freeze_start_up_heap()  # as `memgw up` does once it serves
