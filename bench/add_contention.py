@@ -11,20 +11,17 @@ Run: `uv run python bench/add_contention.py [turns] [rounds]` (300 turns, 2 roun
 from __future__ import annotations
 
 import asyncio
-import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import machine, publish, running_system
-from peer_mem0 import SERVE_WITHOUT_NAGLE, workload
+from peer_mem0 import endpoint, workload
 
 from memgw.common.embedding.openai import OpenAIEmbedder
 from memgw.launcher.compose import SERVICES
-from memgw.launcher.embedded.process import free_port, stop_process, wait_for_port
 
 CHUNK = 50  # adds back to back before the bare endpoint is timed on the same texts
 SETTLE_S = 1.0  # for the services to work off the chunk's events before the bare endpoint is timed
@@ -66,34 +63,13 @@ async def adds_over_the_endpoint(url: str, services: tuple[str, ...], turns: dic
 
 def main(n: int = 300, rounds: int = 2) -> str:
     turns, _ = workload(n)
-    port = free_port()
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            SERVE_WITHOUT_NAGLE,
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--default-type",
-            "passage",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}/v1"
     over: dict[str, list[float]] = {name: [] for name in SETS}
-    try:
-        asyncio.run(wait_for_port("127.0.0.1", port, timeout_s=30, proc=server))
-        os.environ.update({"MEMGW_EMBEDDER": "openai", "MEMGW_EMBEDDING_BASE_URL": url})
+    with endpoint() as url:
         for r in range(rounds):  # the sets in turn, each first in every other round
             for name in list(SETS) if r % 2 == 0 else list(reversed(SETS)):
                 per_add, per_embedding = asyncio.run(adds_over_the_endpoint(url, SETS[name], turns))
                 over[name].append(per_add - per_embedding)
                 print(f"round {r + 1}, {name}: {per_add:.1f} ms an add, {per_embedding:.1f} ms an embedding")
-    finally:
-        stop_process(server)
     rows = "\n".join(
         f"| {name} | {statistics.mean(v):+.1f} | {', '.join(f'{x:+.1f}' for x in v)} |" for name, v in over.items()
     )

@@ -9,6 +9,7 @@ Run: `uv run python bench/peer_mem0.py [N [RUNS]]` (300 turns, 3 runs)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import shutil
@@ -16,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -223,8 +225,10 @@ async def side_by_side(
     return out
 
 
-def measured_once(python: Path, turns: dict[str, str], rounds: list[list[str]]) -> dict[str, dict[str, Any]]:
-    """One side-by-side run on an endpoint of its own (started and stopped here)."""
+@contextlib.contextmanager
+def endpoint() -> Iterator[str]:
+    """A stand-in embedding endpoint of its own for the block (started and stopped here), the gateway set to use
+    it; yields its base URL."""
     port = free_port()
     server = subprocess.Popen(
         [
@@ -245,9 +249,15 @@ def measured_once(python: Path, turns: dict[str, str], rounds: list[list[str]]) 
     try:
         asyncio.run(wait_for_port("127.0.0.1", port, timeout_s=30, proc=server))
         os.environ.update({"MEMGW_EMBEDDER": "openai", "MEMGW_EMBEDDING_BASE_URL": url})
-        return asyncio.run(side_by_side(url, python, turns, rounds))
+        yield url
     finally:
         stop_process(server)
+
+
+def measured_once(python: Path, turns: dict[str, str], rounds: list[list[str]]) -> dict[str, dict[str, Any]]:
+    """One side-by-side run on an endpoint of its own."""
+    with endpoint() as url:
+        return asyncio.run(side_by_side(url, python, turns, rounds))
 
 
 def against_targets(runs: list[dict[str, dict[str, Any]]], added: int) -> str:
