@@ -261,8 +261,11 @@ async def test_a_workspace_invitation_is_sent_and_accepted(page: Any, browser: A
             .get_by_role("button", name="Accept the invitation")
             .click()
         )
-        joined = theirs.locator(f'section[data-workspace="{space}"]')
-        await joined.get_by_text(re.compile(f"Members: .*{guest}")).wait_for()
+        # The members line itself: the card's whole text ("Members: … Invited: <guest>") matches before the join.
+        members = theirs.locator(f'section[data-workspace="{space}"] p').filter(
+            has_text=re.compile(f"Members: .*{guest}")
+        )
+        await members.wait_for()
     finally:
         await context.close()
     workspace = (await system.client.get(f"/v1/workspaces/{space}", headers=system.auth(owner_key))).json()
