@@ -516,7 +516,7 @@ def feels_about_what_holds(old: str, new: str) -> bool:
     """Whether ``new`` tells how the user feels ("I don't enjoy teaching anymore", "我不喜欢上海了") beside an
     ``old`` that states what holds, neither a feeling nor a denial ("I'm a teacher", "我在上海工作"): a feeling
     about a fact is never a new value of it. "我喜欢吃辣" beside "我不吃辣" may be."""
-    return bool(_FEELS.match(without_opener(new))) and not (_FEELS.match(without_opener(old)) or _DENIAL.search(old))
+    return bool(_FEELS.match(without_opener(new))) and not (_FEELS.match(without_opener(old)) or denies(old))
 
 
 def make_believe(sentence: str) -> bool:
@@ -550,7 +550,7 @@ def ends_a_state(sentence: str) -> bool:
 def denies_having(old: str, new: str) -> bool:
     """Whether ``new`` denies having what ``old`` says the user has ("I don't have children" beside "I
     have two kids"): a contradiction, however alike their vectors, never the same fact said again."""
-    return bool(_HAVING.search(old)) and not _DENIAL.search(old) and bool(_NOT_HAVING.search(new))
+    return bool(_HAVING.search(old)) and not denies(old) and bool(_NOT_HAVING.search(new))
 
 
 def done_to_a_thing(sentence: str) -> bool:
@@ -707,7 +707,7 @@ def only_takes_up(old: str, new: str) -> bool:
         bool(_BEGINNING.search(new))
         and not tells_a_change(_BEGINNING.sub(" ", new))
         and not holds_now(new)
-        and bool(_DENIAL.search(old)) == bool(_DENIAL.search(new))
+        and denies(old) == denies(new)
     )
 
 
@@ -717,7 +717,7 @@ def turns_around(old: str, new: str) -> bool:
     it adds in form ("也", "too"). Clause by clause where either joins several, of the clauses that share what
     they are about: "No more meat for me" turns "I eat meat and fish, no restrictions" around."""
     return any(
-        bool(_DENIAL.search(said)) != bool(_DENIAL.search(says))
+        denies(said) != denies(says)
         and holds_now(says)
         and ((said, says) == (old, new) or bool(_content(said) & _content(says)))
         for said in [old, *clauses(old)]
@@ -746,9 +746,7 @@ def takes_back_a_denial(old: str, new: str) -> bool:
     """Whether ``new`` says that what ``old`` denied holds now, in ``old``'s own words ("我现在也吃猪肉了" beside
     "我不吃猪肉", "I drink coffee again" beside "I don't drink coffee"): a change however alike the two read.
     Not "I'm vegetarian now" beside "I don't eat meat", the same fact told another way."""
-    return (
-        bool(_DENIAL.search(old)) and not _DENIAL.search(new) and holds_now(new) and bool(_content(old) & _content(new))
-    )
+    return denies(old) and not denies(new) and holds_now(new) and bool(_content(old) & _content(new))
 
 
 # What a denial denies is its clause without the user as its subject ("我和晓雯已经不在一起了" denies being
@@ -800,13 +798,13 @@ def what_a_denial_adds(old: str, new: str) -> DenialAdds | None:
     is no such denial: ``old`` denies or ends something itself, no clause of the user's in ``new`` denies in
     ``old``'s words with that aspect ("护士这行不好干" beside "我是一名护士" tells no change), or another of them
     tells a change of its own ("我现在开始吃鱼了，不算全素了")."""
-    if _DENIAL.search(old) or ends_a_state(old):
+    if denies(old) or ends_a_state(old):
         return None
     own = [c for c in _CLAUSE.split(new) if c.strip() and not about_someone_else(without_opener(c.strip()))]
     if any(tells_a_change(_DENIAL_ASPECT.sub(" ", c)) for c in own):
         return None
     said = _stems(old)
-    denials = [c for c in own if _DENIAL.search(c) and _CHANGED_SINCE.search(c) and _stems(c) & said]
+    denials = [c for c in own if denies(c) and _CHANGED_SINCE.search(c) and _stems(c) & said]
     if not denials:
         return None
     renaming: set[str] = set()
@@ -852,4 +850,4 @@ def _stems(sentence: str) -> set[str]:
 def says_it_changed(sentence: str) -> bool:
     """Whether the statement tells a change of state, or denies with the aspect of a state changed since
     ("I'm not at Spotify anymore", "我已经不在腾讯了")."""
-    return tells_a_change(sentence) or bool(_DENIAL.search(sentence) and _CHANGED_SINCE.search(sentence))
+    return tells_a_change(sentence) or (denies(sentence) and bool(_CHANGED_SINCE.search(sentence)))
