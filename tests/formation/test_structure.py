@@ -495,6 +495,9 @@ def test_taking_something_up_is_told_from_a_change(old: str, new: str, takes_up:
         ("我女朋友叫小雨。", "小雨和我分手了。", False),
         ("My girlfriend is Emma.", "Emma is my girlfriend.", False),  # who she is: the user's fact
         ("My manager is Claire.", "Claire left, so my manager is Hassan now.", False),  # a clause of the user's
+        ("我老婆叫小雪。", "小雪换了新工作，去了一家外企。", True),  # several clauses, all hers
+        ("My girlfriend is Emma.", "Emma changed jobs, she works at Google now.", True),
+        ("我老婆叫小雪。", "小雪辞职了，我们搬回老家了。", False),  # the user comes in after her
         ("I live in Dublin.", "Dublin is home.", False),  # a place, named by no person of the user's
     ],
 )

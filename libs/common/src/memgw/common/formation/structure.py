@@ -372,13 +372,15 @@ def about_someone_named(old: str, new: str) -> bool:
     """Whether ``new`` is about a person ``old`` names as one of the user's ("Emma changed her hair colour"
     after "My girlfriend is Emma"): someone else's, as "My girlfriend changed …" is. Not the two of them
     ("Emma and I broke up"), nor who that person is ("Emma is my girlfriend"), nor a statement of several
-    clauses, which may hold the user's own besides ("Claire left, so my manager is Hassan now")."""
-    if not _OF_THE_USERS.search(old) or names_a_relation(new) or clauses(new):
+    clauses that brings the user in after the name: it may hold the user's own besides ("Claire left, so my
+    manager is Hassan now"; but "小雪换了新工作，去了一家外企" is all hers)."""
+    if not _OF_THE_USERS.search(old) or names_a_relation(new):
         return False
+    several = bool(clauses(new))
     for name in _names(old):
         rest = new.lstrip()[len(name) :]
         if new.lstrip().startswith(name) and not (_WITH_THE_USER_AFTER.match(rest) or _TO_THE_USER.search(rest)):
-            return True
+            return not (several and _THE_USER.search(rest))
     return False
 
 
