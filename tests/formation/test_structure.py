@@ -401,7 +401,10 @@ def test_an_ending_is_told_from_other_changes(text: str, ends: bool) -> None:
     [
         ("My wedding is on 12 May.", "The wedding is on May 12th.", True),
         ("Our flat is in Leith.", "The flat has two bedrooms.", True),
-        ("I drive a Ford Fiesta.", "The Fiesta is at the garage.", False),  # never called the user's
+        ("I drive a Ford Fiesta.", "The Fiesta is at the garage.", True),  # one the user has
+        ("I have an old Kindle.", "the Kindle died on me.", True),
+        ("I have a meeting with the Board.", "The Board approved the budget.", False),  # one the user only meets
+        ("I live near the park.", "The park is closed.", False),
         ("My sister's wedding is in May.", "The bus was late.", False),
     ],
 )

@@ -337,15 +337,21 @@ def standing_instruction(sentence: str) -> bool:
 
 # "The thesis deadline …": a thing named with "the", which an earlier statement may have called the user's.
 _THE_THING = re.compile(r"^\s*the\s+(\w+)", re.IGNORECASE)
+# A thing the user has: "I have a …", "I drive a …", "we bought an old …".
+_HAS_A = r"(?:have|own|drive|ride|got|bought|use)\s+(?:an?|one|two|three|\d+)"
+_PLAIN_WORD = r"(?!(?:with|for|at|to|in|on|of|the|from|by)\b)[\w-]+"
 
 
 def refers_back(old: str, new: str) -> bool:
-    """Whether ``new`` names with "the" a thing ``old`` calls the user's ("The thesis deadline is June 1st"
-    after "My thesis is due on 1 June"): the user's thing, whoever else "the …" could be."""
+    """Whether ``new`` names with "the" a thing ``old`` calls the user's, with "my" or as one the user has
+    ("The thesis deadline is June 1st" after "My thesis is due on 1 June", "the Focus is gone" after "I drive a
+    2015 Ford Focus"): the user's thing, whoever else "the …" could be. Not a thing the user only meets
+    ("the Board" of "I have a meeting with the Board")."""
     thing = _THE_THING.match(new)
     if thing is None:
         return False
-    owned = rf"\b(?:my|our)\s+(?:\w+\s+){{0,2}}?{re.escape(thing.group(1))}\b"
+    name = re.escape(thing.group(1))
+    owned = rf"\b(?:my|our)\s+(?:\w+\s+){{0,2}}?{name}\b|\b(?:I|we)\s+{_HAS_A}\s+(?:{_PLAIN_WORD}\s+){{0,2}}?{name}\b"
     return re.search(owned, old, re.IGNORECASE) is not None
 
 
