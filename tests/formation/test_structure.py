@@ -40,6 +40,7 @@ from memgw.common.formation.structure import (
     turns_around,
     what_a_denial_adds,
     without_clause,
+    without_closer,
     without_opener,
 )
 
@@ -269,6 +270,25 @@ def test_a_question_that_only_asks_or_imagines_states_nothing(text: str) -> None
 )
 def test_a_statement_loses_the_interjections_it_opens_with_and_nothing_else(text: str, statement: str) -> None:
     assert without_opener(text) == statement
+
+
+@pytest.mark.parametrize(
+    ("text", "statement"),
+    [
+        ("I'm vegetarian btw, for the recipe ideas", "I'm vegetarian"),  # the aside, and why it is said
+        ("I'm diabetic, just so you know.", "I'm diabetic"),
+        ("I'm a nurse by the way, in case that matters", "I'm a nurse"),
+        ("我对猫过敏，顺便说一下", "我对猫过敏"),
+        ("I hate mornings lol!!", "I hate mornings"),
+        ("I'm eating fish again since my iron got low", "I'm eating fish again since my iron got low"),  # its reason
+        ("I work for the record label", "I work for the record label"),  # words, not the aside
+        ("I live by the way of the cross", "I live by the way of the cross"),
+        ("new phone number btw: 0161 496 0999", "new phone number btw: 0161 496 0999"),  # not at the end
+        ("lol", "lol"),  # nothing but the aside: left as it is
+    ],
+)
+def test_a_statement_loses_the_aside_it_closes_with_and_nothing_else(text: str, statement: str) -> None:
+    assert without_closer(text) == statement
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memgw.common.formation.structure import stated_before_ask, without_opener
+from memgw.common.formation.structure import stated_before_ask, without_closer, without_opener
 from memgw.common.text import sentences
 
 USER, ASSISTANT, OTHER = "user", "assistant", "other"
@@ -71,6 +71,6 @@ def turns(text: str, role: str | None = None) -> list[Turn]:
 def user_statements(episodes: list[tuple[str | None, str]]) -> list[str]:
     """Each sentence the user said, in order, from (role, text) episodes; of a question that first
     states something ("I live in Leeds, any good walks nearby?"), the statement without its ask; and
-    without what opens it but says nothing ("btw", "对了，")."""
+    without what opens or closes it but says nothing ("btw", "对了，", ", just so you know")."""
     said = [s for role, text in episodes for t in turns(text, role) if t.speaker == USER for s in sentences(t.text)]
-    return [without_opener(stated_before_ask(s) or s) for s in said]
+    return [without_closer(without_opener(stated_before_ask(s) or s)) for s in said]

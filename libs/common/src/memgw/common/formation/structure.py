@@ -304,6 +304,25 @@ def without_opener(sentence: str) -> str:
     return rest[:1].upper() + rest[1:]
 
 
+# What closes a turn as an aside, the same closed class, and with it only why it is said ("I'm vegetarian btw, for
+# the recipe ideas", "I'm diabetic, just so you know", "我对猫过敏，顺便说一下"): not a reason of the statement's
+# own ("since my iron got low").
+_CLOSER = re.compile(
+    r"[\s,，]+(?:btw|by the way|fyi|fwiw|just so you know|for the record|for (?:some )?context|for reference|lol"
+    r"|ha(?:ha)+|哈哈+|顺便(?:说|提)一下|(?:跟|和)你(?:说|讲)一声|告诉你一声)"
+    r"(?:[\s,，]+(?:for|in case|since you|so you)\b[^.!?。！？]*)?[\s.!！。~]*$",
+    re.IGNORECASE,
+)
+
+
+def without_closer(sentence: str) -> str:
+    """The statement without an aside it closes with ("I'm vegetarian btw, for the recipe ideas" → "I'm
+    vegetarian"), unless nothing else is left: said around a fact, the aside draws its vector away from the same
+    fact said plainly."""
+    rest = _CLOSER.sub("", sentence, count=1)
+    return rest if rest != sentence and _A_CLAUSE.search(rest) else sentence
+
+
 def clauses(sentence: str) -> list[str]:
     """The clauses of a statement that joins several ("Claire left, so my manager is Hassan now"), each
     without its opening conjunction; [] when it has one clause only."""
