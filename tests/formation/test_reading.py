@@ -160,3 +160,13 @@ def test_a_clause_finds_only_a_change_and_only_when_the_whole_finds_nothing() ->
     assert reading.in_whole_or_part(text, None, [_found("m1", CHANGE, 0.7), surer]) == surer
     same = _found("m1", SAME)
     assert reading.in_whole_or_part(text, same, [_found("m2", CHANGE)]) == same
+
+
+def test_a_clause_without_its_reason_finds_only_a_change_it_may_tell_alone() -> None:
+    runs = {"id": "m1", "content": "I run every morning before work."}
+    stopped = (runs, CHANGE, 0.8)
+    assert reading.changed_without_reason(["I don't run anymore"], [stopped]) == stopped
+    assert reading.changed_without_reason(["I don't run anymore"], [(runs, SAME, 0.9)]) is None
+    assert reading.changed_without_reason(["I don't run anymore"], [None]) is None
+    home = {"id": "m2", "content": "I live in Brixton."}  # the value named again as holding: no change alone
+    assert reading.changed_without_reason(["Home is Brixton"], [(home, CHANGE, 0.9)]) is None

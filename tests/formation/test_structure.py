@@ -42,6 +42,7 @@ from memgw.common.formation.structure import (
     without_clause,
     without_closer,
     without_opener,
+    without_reason,
 )
 
 
@@ -784,3 +785,17 @@ def test_a_statement_without_one_of_its_clauses() -> None:
     assert without_clause("我是写代码的，天天对着电脑", "我是写代码的") == "天天对着电脑"
     assert without_clause("I'm a nurse, I work nights, I love it.", "I work nights") == "I'm a nurse, I love it."
     assert without_clause("I'm a nurse.", "I'm a nurse.") is None  # one clause: nothing else
+
+
+@pytest.mark.parametrize(
+    ("clause", "core"),
+    [
+        ("I don't run anymore cause my doctor told me to stop", "I don't run anymore"),
+        ("I quit because the commute was killing me", "I quit"),
+        ("I've switched to oat milk, because dairy upsets me", "I've switched to oat milk"),
+        ("I've lived here since 2019", "I've lived here since 2019"),  # a time, not a reason
+        ("Because of you", "Because of you"),  # nothing left before it
+    ],
+)
+def test_a_clause_loses_the_reason_it_gives_after_its_fact(clause: str, core: str) -> None:
+    assert without_reason(clause) == core

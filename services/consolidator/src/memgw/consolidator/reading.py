@@ -144,6 +144,18 @@ def in_whole_or_part(text: str, whole: Found | None, parts: list[Found | None]) 
     return whole
 
 
+def changed_without_reason(cores: list[str], found: list[Found | None]) -> Found | None:
+    """The surest change a clause tells once the reason it gives is dropped (``structure.without_reason``: "I
+    don't run anymore" of "I don't run anymore cause my doctor told me to stop"), each judged as if said alone:
+    the reason reads to the rules as a circumstance the denial narrows, and to the vectors as another fact."""
+    changes = [
+        f
+        for core, f in zip(cores, found, strict=True)
+        if f and f[1] == relation.CHANGE and a_clause_may_change(f[0]["content"], core)
+    ]
+    return max(changes, key=lambda f: f[2], default=None)
+
+
 def said_again_in_part(own: list[str], parts: list[Found | None]) -> tuple[Found, str] | None:
     """The surest memory one of the statement's own clauses says again, with that clause ("我是写代码的" of
     "我是写代码的，天天对着电脑" beside "我的工作是程序员"): for when the whole is nothing to any memory, nor

@@ -338,20 +338,30 @@ class Consolidator:
             return whole, None
         if not any(e["embedding_model"] == self.embedder.name for e, _ in neighbours):
             return whole, None  # nothing a clause could be compared with: not worth embedding the clauses
-        own = [
-            c
-            for c in structure.clauses(text)
-            if not (structure.about_someone_else(c) or structure.in_the_past(c) or structure.imagined(c))
-        ]
-        if not own or relation.for_embedder(self.embedder.name) is None:
+        cut = structure.clauses(text)
+        # Failing the whole and its clauses, a clause without the reason it gives may tell a change the reason
+        # hid (``reading.changed_without_reason``).
+        cores = [core for c in cut or [text] if (core := structure.without_reason(c)) != c]
+        own, cores = [c for c in cut if self._owns(c)], [c for c in cores if self._owns(c)]
+        if not (own or cores) or relation.for_embedder(self.embedder.name) is None:
             return whole, None
-        vectors = await self.store.embed_passages(own, self.embedder, tenant=asked.event.user_id)
-        parts = [self._related(clause, vector, neighbours) for clause, vector in zip(own, vectors, strict=True)]
+        vectors = await self.store.embed_passages([*own, *cores], self.embedder, tenant=asked.event.user_id)
+        read = [self._related(c, vector, neighbours) for c, vector in zip([*own, *cores], vectors, strict=True)]
+        parts, without_reasons = read[: len(own)], read[len(own) :]
         found = reading.in_whole_or_part(text, whole, parts)
-        if found is not None or (again := reading.said_again_in_part(own, parts)) is None:
+        if found is None and whole is None:
+            found = reading.changed_without_reason(cores, without_reasons)
+        if found is not None:
             return found, None
+        if (again := reading.said_again_in_part(own, parts)) is None:
+            return None, None
         said, clause = again
         return said, structure.without_clause(text, clause)
+
+    @staticmethod
+    def _owns(clause: str) -> bool:
+        """Whether a clause is the user's own as it holds now (not another's, nor a past, nor imagined)."""
+        return not (structure.about_someone_else(clause) or structure.in_the_past(clause) or structure.imagined(clause))
 
     async def _consider(
         self,
