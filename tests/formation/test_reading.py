@@ -38,6 +38,8 @@ def _verdict(p: dict[str, float], old: str, new: str, *, decisions: bool = False
         (CHANGE_READ, "I'm vegetarian.", "I've started eating fish again.", CHANGE),
         (CHANGE_READ, "I drive a VW Golf.", "I changed the tyres on my car.", OTHER),  # done to a thing
         (CHANGE_READ, "我开一辆特斯拉。", "我把车送去保养了。", OTHER),
+        (CHANGE_READ, "我用 iPad 画画。", "我给平板配了支笔。", OTHER),  # done for what 给 names
+        (SAME_READ, "我有一台游戏本。", "我给电脑升级了显卡。", OTHER),  # done to it, not having it said again
         (CHANGE_READ, "I'm a vegetarian.", "I don't eat meat or fish.", OTHER),  # a denial, no change told
         (SAME_READ, "I have two kids.", "I don't have children.", OTHER),  # denying having: never the same
         (SAME_READ, "我在杭州工作。", "我不在杭州了。", CHANGE),  # denied in its own words: its end

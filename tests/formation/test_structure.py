@@ -462,6 +462,11 @@ def test_denying_having_is_told_from_saying_a_fact_the_other_way_round(old: str,
         ("我把车送去保养了。", True),  # whatever 把 puts before its verb is done to
         ("我把工作辞了。", False),  # an ending
         ("我买了一把伞。", False),  # 把 as a measure word
+        ("我给平板配了支笔。", True),  # whatever was done for what 给 names
+        ("我给房东交了半年房租。", True),
+        ("我给自己找了份新工作。", False),  # for the user themselves
+        ("我现在给一家外企打工了。", False),  # for whom the user works
+        ("导师给了我一个新课题。", False),  # 给 as "give"
     ],
 )
 def test_a_change_done_to_a_thing_is_told_from_one_of_the_user(text: str, thing: bool) -> None:

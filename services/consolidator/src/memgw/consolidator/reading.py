@@ -69,6 +69,10 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
         change = 0.0  # taking something up beside a fact adds to it, unless it is where they live or work
     if not (values or kept) and (decisions or structure.done_to_a_thing(new)):
         change = 0.0
+    if structure.done_to_a_thing(new) and not structure.done_to_a_thing(old):
+        same = (
+            0.0  # what was done to a thing is not having it said again ("我给电脑升级了显卡" beside "我有一台游戏本")
+        )
     # Another thing of the user's life, unless a new value goes where ``old`` names one ("I moved all my accounts
     # over to Starling" beside "I bank with Monzo").
     another_thing = structure.changes_another_thing(old, new) and not (values and named_values(old))

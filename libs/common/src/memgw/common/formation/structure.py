@@ -234,14 +234,18 @@ _NOT_HAVING = re.compile(
 
 # A change done to a thing of the user's, not to the user's state: the verb's object is a thing named with
 # "my"/"the" ("I moved my desk …", "I changed the tyres …"), or put before the verb by 把/给 ("我把书桌搬到了
-# 窗边", "我给车换了新轮胎"). "I moved to Leeds", "I switched to an iPhone" and "我换了 iPhone" take none.
+# 窗边", "我给车换了新轮胎", and whatever was done for what 给 names: "我给平板配了支笔", "我给房东交了房租").
+# "I moved to Leeds", "I switched to an iPhone" and "我换了 iPhone" take none, nor does what the user did for
+# themselves ("我给自己找了份新工作") or for whom they work ("我现在给一家外企打工了").
 # The verbs that change a thing, without their "-ed".
 _CHANGING_EN = r"(?:mov|chang|switch|swapp|replac|rearrang|repaint)"
 _DONE_TO_A_THING = re.compile(
     rf"\b{_CHANGING_EN}ed\s+(?:my|the|our)\s+(?!(?:job|name|family|home)\b)\w+"
-    r"|给(?!家)[^，,。]{1,8}?(?:搬|挪|换|改|调)|(?<![一两几这那每])把(?!家)[^，,。]{1,8}?[\u4e00-\u9fff]",
+    r"|给(?!家)[^，,。]{1,8}?(?:搬|挪|换|改|调)|给(?!家|自己|我|咱|了)[^，,。]{1,8}?[\u4e00-\u9fff]{1,2}[了过]"
+    r"|(?<![一两几这那每])把(?!家)[^，,。]{1,8}?[\u4e00-\u9fff]",
     re.IGNORECASE,
 )
+_WORKS_FOR = re.compile(r"给[^，,。]{1,8}?(?:打工|当|干活|做事|上班|工作|开车|带孩子)")
 
 
 # A question that first states something: "I'm allergic to peanuts, so can you …?", "我搬到杭州了，你能
@@ -599,7 +603,7 @@ def done_to_a_thing(sentence: str) -> bool:
     """Whether the change the statement tells was done to a thing of the user's ("I changed the tyres on
     my car", "我把牛奶换成了燕麦奶"; whatever 把 puts before its verb is a thing done to: "我把车送去保养了")
     rather than to what holds of them: no new value of a fact about the user, unless it names one."""
-    return bool(_DONE_TO_A_THING.search(sentence)) and not ends_a_state(sentence)
+    return bool(_DONE_TO_A_THING.search(sentence)) and not (ends_a_state(sentence) or _WORKS_FOR.search(sentence))
 
 
 # A word of the older statement put before a thing as its owner: "the Civic's brakes", "Biscuit's food",
