@@ -777,6 +777,10 @@ def test_what_a_named_person_does_to_the_user_is_the_users_own() -> None:
         ("My email is kim@fastmail.com.", "I set up a filter in my fastmail inbox.", False),
         ("Dairy doesn't agree with me.", "No milk in the recipes please, dairy wrecks my stomach.", False),
         ("我在小学当老师。", "这周要监考，很忙。", False),
+        ("I have type 2 diabetes.", "I had my annual diabetes review last week.", False),  # an episode
+        ("我有二型糖尿病。", "我上个月去医院复查了。", False),
+        ("我有女朋友，叫晓婷。", "我跟晓婷分了，上周的事。", True),  # an ending of what it names, whenever
+        ("I'm vegetarian.", "I've been eating fish again since last month.", True),  # a word of a change
     ],
 )
 def test_what_may_tell_a_change_at_all(old: str, new: str, may: bool) -> None:

@@ -221,11 +221,11 @@ _CHANGED_SINCE = re.compile(rf"\b(?:{_NOW_EN}|since)\b|{_NOW_ZH}|了|再", re.IG
 # life; it replaces a fact only when it says so: "now", "again", "已经", the perfect ("I've started …") or the
 # 了 of a new situation that tell it holds now, or by turning the fact around.
 _BEGINNING = re.compile(r"\b(?:start(?:s|ed|ing)?|began|begun|took up|taken up)\b|开始", re.IGNORECASE)
-_NOW_HOLDS = re.compile(
-    rf"\b(?:{_NOW_EN}|nowadays)\b|(?:'ve|\bha(?:ve|s)) (?:just )?(?:started|begun|taken up)"
-    rf"|{_NOW_ZH}|不再|重新|又|了\s*(?:[。！!]|$)",
-    re.IGNORECASE,
+_NOW_WORDS = (
+    rf"\b(?:{_NOW_EN}|nowadays)\b|(?:'ve|\bha(?:ve|s)) (?:just )?(?:started|begun|taken up)|{_NOW_ZH}|不再|重新|又"
 )
+_NOW_WORD = re.compile(_NOW_WORDS, re.IGNORECASE)
+_NOW_HOLDS = re.compile(rf"{_NOW_WORDS}|了\s*(?:[。！!]|$)", re.IGNORECASE)  # and the 了 of a new situation
 # Having and its denial: "I have two kids" and "I don't have children", "我有车" and "我没有车".
 _HAVING = re.compile(r"\b(?:have|has|own|owns|got)\b|有", re.IGNORECASE)
 _NOT_HAVING = re.compile(
@@ -737,12 +737,29 @@ _DONE = re.compile(
 )
 
 
+# One time gone by, named ("last week", "yesterday", "上个月"): what was done then is an episode of it.
+_ONE_PAST_TIME = re.compile(
+    r"\b(?:yesterday|last (?:night|week|weekend|month|year|time|(?:mon|tues|wednes|thurs|fri|satur|sun)day|summer"
+    r"|winter|spring|autumn|fall)|the other day"
+    r"|(?:a|one|two|three|four|five|six|a few|a couple of|\d+) (?:days?|weeks?) ago)\b"
+    r"|昨天|昨晚|前天|上周|上星期|上礼拜|上个?月|前几天|前两天|那天",
+    re.IGNORECASE,
+)
+
+
 def may_tell_a_change(old: str, new: str) -> bool:
     """Whether the words of ``new`` could tell a change of ``old`` at all, apart from any value it names: the
-    aspect of a change ("now", "anymore", "moved", 现在), something done or become ("I was promoted", "我们年初
-    搬回了温州"), or the other way round from ``old`` (one of the two denies). "I'm on nights this month" beside
-    "I'm a nurse" tells none: whatever the vectors read, it is no change."""
-    return says_it_changed(new) or holds_now(new) or bool(_DONE.search(new)) or denies(old) != denies(new)
+    aspect of a change ("now", "anymore", "moved", 现在), an ending of what ``old`` names ("我跟晓婷分了"),
+    something done or become ("I was promoted", "我们年初搬回了温州"), or the other way round from ``old`` (one of
+    the two denies). "I'm on nights this month" beside "I'm a nurse" tells none: whatever the vectors read, it is
+    no change. Nor does something done at one time gone by that no word of a change goes with ("I had my annual
+    diabetes review last week", "我上个月去医院复查了" beside a diabetes): an episode of a life, not a new state."""
+    if says_it_changed(new) or ends_what_it_names(old, new) or denies(old) != denies(new):
+        return True
+    if _NOW_WORD.search(new):
+        return True
+    episode = _ONE_PAST_TIME.search(new) or of_the_moment(new)  # its 了 and its past are of that time
+    return not episode and bool(_DONE.search(new))
 
 
 def only_takes_up(old: str, new: str) -> bool:
