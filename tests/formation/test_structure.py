@@ -781,6 +781,9 @@ def test_what_a_named_person_does_to_the_user_is_the_users_own() -> None:
         ("我有二型糖尿病。", "我上个月去医院复查了。", False),
         ("我有女朋友，叫晓婷。", "我跟晓婷分了，上周的事。", True),  # an ending of what it names, whenever
         ("I'm vegetarian.", "I've been eating fish again since last month.", True),  # a word of a change
+        ("I'm learning the piano.", "I passed my piano exam.", False),  # an event of a life, in the simple past
+        ("I eat anything.", "I went vegan in January.", True),  # a change of state
+        ("I work full-time.", "I've gone part-time.", True),  # the perfect: what holds since
     ],
 )
 def test_what_may_tell_a_change_at_all(old: str, new: str, may: bool) -> None:

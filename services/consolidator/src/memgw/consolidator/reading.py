@@ -120,11 +120,24 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
         # An ending of what ``old`` names, by its name, is its end ("Tom and I called it quits" beside "I'm seeing
         # Tom", "我和李娜去年离了" beside "我老婆叫李娜", "I ditched Chrome for Firefox" beside "I use Chrome").
         same, change = 0.0, max(change, CHANGE_AT)
-    if not (values or another_value(old, new) or structure.may_tell_a_change(old, new)):
+    # A number is a new value of a fact that names one; beside one that names none, it counts something else
+    # ("I passed my grade 5 piano exam" beside "I'm learning the piano").
+    counted = any(c.isdigit() for v in named_values(old) for c in v)
+    told = values if counted else {v for v in values if not any(c.isdigit() for c in v)}
+    if not (told or another_value(old, new) or structure.may_tell_a_change(old, new)):
         change = 0.0  # the vectors alone never open a review ("I'm on nights this month" beside "I'm a nurse")
+    if _an_address(old) and not (
+        values or structure.says_it_changed(new) or structure.denies(old) != structure.denies(new)
+    ):
+        change = 0.0  # an address or a number is changed by another, or said to be ("我邮箱满了" is neither)
     if another:
         change = 0.0
     return {relation.SAME: same, relation.CHANGE: change, relation.OTHER: other}
+
+
+def _an_address(text: str) -> bool:
+    """Whether ``text`` names an email address, a handle or a phone number (six digits or more)."""
+    return any("@" in v or "_" in v or sum(c.isdigit() for c in v) >= 6 for v in named_values(text))
 
 
 # (memory, relation, probability): what a statement, or a clause of it, is to one of the user's memories.

@@ -205,7 +205,10 @@ _ENDING = re.compile(rf"\b(?:{_ENDS_EN})\b|{_ENDS_ZH}", re.IGNORECASE)
 _CHANGE_OF_STATE = re.compile(
     rf"\b(?:{_ENDS_EN}|start(?:ed|ing)|switch(?:ed|ing)|mov(?:ed|ing)|relocated|chang(?:ed|ing)|swapp?(?:ed|ing)"
     r"|replaced|traded|became|got (?:engaged|married|divorced)|promoted|transferred|instead|first (?:day|shift|week)"
-    r"|got (?:a |an )?(?:new )?job|new job|joined|accepted (?:an? |the |their )?(?:offer|job|role|position))\b"
+    r"|got (?:a |an )?(?:new )?job|new job|joined|accepted (?:an? |the |their )?(?:offer|job|role|position)|graduated"
+    r"|went (?:vegan|vegetarian|veggie|pescatarian|plant-based|teetotal|sober|freelance|part-time|full-time"
+    r"|self-employed)"
+    r"|(?:I|we|I've|we've|just|finally) retired)\b"
     rf"|{_ENDS_ZH}|第一天|最后一天|开始|搬到|搬去|换了|换成|改成|改用|改到|调到|调去|调回|订婚|结婚了|跳槽|毕业了|入职|报到",
     re.IGNORECASE,
 )
@@ -728,11 +731,14 @@ def denies_without_change(old: str, new: str) -> bool:
     return denies(new) and not denies(old) and not says_it_changed(new)
 
 
-# What a statement tells as done or become, by its form: the past or perfect in English, the 了 or 过 of a
-# completed action in Chinese. The irregular past forms are a closed class; the regular "-ed" carries most.
+# What a statement tells as done or become, by its form: the perfect in English (what holds since: "I've gone
+# part-time"), the 了 or 过 of a completed action in Chinese. The simple past alone tells an event of a life, and
+# what it changes is told by a word of a change ("moved", "quit", "got married"): "I passed my grade 5 piano exam"
+# beside "I'm learning the piano" is none. The irregular participles are a closed class; "-ed" carries most.
 _DONE = re.compile(
-    r"\b\w{2,}ed\b|'ve\b|\b(?:have|has|had|was|were|got|gotten|went|gone|left|quit|became|become|took|taken|began"
-    r"|made|found|met|bought|sold|lost|gave|given|came|broke|split|fell|won|paid|built|sent|spent|kept|let)\b|了|过",
+    r"(?:'ve|\b(?:have|has))\s+(?:\w+ly\s+|just\s+|now\s+|already\s+)?(?:\w{2,}ed|been|gone|got|gotten|become|taken"
+    r"|begun|left|quit|made|found|met|bought|sold|lost|given|come|broken|split|fallen|won|paid|built|sent|spent|kept"
+    r"|let|done|had)\b|了|过",
     re.IGNORECASE,
 )
 
@@ -750,7 +756,7 @@ _ONE_PAST_TIME = re.compile(
 def may_tell_a_change(old: str, new: str) -> bool:
     """Whether the words of ``new`` could tell a change of ``old`` at all, apart from any value it names: the
     aspect of a change ("now", "anymore", "moved", 现在), an ending of what ``old`` names ("我跟晓婷分了"),
-    something done or become ("I was promoted", "我们年初搬回了温州"), or the other way round from ``old`` (one of
+    something done or become ("I've gone part-time", "我们年初搬回了温州"), or the other way round from ``old`` (one of
     the two denies). "I'm on nights this month" beside "I'm a nurse" tells none: whatever the vectors read, it is
     no change. Nor does something done at one time gone by that no word of a change goes with ("I had my annual
     diabetes review last week", "我上个月去医院复查了" beside a diabetes): an episode of a life, not a new state."""
