@@ -42,6 +42,8 @@ def _verdict(p: dict[str, float], old: str, new: str, *, decisions: bool = False
         (SAME_READ, "我有一台游戏本。", "我给电脑升级了显卡。", OTHER),  # done to it, not having it said again
         (CHANGE_READ, "I'm learning the piano.", "I passed my grade 5 piano exam!", OTHER),  # counts another thing
         (CHANGE_READ, "I'm 34.", "I've turned 35.", CHANGE),  # a number beside one
+        (CHANGE_READ, "I have two dogs.", "I took the dogs to the beach on Sunday.", OTHER),  # a day dates the outing
+        (CHANGE_READ, "I play football on Mondays.", "Football's on Thursdays now.", CHANGE),  # a day beside one
         (CHANGE_READ, "我的邮箱是 liuyang@163.com", "我邮箱满了，删了好多邮件", OTHER),  # an address, neither replaced
         (CHANGE_READ, "My phone number is 07700 900123.", "That number doesn't work anymore.", CHANGE),
         (CHANGE_READ, "I'm a vegetarian.", "I don't eat meat or fish.", OTHER),  # a denial, no change told

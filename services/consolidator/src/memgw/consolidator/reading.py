@@ -6,6 +6,7 @@ the model where they do not. A pure function of the two texts and the model's pr
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from memgw.common.formation import structure
@@ -120,10 +121,11 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
         # An ending of what ``old`` names, by its name, is its end ("Tom and I called it quits" beside "I'm seeing
         # Tom", "我和李娜去年离了" beside "我老婆叫李娜", "I ditched Chrome for Firefox" beside "I use Chrome").
         same, change = 0.0, max(change, CHANGE_AT)
-    # A number is a new value of a fact that names one; beside one that names none, it counts something else
-    # ("I passed my grade 5 piano exam" beside "I'm learning the piano").
-    counted = any(c.isdigit() for v in named_values(old) for c in v)
-    told = values if counted else {v for v in values if not any(c.isdigit() for c in v)}
+    # A number or a time is a new value of a fact that names one; beside one that names none, it counts or dates
+    # something else ("I passed my grade 5 piano exam" beside "I'm learning the piano", "I took the dogs to the
+    # beach on Sunday" beside "I have two dogs").
+    timed = any(_a_number_or_time(v) for v in named_values(old))
+    told = values if timed else {v for v in values if not _a_number_or_time(v)}
     if not (told or another_value(old, new) or structure.may_tell_a_change(old, new)):
         change = 0.0  # the vectors alone never open a review ("I'm on nights this month" beside "I'm a nurse")
     if _an_address(old) and not (
@@ -133,6 +135,17 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
     if another:
         change = 0.0
     return {relation.SAME: same, relation.CHANGE: change, relation.OTHER: other}
+
+
+_TIME = re.compile(
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|jan(?:uary)?|feb(?:ruary)?|march|april|may|june|july|aug(?:ust)?"
+    r"|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|christmas|easter",
+    re.IGNORECASE,
+)
+
+
+def _a_number_or_time(value: str) -> bool:
+    return any(c.isdigit() for c in value) or bool(_TIME.fullmatch(value))
 
 
 def _an_address(text: str) -> bool:
