@@ -783,6 +783,7 @@ def test_what_a_named_person_does_to_the_user_is_the_users_own() -> None:
         ("I'm vegetarian.", "I've been eating fish again since last month.", True),  # a word of a change
         ("I'm learning the piano.", "I passed my piano exam.", False),  # an event of a life, in the simple past
         ("I eat anything.", "I went vegan in January.", True),  # a change of state
+        ("I'm a student nurse.", "I qualified as a nurse in September.", True),
         ("I work full-time.", "I've gone part-time.", True),  # the perfect: what holds since
     ],
 )

@@ -206,8 +206,8 @@ _CHANGE_OF_STATE = re.compile(
     rf"\b(?:{_ENDS_EN}|start(?:ed|ing)|switch(?:ed|ing)|mov(?:ed|ing)|relocated|chang(?:ed|ing)|swapp?(?:ed|ing)"
     r"|replaced|traded|became|got (?:engaged|married|divorced)|promoted|transferred|instead|first (?:day|shift|week)"
     r"|got (?:a |an )?(?:new )?job|new job|joined|accepted (?:an? |the |their )?(?:offer|job|role|position)|graduated"
-    r"|went (?:vegan|vegetarian|veggie|pescatarian|plant-based|teetotal|sober|freelance|part-time|full-time"
-    r"|self-employed)"
+    r"|qualified as|went (?:vegan|vegetarian|veggie|pescatarian|plant-based|teetotal|sober|freelance|part-time"
+    r"|full-time|self-employed)"
     r"|(?:I|we|I've|we've|just|finally) retired)\b"
     rf"|{_ENDS_ZH}|第一天|最后一天|开始|搬到|搬去|换了|换成|改成|改用|改到|调到|调去|调回|订婚|结婚了|跳槽|毕业了|入职|报到",
     re.IGNORECASE,
