@@ -43,7 +43,10 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
     still, nor a feeling about ``old`` ("I don't like London anymore"), nor a denial of only a circumstance of
     it (``_what_a_denial_does``) that names no new number or address, nor when ``new`` names no new value and its
     words could tell no change at all (``structure.may_tell_a_change``: "I'm on nights this month" beside "I'm a
-    nurse"). A denial of ``old`` in its own words ends it. Another's change is never the user's to review."""
+    nurse"; a number or a day counts as a value only beside a fact that names one), nor, beside an address, a
+    handle or a phone number, when it names no other, says no change and denies nothing ("我邮箱满了"). Never the
+    same again when ``new`` tells what was done to a thing and ``old`` does not. A denial of ``old`` in its own
+    words ends it. Another's change is never the user's to review."""
     if other_kinds(old, new):
         return None
     same, change, other = p[relation.SAME], p[relation.CHANGE], p[relation.OTHER]
@@ -70,10 +73,9 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
         change = 0.0  # taking something up beside a fact adds to it, unless it is where they live or work
     if not (values or kept) and (decisions or structure.done_to_a_thing(new)):
         change = 0.0
+    # What was done to a thing is not having it said again ("我给电脑升级了显卡" beside "我有一台游戏本").
     if structure.done_to_a_thing(new) and not structure.done_to_a_thing(old):
-        same = (
-            0.0  # what was done to a thing is not having it said again ("我给电脑升级了显卡" beside "我有一台游戏本")
-        )
+        same = 0.0
     # Another thing of the user's life, unless a new value goes where ``old`` names one ("I moved all my accounts
     # over to Starling" beside "I bank with Monzo").
     another_thing = structure.changes_another_thing(old, new) and not (values and named_values(old))
