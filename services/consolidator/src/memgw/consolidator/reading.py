@@ -55,7 +55,7 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
     same_kind = bool(kinds(old) & kinds(new))  # both where the user lives, or both where they work
     # Another number, address or handle of the same fact is a new value of it (a phone number, an email);
     # another name may be a new value or more detail.
-    a_number = any(c.isdigit() or c in "@_" for v in values for c in v)
+    a_number = any(_a_number(v) or _an_address(v) for v in values)
     if values:
         same, change = 0.0, change + (same if a_number else 0.0)  # never the same
     denial = _what_a_denial_does(old, new)
@@ -71,10 +71,11 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
         change = 0.0
     if not values and structure.only_takes_up(old, new) and not same_kind:
         change = 0.0  # taking something up beside a fact adds to it, unless it is where they live or work
-    if not (values or kept) and (decisions or structure.done_to_a_thing(new)):
+    done_to = structure.done_to_a_thing(new)
+    if not (values or kept) and (decisions or done_to):
         change = 0.0
     # What was done to a thing is not having it said again ("我给电脑升级了显卡" beside "我有一台游戏本").
-    if structure.done_to_a_thing(new) and not structure.done_to_a_thing(old):
+    if done_to and not structure.done_to_a_thing(old):
         same = 0.0
     # Another thing of the user's life, unless a new value goes where ``old`` names one ("I moved all my accounts
     # over to Starling" beside "I bank with Monzo").
@@ -116,7 +117,7 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
         # it goes ("我们全家上个月搬到大理去了" beside "我跟我老婆住在昆明"), unless it moves a thing
         # ("我把书房搬到了次卧") or is only a plan.
         own = structure.about_user(new) and not structure.about_someone_else(new)
-        moved = same_kind and own and not (structure.done_to_a_thing(new) or not_yet)
+        moved = same_kind and own and not (done_to or not_yet)
         if moved and another_value(old, new):
             change = max(change, CHANGE_AT)
     if structure.ends_what_it_names(old, new) and not not_yet:
@@ -130,7 +131,7 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
     told = values if timed else {v for v in values if not _a_number_or_time(v)}
     if not (told or another_value(old, new) or structure.may_tell_a_change(old, new)):
         change = 0.0  # the vectors alone never open a review ("I'm on nights this month" beside "I'm a nurse")
-    if _an_address(old) and not (
+    if any(_an_address(v) for v in named_values(old)) and not (
         values or structure.says_it_changed(new) or structure.denies(old) != structure.denies(new)
     ):
         change = 0.0  # an address or a number is changed by another, or said to be ("我邮箱满了" is neither)
@@ -146,13 +147,17 @@ _TIME = re.compile(
 )
 
 
+def _a_number(value: str) -> bool:
+    return any(c.isdigit() for c in value)
+
+
 def _a_number_or_time(value: str) -> bool:
-    return any(c.isdigit() for c in value) or bool(_TIME.fullmatch(value))
+    return _a_number(value) or bool(_TIME.fullmatch(value))
 
 
-def _an_address(text: str) -> bool:
-    """Whether ``text`` names an email address, a handle or a phone number (six digits or more)."""
-    return any("@" in v or "_" in v or sum(c.isdigit() for c in v) >= 6 for v in named_values(text))
+def _an_address(value: str) -> bool:
+    """Whether ``value`` is an email address, a handle or a phone number (six digits or more)."""
+    return "@" in value or "_" in value or sum(c.isdigit() for c in value) >= 6
 
 
 # (memory, relation, probability): what a statement, or a clause of it, is to one of the user's memories.
