@@ -29,6 +29,7 @@ def _verdict(p: dict[str, float], old: str, new: str, *, decisions: bool = False
         (SAME_READ, "I live in Leeds.", "Leeds is home.", SAME),
         (SAME_READ, "I work in Leeds.", "I live in Leeds.", "never one fact"),
         (SAME_READ, "My number is 0161 555 0192.", "My number is 0161 555 0777.", CHANGE),  # a new number
+        (SAME_READ, "I have type 1 diabetes.", "Being T1D, I carry snacks on hikes.", OTHER),  # a name, no number
         (CHANGE_READ, "I'm a software engineer at Spotify.", "Work at Spotify has been hectic.", OTHER),
         (CHANGE_READ, "I'm a software engineer at Spotify.", "I don't work at Spotify anymore.", CHANGE),
         (CHANGE_READ, "I live in Brixton.", "Home is Brixton, in south London.", OTHER),  # more, not another

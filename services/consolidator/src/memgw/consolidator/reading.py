@@ -148,7 +148,8 @@ _TIME = re.compile(
 
 
 def _a_number(value: str) -> bool:
-    return any(c.isdigit() for c in value)
+    """A number or a phone number; not a name with a digit in it ("T1D", "XC60")."""
+    return value[:1].isdigit()
 
 
 def _a_number_or_time(value: str) -> bool:
