@@ -58,6 +58,8 @@ def _verdict(p: dict[str, float], old: str, new: str, *, decisions: bool = False
         (OTHER_READ, "我和老公住在贵阳。", "我们全家去年秋天搬到遵义了。", CHANGE),  # where a Chinese move goes
         (OTHER_READ, "我住在贵阳。", "我把卧室搬到了朝南那间。", OTHER),  # a thing moved
         (OTHER_READ, "我住在贵阳。", "我爸妈搬到遵义了。", OTHER),  # their move
+        (CHANGE_READ, "我以前在北京住过三年。", "我现在住在天津。", OTHER),  # the past held then, and still did
+        (CHANGE_READ, "I used to live in Bath.", "I live in Bristol now.", OTHER),
         (CHANGE_READ, "I drive a Honda Civic.", "I had the Civic's brakes replaced.", OTHER),  # a thing of it
         (CHANGE_READ, "I drive a Honda Civic.", "I swapped the Civic's engine for a Tesla's.", CHANGE),  # a value
         (CHANGE_READ, "我住在西安。", "我们小区换了新物业。", OTHER),  # another thing of the user's life

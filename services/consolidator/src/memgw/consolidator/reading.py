@@ -44,7 +44,8 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
     it (``_what_a_denial_does``) that names no new number or address, nor when ``new`` names no new value and its
     words could tell no change at all (``structure.may_tell_a_change``: "I'm on nights this month" beside "I'm a
     nurse"; a number or a day counts as a value only beside a fact that names one), nor, beside an address, a
-    handle or a phone number, when it names no other, says no change and denies nothing ("我邮箱满了"). Never the
+    handle or a phone number, when it names no other, says no change and denies nothing ("我邮箱满了"), nor of a past
+    ``old`` tells of ("我以前在北京住过三年" beside "我现在住在天津": both hold). Never the
     same again when ``new`` tells what was done to a thing and ``old`` does not. A denial of ``old`` in its own
     words ends it. Another's change is never the user's to review."""
     if other_kinds(old, new):
@@ -135,8 +136,10 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
         values or structure.says_it_changed(new) or structure.denies(old) != structure.denies(new)
     ):
         change = 0.0  # an address or a number is changed by another, or said to be ("我邮箱满了" is neither)
-    if another:
-        change = 0.0
+    if another or (structure.in_the_past(old) and not structure.in_the_past(new)):
+        change = (
+            0.0  # another's is never the user's to review; a past ("我以前在北京住过三年") held then, and still did
+        )
     return {relation.SAME: same, relation.CHANGE: change, relation.OTHER: other}
 
 
