@@ -611,6 +611,7 @@ def test_a_change_done_to_a_thing_of_what_the_fact_names(old: str, new: str, of_
         ("I live in Leeds.", "We've just moved down to Bristol.", False),
         ("我每天游泳。", "我买了一顶新泳帽。", True),
         ("我每天骑车上班。", "我买了个新gps，装在车把上。", True),  # a thing in Latin letters
+        ("我在比亚迪上班。", "比亚迪又换了新logo。", True),  # "again": once more, not what holds now
         ("我用安卓手机。", "我换了新iPhone。", False),  # a name: maybe a new value
         ("我住在武汉。", "我家门口的地铁站换了名字。", True),
         ("I commute by train.", "I got a new e-bike and ride to work now.", False),  # what holds now

@@ -224,8 +224,11 @@ _CHANGED_SINCE = re.compile(rf"\b(?:{_NOW_EN}|since)\b|{_NOW_ZH}|了|再", re.IG
 # life; it replaces a fact only when it says so: "now", "again", "已经", the perfect ("I've started …") or the
 # 了 of a new situation that tell it holds now, or by turning the fact around.
 _BEGINNING = re.compile(r"\b(?:start(?:s|ed|ing)?|began|begun|took up|taken up)\b|开始", re.IGNORECASE)
+# 又 ("once more") tells what holds now only when something is taken up again ("我又开始喝咖啡了"); "比亚迪又换了新
+# logo" is one more event.
 _NOW_WORDS = (
-    rf"\b(?:{_NOW_EN}|nowadays)\b|(?:'ve|\bha(?:ve|s)) (?:just )?(?:started|begun|taken up)|{_NOW_ZH}|不再|重新|又"
+    rf"\b(?:{_NOW_EN}|nowadays)\b|(?:'ve|\bha(?:ve|s)) (?:just )?(?:started|begun|taken up)|{_NOW_ZH}|不再|重新"
+    r"|又(?=开始|恢复|回|重新)"
 )
 _NOW_WORD = re.compile(_NOW_WORDS, re.IGNORECASE)
 _NOW_HOLDS = re.compile(rf"{_NOW_WORDS}|了\s*(?:[。！!]|$)", re.IGNORECASE)  # and the 了 of a new situation
