@@ -788,6 +788,10 @@ def test_what_a_named_person_does_to_the_user_is_the_users_own() -> None:
         ("I eat anything.", "I went vegan in January.", True),  # a change of state
         ("I'm a student nurse.", "I qualified as a nurse in September.", True),
         ("I work full-time.", "I've gone part-time.", True),  # the perfect: what holds since
+        ("我在学游泳。", "我终于学会换气了。", False),  # a task done: its 了 completes it
+        ("我养了一条柯基。", "我家柯基打完疫苗了。", False),
+        ("我在健身减肥。", "我这个月瘦了三斤。", False),  # an amount of an event
+        ("我住在宁波。", "我搬完家了。", True),  # a task done that is a change
     ],
 )
 def test_what_may_tell_a_change_at_all(old: str, new: str, may: bool) -> None:

@@ -209,7 +209,7 @@ _CHANGE_OF_STATE = re.compile(
     r"|qualified as|went (?:vegan|vegetarian|veggie|pescatarian|plant-based|teetotal|sober|freelance|part-time"
     r"|full-time|self-employed)"
     r"|(?:I|we|I've|we've|just|finally) retired)\b"
-    rf"|{_ENDS_ZH}|第一天|最后一天|开始|搬到|搬去|换了|换成|改成|改用|改到|调到|调去|调回|订婚|结婚了|跳槽|毕业了|入职|报到",
+    rf"|{_ENDS_ZH}|第一天|最后一天|开始|搬到|搬去|搬回|搬完?家|换了|换成|改成|改用|改到|调到|调去|调回|订婚|结婚了|跳槽|毕业了|入职|报到",
     re.IGNORECASE,
 )
 
@@ -753,18 +753,28 @@ _ONE_PAST_TIME = re.compile(
 )
 
 
+# A task done or an amount of an event, in Chinese: a verb's result ("学会换气了", "打完疫苗了", "科目一过了",
+# "开题报告通过了") or how much ("瘦了三斤", "存了五千块"). Its 了 completes the event, not a new state of a fact.
+_AN_EVENT_DONE_ZH = re.compile(
+    r"(?<![我你他她它们])(?:完|会|懂|通过|过)[^，,。！!？?]{0,6}了"
+    r"|了(?:[一二两三四五六七八九十几半]|\d)+[个块斤公斤公里次遍本天周年杯份桌顿场页章]"
+)
+
+
 def may_tell_a_change(old: str, new: str) -> bool:
     """Whether the words of ``new`` could tell a change of ``old`` at all, apart from any value it names: the
     aspect of a change ("now", "anymore", "moved", 现在), an ending of what ``old`` names ("我跟晓婷分了"),
     something done or become ("I've gone part-time", "我们年初搬回了温州"), or the other way round from ``old`` (one of
     the two denies). "I'm on nights this month" beside "I'm a nurse" tells none: whatever the vectors read, it is
     no change. Nor does something done at one time gone by that no word of a change goes with ("I had my annual
-    diabetes review last week", "我上个月去医院复查了" beside a diabetes): an episode of a life, not a new state."""
+    diabetes review last week", "我上个月去医院复查了" beside a diabetes): an episode of a life, not a new state; nor a
+    Chinese task done or an amount of an event (``_AN_EVENT_DONE_ZH``: "我终于学会换气了" beside "我在学游泳")."""
     if says_it_changed(new) or ends_what_it_names(old, new) or denies(old) != denies(new):
         return True
     if _NOW_WORD.search(new):
         return True
-    episode = _ONE_PAST_TIME.search(new) or of_the_moment(new)  # its 了 and its past are of that time
+    # Its 了 and its past are of that time, or of that task.
+    episode = _ONE_PAST_TIME.search(new) or of_the_moment(new) or _AN_EVENT_DONE_ZH.search(new)
     return not episode and bool(_DONE.search(new))
 
 
