@@ -147,6 +147,16 @@ async def test_an_addition_or_an_imagined_change_neither_merges_nor_opens_a_revi
     assert {"我对猫毛过敏。", "我是程序员。"} <= set(await _contents(system, key))
 
 
+async def test_a_proposal_in_a_clause_is_no_change(system: System) -> None:
+    """ "let's do a risotto instead" reads to the model as a new diet beside "I'm a vegetarian", but a clause that
+    proposes states nothing of the user's."""
+    key = await system.user(f"pr_{uuid.uuid4().hex[:6]}")
+    await _commit(system, key, "I'm a vegetarian.")
+    proposal = await _commit(system, key, "I changed my mind about the curry, let's do a risotto instead.")
+    assert proposal["reviews"] == [], proposal
+    assert "I'm a vegetarian." in await _contents(system, key)
+
+
 async def test_an_ending_told_as_one_more_is_still_compared(system: System) -> None:
     """ "As well" adds one more value, but an ending with it ends one: "I've ditched Chrome as well" beside "I
     use Chrome for everything" ends it by its name, and "I also like reggae" beside "I like jazz" adds."""

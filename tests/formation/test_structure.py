@@ -11,6 +11,7 @@ from memgw.common.formation.structure import (
     about_user,
     about_what_it_names,
     adds_to,
+    asks,
     changes_another_thing,
     clauses_alone,
     denies_having,
@@ -612,6 +613,8 @@ def test_a_change_done_to_a_thing_of_what_the_fact_names(old: str, new: str, of_
         ("我每天游泳。", "我买了一顶新泳帽。", True),
         ("我每天骑车上班。", "我买了个新gps，装在车把上。", True),  # a thing in Latin letters
         ("我在比亚迪上班。", "比亚迪又换了新logo。", True),  # "again": once more, not what holds now
+        ("I'm a teacher at a primary school.", "I've been given a new class this year.", True),
+        ("I work at Tesco.", "I've been given a new role in logistics.", False),  # one of the user's own facts
         ("我用安卓手机。", "我换了新iPhone。", False),  # a name: maybe a new value
         ("我住在武汉。", "我家门口的地铁站换了名字。", True),
         ("I commute by train.", "I got a new e-bike and ride to work now.", False),  # what holds now
@@ -819,3 +822,19 @@ def test_a_statement_without_one_of_its_clauses() -> None:
 )
 def test_a_clause_loses_the_reason_it_gives_after_its_fact(clause: str, core: str) -> None:
     assert without_reason(clause) == core
+
+
+@pytest.mark.parametrize(
+    ("clause", "ask"),
+    [
+        ("let's do a risotto instead", True),  # a proposal
+        ("咱们周末去爬山吧", True),
+        ("can you suggest a dessert", True),
+        ("帮我看看这个", True),
+        ("I'm in York now", False),
+        ("我现在住在上海", False),
+        ("我们搬到上海了", False),
+    ],
+)
+def test_a_clause_that_asks_or_proposes(clause: str, ask: bool) -> None:
+    assert asks(clause) is ask

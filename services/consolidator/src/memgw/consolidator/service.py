@@ -360,8 +360,14 @@ class Consolidator:
 
     @staticmethod
     def _owns(clause: str) -> bool:
-        """Whether a clause is the user's own as it holds now (not another's, nor a past, nor imagined)."""
-        return not (structure.about_someone_else(clause) or structure.in_the_past(clause) or structure.imagined(clause))
+        """Whether a clause is the user's own as it holds now (not another's, nor a past, nor imagined, nor an ask or
+        a proposal: "let's do a risotto instead")."""
+        return not (
+            structure.about_someone_else(clause)
+            or structure.in_the_past(clause)
+            or structure.imagined(clause)
+            or structure.asks(clause)
+        )
 
     async def _consider(
         self,

@@ -266,6 +266,20 @@ _ASK = re.compile(
 )
 
 
+# A proposal: what the user suggests be done, not what holds ("let's do a risotto instead", "咱们周末去爬山吧").
+_PROPOSAL = re.compile(
+    r"^\s*(?:(?:so|and|ok(?:ay)?|then)\s+)?(?:let's|let us|shall we|how about|what about|why don't we)\b"
+    r"|^\s*(?:那)?(?:咱们?|我们)[^，,。]*吧\s*[。！!]?\s*$",
+    re.IGNORECASE,
+)
+
+
+def asks(clause: str) -> bool:
+    """Whether a clause asks, requests or proposes ("can you …", "帮我…", "let's …"): it states nothing of the
+    user's."""
+    return bool(_ASK.match(clause) or _PROPOSAL.match(clause)) or is_question(clause)
+
+
 # More than a discourse marker ("Also, what …?", "Oh, can you …?"): two words, or three Chinese characters.
 _A_CLAUSE = re.compile(r"\w+\W+\w+|[\u3400-\u9fff]{3}")
 
@@ -647,7 +661,8 @@ _THING_EN = (
     r"|because|this|last|yesterday|today|since)\b|\s*[,.;!?]|\s*$)"
 )
 _NEW_THING_EN = re.compile(
-    r"\b(?:got|get|bought|buy|ordered|found|fitted|installed|picked up|treated (?:myself|me) to)\s+(?:a|an|some|my)?\s*"
+    r"\b(?:got|get|bought|buy|ordered|found|fitted|installed|picked up|treated (?:myself|me) to|given|assigned)"
+    r"\s+(?:a|an|some|my)?\s*"
     r"(?:brand )?new\s+" + _THING_EN,
     re.IGNORECASE,
 )
