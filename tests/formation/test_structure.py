@@ -630,6 +630,8 @@ def test_a_change_of_another_thing_of_the_users_life(old: str, new: str, another
         ("I'm a software developer at Shopify.", "I switched from the payments team to the checkout team.", True),
         ("我在腾讯做产品经理。", "我从微信团队调到了游戏部门。", True),
         ("我在字节跳动做前端开发。", "我被调到了抖音的电商组。", True),
+        ("I'm a junior doctor.", "I've just started my rotation in A&E.", True),  # a doctor's rotation
+        ("我是医院的住院医师。", "我这周轮转到急诊科了。", True),
         ("I'm on the payments team at Shopify.", "I moved to the checkout team.", False),  # the fact is the team
         ("I work at Google.", "I left Google and joined Meta's AI team.", False),  # an ending
         ("我在腾讯工作。", "我加入了阿里的组织架构调整讨论。", False),  # 组织 is no team

@@ -712,9 +712,11 @@ def changes_another_thing(old: str, new: str) -> bool:
     return bool(things)
 
 
-# The teams and departments inside an organisation: moving between them is a change within where one works.
+# The teams and departments inside an organisation (a doctor's rotations, a hospital's 病区): moving between them
+# is a change within where one works.
 _UNIT = re.compile(
-    r"\b(?:team|department|dept|division|squad|unit)s?\b|团队|部门|(?<=[\u4e00-\u9fff])组(?!织|合|装|建|成)|事业部|事业群|科室",
+    r"\b(?:team|department|dept|division|squad|unit|rotation)s?\b|团队|部门|(?<=[\u4e00-\u9fff])组(?!织|合|装|建|成)"
+    r"|事业部|事业群|科室|病区|轮转",
     re.IGNORECASE,
 )
 
