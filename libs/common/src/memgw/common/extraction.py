@@ -28,6 +28,7 @@ from memgw.common.formation.structure import (
     of_the_moment,
     says_it_changed,
     standing_instruction,
+    states_a_contact,
     tells_a_change,
 )
 from memgw.common.logging import get_logger
@@ -143,7 +144,8 @@ def durable_extract(statements: list[str], durable: list[float]) -> Extraction:
     that states a fact, preference, decision or lesson of theirs is kept too, and so is one that says who
     someone is to the user ("Ravi is my husband", "我女朋友叫小雨": family is a standing fact), and one that tells
     the assistant how to answer or address the user from now on ("Please answer in Portuguese", "Call me
-    Sam", "回答请用英文": a preference, whatever the model says of a request). The type (and with it
+    Sam", "回答请用英文": a preference, whatever the model says of a request), and one that gives a contact of the
+    user's with its value ("My email is tom.h@yahoo.com": the vectors read an address poorly). The type (and with it
     importance and confidence, so what is promoted at once and what waits as a candidate) is its
     rule's where one matches, else a plain fact's. A question, make-believe ("Imagine I were …"), a
     condition or a wish ("If I were rich …"), another person's news ("My cousin is getting married in
@@ -162,7 +164,9 @@ def durable_extract(statements: list[str], durable: list[float]) -> Extraction:
         rule = _rule_of(sentence)
         if standing_instruction(sentence):
             candidates.append(_candidate(sentence, rule or ("preference", *_PREFERENCE)))
-        elif p >= KEEP_AT or (about_user(sentence) and rule) or names_a_relation(sentence):
+        elif (
+            p >= KEEP_AT or (about_user(sentence) and rule) or names_a_relation(sentence) or states_a_contact(sentence)
+        ):
             candidates.append(_candidate(sentence, rule or ("fact", *_FACT)))
         elif p >= DOUBTED_AT and not _other_or_passing(sentence):
             stands_only_as = ["same", "change"] if says_it_changed(sentence) else ["same"]

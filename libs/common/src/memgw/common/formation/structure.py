@@ -383,6 +383,25 @@ def names_a_relation(sentence: str) -> bool:
     return bool(_NAMES_A_RELATION.match(sentence))
 
 
+# How to reach the user, told with its value: "My email is tom.h@yahoo.com", "my mobile number is 07700 900123",
+# "我的手机号是 13912345678", "我微信号是 lily_2020". The value is an address: an @, a handle's underscore or a run of
+# digits.
+_CONTACT = re.compile(
+    r"^\s*(?:my|our)\s+(?:\w+\s+){0,2}?(?:e-?mail(?: address)?|phone(?: number)?|mobile(?: number)?|number|whatsapp"
+    r"|wechat(?: id)?|handle|username)\s*(?:is|'s|:)\s*(?P<value>\S+(?:[\s-]\d+)*)"
+    r"|^\s*我的?(?:\w{0,4}?)(?:邮箱|手机号?码?|电话号?码?|号码|微信号?|QQ号?)\s*(?:是|[:：])?\s*(?P<zh>\S+(?:[\s-]\d+)*)",
+    re.IGNORECASE,
+)
+_ADDRESS = re.compile(r"@|_|(?:\d[\s-]?){6,}")
+
+
+def states_a_contact(sentence: str) -> bool:
+    """Whether the statement gives one of the user's contacts with its value ("My email is tom.h@yahoo.com",
+    "我的手机号是 13912345678"): a standing fact, however the vectors read an address; not "My email is full"."""
+    found = _CONTACT.match(sentence)
+    return bool(found and _ADDRESS.search(found.group("value") or found.group("zh") or ""))
+
+
 def standing_instruction(sentence: str) -> bool:
     """Whether the statement tells the assistant how to answer or address the user from now on ("Please
     answer in Portuguese", "Call me Sam", "回答请用英文"), not what to do about one thing ("Reply to this
