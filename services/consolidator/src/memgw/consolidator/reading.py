@@ -56,7 +56,7 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
     same_kind = bool(kinds(old) & kinds(new))  # both where the user lives, or both where they work
     # Another number, address or handle of the same fact is a new value of it (a phone number, an email);
     # another name may be a new value or more detail.
-    a_number = any(_a_number(v) or _an_address(v) for v in values)
+    a_number = any(_a_number(v) or structure.an_address(v) for v in values)
     if values:
         same, change = 0.0, change + (same if a_number else 0.0)  # never the same
     denial = _what_a_denial_does(old, new)
@@ -132,7 +132,7 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
     told = values if timed else {v for v in values if not _a_number_or_time(v)}
     if not (told or another_value(old, new) or structure.may_tell_a_change(old, new)):
         change = 0.0  # the vectors alone never open a review ("I'm on nights this month" beside "I'm a nurse")
-    if any(_an_address(v) for v in named_values(old)) and not (
+    if any(structure.an_address(v) for v in named_values(old)) and not (
         values or structure.says_it_changed(new) or structure.denies(old) != structure.denies(new)
     ):
         change = 0.0  # an address or a number is changed by another, or said to be ("我邮箱满了" is neither)
@@ -157,11 +157,6 @@ def _a_number(value: str) -> bool:
 
 def _a_number_or_time(value: str) -> bool:
     return _a_number(value) or bool(_TIME.fullmatch(value))
-
-
-def _an_address(value: str) -> bool:
-    """Whether ``value`` is an email address, a handle or a phone number (six digits or more)."""
-    return "@" in value or "_" in value or sum(c.isdigit() for c in value) >= 6
 
 
 # (memory, relation, probability): what a statement, or a clause of it, is to one of the user's memories.

@@ -392,14 +392,18 @@ _CONTACT = re.compile(
     r"|^\s*我的?(?:\w{0,4}?)(?:邮箱|手机号?码?|电话号?码?|号码|微信号?|QQ号?)\s*(?:是|[:：])?\s*(?P<zh>\S+(?:[\s-]\d+)*)",
     re.IGNORECASE,
 )
-_ADDRESS = re.compile(r"@|_|(?:\d[\s-]?){6,}")
+
+
+def an_address(value: str) -> bool:
+    """Whether ``value`` is an email address, a handle or a phone number (six digits or more)."""
+    return "@" in value or "_" in value or sum(c.isdigit() for c in value) >= 6
 
 
 def states_a_contact(sentence: str) -> bool:
     """Whether the statement gives one of the user's contacts with its value ("My email is tom.h@yahoo.com",
     "我的手机号是 13912345678"): a standing fact, however the vectors read an address; not "My email is full"."""
     found = _CONTACT.match(sentence)
-    return bool(found and _ADDRESS.search(found.group("value") or found.group("zh") or ""))
+    return bool(found and an_address(found.group("value") or found.group("zh") or ""))
 
 
 def standing_instruction(sentence: str) -> bool:
