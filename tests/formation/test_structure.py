@@ -13,6 +13,7 @@ from memgw.common.formation.structure import (
     adds_to,
     asks,
     changes_another_thing,
+    clauses,
     clauses_alone,
     denies_having,
     denies_without_change,
@@ -801,6 +802,14 @@ def test_what_a_named_person_does_to_the_user_is_the_users_own() -> None:
 )
 def test_what_may_tell_a_change_at_all(old: str, new: str, may: bool) -> None:
     assert may_tell_a_change(old, new) is may
+
+
+def test_a_name_and_what_it_is_to_the_user_are_one_clause() -> None:
+    assert clauses("Ollie, my four-year-old, is obsessed with dinosaurs") == [
+        "Ollie is my four-year-old",
+        "is obsessed with dinosaurs",
+    ]
+    assert clauses("Claire left, so my manager is Hassan now") == ["Claire left", "My manager is Hassan now"]
 
 
 def test_a_statement_without_one_of_its_clauses() -> None:

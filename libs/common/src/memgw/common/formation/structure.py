@@ -349,10 +349,26 @@ def without_closer(sentence: str) -> str:
 
 def clauses(sentence: str) -> list[str]:
     """The clauses of a statement that joins several ("Claire left, so my manager is Hassan now"), each
-    without its opening conjunction; [] when it has one clause only."""
+    without its opening conjunction; [] when it has one clause only. A name and what it is to the user, put
+    beside it ("Ollie, my four-year-old, is obsessed with dinosaurs"), are one clause: "Ollie is my four-year-old"."""
     parts = [without_opener(part.strip()) for part in _CLAUSE.split(sentence)]
-    parts = [p for p in parts if _A_CLAUSE.search(p)]
+    parts = [p for p in _appositives_joined(parts) if _A_CLAUSE.search(p)]
     return parts if len(parts) > 1 else []
+
+
+# A name, and a short phrase of the user's after it that says what that one is to them.
+_A_NAME = re.compile(r"[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?")
+_APPOSITIVE = re.compile(r"(?:my|our)(?:\s+[\w'-]+){1,3}", re.IGNORECASE)
+
+
+def _appositives_joined(parts: list[str]) -> list[str]:
+    joined: list[str] = []
+    for part in parts:
+        if joined and _A_NAME.fullmatch(joined[-1]) and _APPOSITIVE.fullmatch(part):
+            joined[-1] = f"{joined[-1]} is {part}"
+        else:
+            joined.append(part)
+    return joined
 
 
 # The reason a statement gives after its fact: "because …", "cause …". Not "since", which as often tells a time
