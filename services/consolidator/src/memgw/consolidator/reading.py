@@ -136,10 +136,9 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
         values or structure.says_it_changed(new) or structure.denies(old) != structure.denies(new)
     ):
         change = 0.0  # an address or a number is changed by another, or said to be ("我邮箱满了" is neither)
+    # Another's change is never the user's to review; a past ("我以前在北京住过三年") held then, and still did.
     if another or (structure.in_the_past(old) and not structure.in_the_past(new)):
-        change = (
-            0.0  # another's is never the user's to review; a past ("我以前在北京住过三年") held then, and still did
-        )
+        change = 0.0
     return {relation.SAME: same, relation.CHANGE: change, relation.OTHER: other}
 
 
