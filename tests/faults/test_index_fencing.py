@@ -5,6 +5,7 @@ down silently; its own writes then go to the new owner. One index answers, and i
 
 from __future__ import annotations
 
+import asyncio
 import json
 import uuid
 from pathlib import Path
@@ -51,11 +52,17 @@ async def test_a_paused_owner_that_lost_its_lock_never_answers_beside_its_succes
     # A is paused (it renews nothing) and Postgres drops its connection: its lock goes with it.
     admin = await asyncpg.connect(database_url)
     a_expires = await admin.fetchval("SELECT expires_at FROM index_leases WHERE prefix = $1", layout.prefix)
-    await admin.execute(
-        "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted"
-        " AND objid = (hashtext($1)::bigint & 4294967295)",
-        f"memgw-embedded-index:{layout.prefix}",
+    held = (
+        "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted"
+        " AND objid = (hashtext($1)::bigint & 4294967295)"
     )
+    key = f"memgw-embedded-index:{layout.prefix}"
+    await admin.execute(f"SELECT pg_terminate_backend(pid) FROM ({held}) AS a", key)
+    # The signal is sent at once; the backend, and its lock, go a moment later.
+    for _ in range(200):
+        if await admin.fetchval(held, key) is None:
+            break
+        await asyncio.sleep(0.05)
     lease_b = await IndexLease.try_take(database_url, layout.prefix, term_s=TERM_S)  # a process starting now
     assert lease_b is not None
     assert lease_b.epoch == lease_a.epoch + 1
