@@ -137,7 +137,7 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
     ):
         change = 0.0  # an address or a number is changed by another, or said to be ("我邮箱满了" is neither)
     # Another's change is never the user's to review; a past ("我以前在北京住过三年") held then, and still did.
-    if another or (structure.in_the_past(old) and not structure.in_the_past(new)):
+    if another or structure.in_the_past(old):
         change = 0.0
     return {relation.SAME: same, relation.CHANGE: change, relation.OTHER: other}
 

@@ -356,8 +356,8 @@ def clauses(sentence: str) -> list[str]:
     return parts if len(parts) > 1 else []
 
 
-# A name, and a short phrase of the user's after it that says what that one is to them.
-_A_NAME = re.compile(r"[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?")
+# A name (not "I"), and a short phrase of the user's after it that says what that one is to them.
+_A_NAME = re.compile(rf"(?!I\b){_NAME}")
 _APPOSITIVE = re.compile(r"(?:my|our)(?:\s+[\w'-]+){1,3}", re.IGNORECASE)
 
 
