@@ -62,11 +62,14 @@ def _verdict(p: dict[str, float], old: str, new: str, *, decisions: bool = False
         (CHANGE_READ, "I used to live in Bath.", "I live in Bristol now.", OTHER),
         (CHANGE_READ, "I drive a Honda Civic.", "I had the Civic's brakes replaced.", OTHER),  # a thing of it
         (CHANGE_READ, "I drive a Honda Civic.", "I swapped the Civic's engine for a Tesla's.", CHANGE),  # a value
+        (CHANGE_READ, "I use Firefox.", "I set Firefox to dark mode.", OTHER),  # the thing itself, set
+        (CHANGE_READ, "I bank with Monzo.", "I switched Monzo to Starling.", CHANGE),  # set to a new value
         (CHANGE_READ, "我住在西安。", "我们小区换了新物业。", OTHER),  # another thing of the user's life
         (CHANGE_READ, "I bank with Nationwide.", "I moved all my savings over to Chase.", CHANGE),  # a new value
         (CHANGE_READ, "I work at Google.", "I moved from the Maps team to YouTube.", OTHER),  # the same employer
         (CHANGE_READ, "I work at Google.", "I left Google for a team at Meta.", CHANGE),
         (CHANGE_READ, "I work as a nurse.", "I intend to retrain as a midwife.", OTHER),  # only a plan
+        (CHANGE_READ, "I live in Lisbon.", "I'm not moving to Madrid after all.", OTHER),  # a change denied
         (CHANGE_READ, "我住在嘉定。", "我们计划明年搬去昆山。", OTHER),
         (CHANGE_READ, "I plan to move to Lisbon.", "I'm planning to move to Porto instead.", CHANGE),  # plan for plan
         (CHANGE_READ, "I work as a nurse.", "I left nursing and I'm hoping to teach.", CHANGE),  # done, then a plan

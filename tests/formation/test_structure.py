@@ -15,6 +15,7 @@ from memgw.common.formation.structure import (
     changes_another_thing,
     clauses,
     clauses_alone,
+    denies_a_change,
     denies_having,
     denies_without_change,
     done_to_a_thing,
@@ -69,6 +70,7 @@ from memgw.common.formation.structure import (
         "My best mate moved to Bath last week.",  # a friend, in British English
         "Our firm moved offices to Spinningfields.",  # an organisation the user is part of
         "我们律所搬到了珠江新城。",
+        "Our school is getting a new head teacher.",  # as 学校 is among the Chinese
     ],
 )
 def test_another_persons_or_things_statement(text: str) -> None:
@@ -126,6 +128,10 @@ def test_the_subject_the_past_and_questions() -> None:
         ("我读大学的时候在书店打过工。", True),  # a time of life that is over
         ("我上过两年夜校。", True),
         ("我对花粉过敏。", False),  # 过 of another word
+        ("Back in 2019 I moved to Oslo for a while.", True),  # "back then", by its year
+        ("当年我在深圳打工。", True),
+        ("My previous employer was Shell.", True),  # as "我以前的"
+        ("I moved back in with my parents.", False),  # "back in" of a move, no time
     ],
 )
 def test_a_stretch_that_is_over_is_the_past(text: str, past: bool) -> None:
@@ -144,6 +150,8 @@ def test_a_stretch_that_is_over_is_the_past(text: str, past: bool) -> None:
         ("I'm considering a switch to Linux.", True),
         ("我在考虑换工作。", True),
         ("我一直想养只猫，可惜房东不让。", True),
+        ("真想辞职去旅行。", True),  # a wish, by how much it is wanted
+        ("我特别想换个城市生活。", True),
         ("I'm planning to move to Leeds in May.", False),  # a plan is the user's fact
         ("我想要简短一点的回答。", False),
         ("I moved to Porto last month.", False),
@@ -376,6 +384,8 @@ def test_of_the_moment_is_this_day_or_minute_only(text: str, momentary: bool) ->
         ("They moved me to the Leeds office.", False),
         ("我们公司把我调到了杭州分部。", False),
         ("医生让我少吃盐。", False),
+        ("我男朋友叫小刚。", False),  # who he is: 刚 ends his name, it is no "just"
+        ("我老公叫王刚，是个厨师。", False),
     ],
 )
 def test_another_persons_news_is_told_from_how_they_are_and_from_the_users_own(text: str, news: bool) -> None:
@@ -581,6 +591,11 @@ def test_a_fact_turned_around_is_told_from_one_more(old: str, new: str, turned: 
         ("I work at Google in London.", "I've moved to Google's Zurich office.", False),  # where a move goes
         ("我在百度的地图团队。", "我转到了百度的自动驾驶团队。", False),
         ("我在平安保险上班。", "平安的工作我辞了，现在在招商银行。", False),  # an ending
+        ("I use Thunderbird for mail.", "I set Thunderbird to check mail every five minutes.", True),  # itself, set
+        ("I use Slack at work.", "I switched the Slack sidebar to compact mode.", True),
+        ("我用钉钉。", "我把钉钉设置成了免打扰。", True),
+        ("I bank with Monzo.", "I switched from Monzo to Starling.", False),  # replaced
+        ("我用的是华为手机。", "我把华为手机换成了小米。", False),  # 换成 replaces
     ],
 )
 def test_a_change_done_to_a_thing_of_what_the_fact_names(old: str, new: str, of_it: bool) -> None:
@@ -849,3 +864,20 @@ def test_a_clause_loses_the_reason_it_gives_after_its_fact(clause: str, core: st
 )
 def test_a_clause_that_asks_or_proposes(clause: str, ask: bool) -> None:
     assert asks(clause) is ask
+
+
+@pytest.mark.parametrize(
+    ("text", "denied"),
+    [
+        ("I'm not switching banks after all.", True),
+        ("We never changed our broadband provider.", True),
+        ("I didn't end up moving to Hove.", True),
+        ("我最后没搬去杭州。", True),
+        ("I'm not a barista anymore.", False),  # "anymore" is the aspect of an end, not a change denied
+        ("I stopped eating meat.", False),
+        ("I'm not vegan anymore, I started eating eggs.", False),  # one change is not denied
+        ("我不再吃素了。", False),
+    ],
+)
+def test_a_change_denied(text: str, denied: bool) -> None:
+    assert denies_a_change(text) is denied

@@ -220,8 +220,10 @@ def a_clause_may_change(old: str, whole: str) -> bool:
 
 def _changes_nothing_yet(old: str, new: str) -> bool:
     """A plan beside what holds ("I'm planning to move to Shanghai" beside "I live in Suzhou"; a plan beside a
-    plan may change it), or what is said to hold still ("我还在北京读博士，论文快写完了")."""
-    return (structure.intends(new) and not structure.intends(old)) or structure.goes_on(new)
+    plan may change it), what is said to hold still ("我还在北京读博士，论文快写完了"), or a change denied ("I'm not
+    moving to Berlin after all")."""
+    planned = structure.intends(new) and not structure.intends(old)
+    return planned or structure.goes_on(new) or structure.denies_a_change(new)
 
 
 ENDS, RENAMES_IT, NARROWS = "ends", "renames it", "narrows"

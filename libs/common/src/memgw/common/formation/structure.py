@@ -22,7 +22,9 @@ _PERSON_EN = (
     r"|aunt|cousin|nephew|niece|grand\w+|kids?|child(?:ren)?|landlord|in-laws?|\w+-in-law|teacher|doctor|classmate"
     r"|mentor|client|ex|bestie|mate|pal|buddy|supervisor|tutor|coach|therapist|dentist|trainer|professor|lecturer)s?"
 )
-_RELATIVE_EN = rf"(?:{_PERSON_EN}|(?:family|team|company|office|firm|agency|clinic|lab|startup)s?)"
+_RELATIVE_EN = (
+    rf"(?:{_PERSON_EN}|(?:family|team|company|office|firm|agency|clinic|lab|startup|school|hospital|factory|studio)s?)"
+)
 _MY_PERSON_EN = rf"(?:my|our)\s+(?:\w+\s+){{0,2}}?{_PERSON_EN}\b"  # "my sister", "my best friend", "our son"
 _PERSON_ZH = (
     r"(?:爸|妈|父|母|哥|姐|弟|妹|儿子|女儿|孩子|老婆|老公|太太|先生|丈夫|妻子|男朋友|女朋友|男友|女友|未婚夫|未婚妻|对象"
@@ -97,14 +99,17 @@ _PAST_EVENT = re.compile(
     re.IGNORECASE,
 )
 _QUESTION = re.compile(r"[?？]\s*$")
-# A past that no longer holds: a habit given up, a childhood, "back then", a stretch that is over (the simple
-# past with how long it lasted, "I lived in Edinburgh for two years", not "I've lived here for two years"; a
-# period of life, "during uni"; the experiential 过, "在合肥住过").
+# A past that no longer holds: a habit given up, a childhood, "back then" ("back in 2015", "当年"), what was
+# "my previous" one (as "我以前的"), a stretch that is over (the simple past with how long it lasted, "I lived
+# in Edinburgh for two years", not "I've lived here for two years"; a period of life, "during uni"; the
+# experiential 过, "在合肥住过").
 _PAST = re.compile(
     r"\bused to\b|\bas a (?:kid|child|teenager|student)\b|\bback then\b|\bwhen i was\b"
+    r"|\bback in (?:the day|(?:19|20)\d\d|the (?:19|20)?\d0s|(?:high )?school|college|uni|university)\b"
+    r"|\b(?:my|our) (?:previous|former)\b"
     r"|\bduring (?:uni|university|college|school|my childhood)\b|\bin my (?:teens|twenties|thirties|youth)\b"
     r"|(?<!'ve )(?<!have )(?<!has )\b(?:lived|worked|studied|stayed)\b[^.;,]*\bfor (?:\w+ )?(?:years?|months?)\b"
-    r"|以前|小时候|曾经|过去|那时候|年轻时|(?:住|工作|待|呆|生活|当|做|干|打|读|上)过"
+    r"|以前|小时候|曾经|过去|那时候|当年|年轻时|(?:住|工作|待|呆|生活|当|做|干|打|读|上)过"
     r"|(?:上学|读书|念书|上大学|大学|高中|初中|小学)(?:的)?时候",
     re.IGNORECASE,
 )
@@ -114,7 +119,7 @@ _IMAGINED = re.compile(
     r"^\s*(?:if|suppose|supposing|imagine|say)\b|\bwhat if\b|\bif i\b|\bsome ?day\b|\bone day\b|\bmight\b"
     r"|\bmaybe\b|\bperhaps\b|\b(?:would|'d) (?:love|like) to\b|\bi wish\b"
     r"|\b(?:thinking|thought) (?:about|of)\b|\bconsidering\b|\bwondering (?:about|whether|if)\b"
-    r"|如果|要是|假如|假设|万一|也许|或许|说不定|哪天|有一天|想象|当初|可能会|的话(?!题)|考虑|一直想|总想|很想|好想",
+    r"|如果|要是|假如|假设|万一|也许|或许|说不定|哪天|有一天|想象|当初|可能会|的话(?!题)|考虑|一直想|总想|(?:真|很|好|太|特别|超)想",
     re.IGNORECASE,
 )
 # Intent: what the user means or is set to do, not done yet ("I'm planning to move …", "I plan to retrain next
@@ -570,9 +575,11 @@ def news_of_someone_else(sentence: str) -> bool:
     """Whether the statement tells what happened or will happen to another person ("My uncle just got a
     job in Dubai", "My aunt switched to a vegan diet", "My son lost a tooth", "我侄子秋天要上大学了"): their
     news, not a standing fact of the user's. Who they are to the user and how they are ("My wife is a
-    pharmacist") is not news."""
+    pharmacist", "我男朋友叫小刚": 刚 is "just" only where it is no name's) is not news."""
     subject = _ANOTHER_PERSON.match(sentence)
     if subject is None or _WITH_THE_USER.match(sentence) or _TO_THE_USER_FIRST.match(sentence):
+        return False
+    if names_a_relation(sentence) and not tells_a_change(sentence):
         return False
     told = tells_a_change(sentence) or _TOLD_AS_NEWS.search(sentence)
     return bool(told or _PAST_EVENT.match(sentence, subject.end()))
@@ -644,6 +651,22 @@ def tells_a_change(sentence: str) -> bool:
     return bool(_CHANGE_OF_STATE.search(sentence))
 
 
+# A denial just before a word of a change: "I'm not moving …", "we never switched …", "I didn't end up moving",
+# "我没搬到上海", "我不换了".
+# "anymore", "no longer" and 不再 are no change denied but the aspect of an end ("I'm not a barista anymore").
+_DENIED_JUST_BEFORE = re.compile(r"(?:n't|\b(?:not|never))\s+(?:\w+\s+){0,2}$|[不没](?:有|再)?$", re.IGNORECASE)
+_AN_END_BY_DENIAL = re.compile(r"no longer|any ?more|不再", re.IGNORECASE)
+
+
+def denies_a_change(sentence: str) -> bool:
+    """Whether every change the statement tells is denied ("I'm not moving to Berlin after all", "我最后没搬到上海"):
+    what held still does."""
+    told = list(_CHANGE_OF_STATE.finditer(sentence))
+    return bool(told) and all(
+        _DENIED_JUST_BEFORE.search(sentence[: m.start()]) and not _AN_END_BY_DENIAL.fullmatch(m.group()) for m in told
+    )
+
+
 def ends_a_state(sentence: str) -> bool:
     """Whether the statement tells that something ended ("I quit smoking", "我和女朋友分手了")."""
     return bool(_ENDING.search(sentence))
@@ -673,21 +696,32 @@ _OWNED_ZH = re.compile(r"([\u4e00-\u9fffA-Za-z]{2})的")
 # Where a move goes: "I've moved to Google's Zurich office", "我转到了百度的自动驾驶团队" name a new place of
 # what the older fact names, not a thing of it.
 _TOWARDS = re.compile(r"\b(?:to|into|onto)\s+(?:the\s+)?$|[到去进入在]了?$", re.IGNORECASE)
+# The named thing itself, or a part of it named after it, set to a state it keeps being: "I switched Firefox to
+# dark mode", "I changed the Gmail layout to compact view", "我把Firefox调成深色模式". A value that replaces another
+# comes after "from" or stands alone ("switched from Firefox to …", "switched to Chrome"); the Chinese verbs are
+# those of setting, not 换成, which replaces ("我把iPhone换成了华为").
+_SET_ITSELF = re.compile(
+    rf"\b(?i:{_CHANGING_EN}ed|set|turned)\s+(?i:(?:my|the|our)\s+)?({_NAME})(?:\s+[a-z]+)?\s+(?i:to|into)\b"
+    r"|把([A-Za-z][\w .+-]*?|[\u4e00-\u9fff]{2,4}?)\s*(?:调|设置?)(?:成|为|到)"
+)
 
 
 def done_to_a_thing_of(old: str, new: str) -> bool:
     """Whether the change ``new`` tells was done to a thing of what ``old`` names ("I had the Civic's brakes
     replaced" beside "I drive a Honda Civic", "雅阁的雨刮器换了" beside "我开一辆本田雅阁"): the thing changed,
-    not the fact. Not when it ends what was, nor when the owner is where a move goes (``_TOWARDS``)."""
+    not the fact; so is the thing itself set to a state (``_SET_ITSELF``: "I switched Firefox to dark mode"). Not
+    when it ends what was, nor when the owner is where a move goes (``_TOWARDS``)."""
     if ends_a_state(new):
         return False
     owned = itertools.chain(_OWNED_EN.finditer(new), _OWNED_ZH.finditer(new))
-    return any(
+    if any(
         m.group(1).lower() in old.lower()
         and m.group(1) not in ("我们", "自己")
         and not _TOWARDS.search(new[: m.start()])
         for m in owned
-    )
+    ):
+        return True
+    return any((m.group(1) or m.group(2)).lower() in old.lower() for m in _SET_ITSELF.finditer(new))
 
 
 # A thing of the user's life that changed: something new got or put in place of the old one ("I got a new bow
