@@ -813,6 +813,7 @@ def test_what_a_named_person_does_to_the_user_is_the_users_own() -> None:
         ("我养了一条柯基。", "我家柯基打完疫苗了。", False),
         ("我在健身减肥。", "我这个月瘦了三斤。", False),  # an amount of an event
         ("我住在宁波。", "我搬完家了。", True),  # a task done that is a change
+        ("我住在杭州。", "五一我回了趟老家。", False),  # a trip: an amount of an event
     ],
 )
 def test_what_may_tell_a_change_at_all(old: str, new: str, may: bool) -> None:
