@@ -814,6 +814,9 @@ def test_what_a_named_person_does_to_the_user_is_the_users_own() -> None:
         ("我在健身减肥。", "我这个月瘦了三斤。", False),  # an amount of an event
         ("我住在宁波。", "我搬完家了。", True),  # a task done that is a change
         ("我住在杭州。", "五一我回了趟老家。", False),  # a trip: an amount of an event
+        ("我在读药学专业。", "我第二阶段的实习结束了。", False),  # one of a series
+        ("我在学开车。", "我第一次上路练车了。", False),
+        ("我在药店上班。", "今天是我在医院上班的第一天。", True),  # a first day begins what lasts
     ],
 )
 def test_what_may_tell_a_change_at_all(old: str, new: str, may: bool) -> None:

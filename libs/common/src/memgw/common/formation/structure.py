@@ -844,11 +844,12 @@ _ONE_PAST_TIME = re.compile(
 
 
 # A task done or an amount of an event, in Chinese: a verb's result ("学会换气了", "打完疫苗了", "科目一过了",
-# "开题报告通过了") or how much ("瘦了三斤", "存了五千块", a trip: "回了趟老家"). Its 了 completes the event, not a new
-# state of a fact.
+# "开题报告通过了"), how much ("瘦了三斤", "存了五千块", a trip: "回了趟老家") or which of a series ("第一轮实习结束了",
+# "第一次上路练车了"). Its 了 completes the event, not a new state of a fact.
 _AN_EVENT_DONE_ZH = re.compile(
     r"(?<![我你他她它们])(?:完|会|懂|通过|过)[^，,。！!？?]{0,6}了"
     r"|了(?:[一二两三四五六七八九十几半]|\d)+[个块斤公斤公里次遍本天周年杯份桌顿场页章]|了一?趟"
+    r"|第(?:[一二两三四五六七八九十]|\d)+(?:次|轮|阶段|期|场|节|回)"
 )
 
 
