@@ -170,6 +170,8 @@ def test_what_is_only_imagined(text: str, is_imagined: bool) -> None:
         ("I'm about to apply for a job in Dublin.", True),
         ("我们打算秋天把家搬到嘉兴。", True),
         ("明年我准备去读个在职研究生。", True),
+        ("我的车快要保养了。", True),  # about to be: the 了 of what is near
+        ("我们马上就要搬去苏州了。", True),
         ("I sold the flat in June and we intend to rent for a while.", False),  # what it tells first is done
         ("我已经在嘉兴了，打算长住。", False),  # a clause that holds now
         ("I'm planning to stay vegetarian now.", False),

@@ -123,10 +123,12 @@ _IMAGINED = re.compile(
     re.IGNORECASE,
 )
 # Intent: what the user means or is set to do, not done yet ("I'm planning to move …", "I plan to retrain next
-# year", "我们计划年底搬到佛山去", "我准备明年辞职"). A plan is kept as what it is; it changes nothing that holds.
+# year", "我们计划年底搬到佛山去", "我准备明年辞职"), or what is about to be ("明锐快要年检了": its 了 is of what is
+# near, as "about to" is). A plan is kept as what it is; it changes nothing that holds.
+_ABOUT_TO_ZH = r"快要|就要|马上(?:就)?要"
 _INTENT = re.compile(
     r"\b(?:plan(?:s|ning)?|intend(?:s|ing)?|aim(?:s|ing)?|hop(?:e|es|ing)) to\b"
-    r"|\b(?:am|are|is|'m|'re|'s) (?:going|about) to\b|打算|计划|准备(?![了好])|预计|将要|即将",
+    r"|\b(?:am|are|is|'m|'re|'s) (?:going|about) to\b|打算|计划|准备(?![了好])|预计|将要|即将|" + _ABOUT_TO_ZH,
     re.IGNORECASE,
 )
 # Continuity: what held before holds on ("I still help out at the food bank", "我还在北京读博", "我依然每天游泳").
@@ -237,6 +239,8 @@ _NOW_WORDS = (
 )
 _NOW_WORD = re.compile(_NOW_WORDS, re.IGNORECASE)
 _NOW_HOLDS = re.compile(rf"{_NOW_WORDS}|了\s*(?:[。！!]|$)", re.IGNORECASE)  # and the 了 of a new situation
+# What is about to be: its closing 了 is of what is near, no new situation ("明锐快要年检了", "我们马上就要搬走了").
+_ABOUT_TO_ZH_TILL_ITS_END = re.compile(rf"(?:{_ABOUT_TO_ZH})[^，,。！!？?]*了\s*(?:[。！!]|$)")
 # Having and its denial: "I have two kids" and "I don't have children", "我有车" and "我没有车".
 _HAVING = re.compile(r"\b(?:have|has|own|owns|got)\b|有", re.IGNORECASE)
 _NOT_HAVING = re.compile(
@@ -899,7 +903,7 @@ def turns_around(old: str, new: str) -> bool:
 def holds_now(sentence: str) -> bool:
     """Whether the statement says what it tells holds now ("now", "these days", "again", 已经, the 了 of a new
     situation)."""
-    return bool(_NOW_HOLDS.search(sentence))
+    return bool(_NOW_HOLDS.search(_ABOUT_TO_ZH_TILL_ITS_END.sub("", sentence)))
 
 
 # The words of a statement that carry what it is about, apart from who, the aspect and the denial.
