@@ -126,6 +126,7 @@ def test_the_subject_the_past_and_questions() -> None:
         ("I started drinking coffee during my exams.", False),
         ("我在合肥住了三年了。", False),
         ("我读大学的时候在书店打过工。", True),  # a time of life that is over
+        ("房子装修好了，我们下周末搬过去。", False),  # 过去 of where a move goes
         ("我上过两年夜校。", True),
         ("我对花粉过敏。", False),  # 过 of another word
         ("Back in 2019 I moved to Oslo for a while.", True),  # "back then", by its year
@@ -218,6 +219,8 @@ def test_what_holds_still_is_told_from_what_is_set_against_it(text: str, still: 
         ("我又开始喝咖啡了。", False),
         ("I've stopped eating fish as well.", False),  # an ending told as one more
         ("I adopted another cat.", True),
+        ("We've taken in a second dog, a rescue called Bonnie.", True),  # one more, by its ordinal
+        ("I'm a second-year medical student.", False),  # a second-year: which year, not one more
         ("I report to Kevin now, Sandra moved to another team.", False),  # a different one
         ("I left for another company.", False),
     ],
@@ -501,6 +504,8 @@ def test_a_change_done_to_a_thing_is_told_from_one_of_the_user(text: str, thing:
         ("I was promoted to head of sales.", True),
         ("公司把我调到了杭州分部。", True),  # a transfer
         ("我下周去字节报到。", True),
+        ("我们上个月搬进了新家。", True),  # a move, told by where it goes in
+        ("新房交房了，我们全家搬过来了。", True),
     ],
 )
 def test_what_says_it_changed(text: str, changed: bool) -> None:

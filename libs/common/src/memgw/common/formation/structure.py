@@ -102,14 +102,14 @@ _QUESTION = re.compile(r"[?？]\s*$")
 # A past that no longer holds: a habit given up, a childhood, "back then" ("back in 2015", "当年"), what was
 # "my previous" one (as "我以前的"), a stretch that is over (the simple past with how long it lasted, "I lived
 # in Edinburgh for two years", not "I've lived here for two years"; a period of life, "during uni"; the
-# experiential 过, "在合肥住过").
+# experiential 过, "在合肥住过"; not the 过去 of where a move goes, "全家搬过去了").
 _PAST = re.compile(
     r"\bused to\b|\bas a (?:kid|child|teenager|student)\b|\bback then\b|\bwhen i was\b"
     r"|\bback in (?:the day|(?:19|20)\d\d|the (?:19|20)?\d0s|(?:high )?school|college|uni|university)\b"
     r"|\b(?:my|our) (?:previous|former)\b"
     r"|\bduring (?:uni|university|college|school|my childhood)\b|\bin my (?:teens|twenties|thirties|youth)\b"
     r"|(?<!'ve )(?<!have )(?<!has )\b(?:lived|worked|studied|stayed)\b[^.;,]*\bfor (?:\w+ )?(?:years?|months?)\b"
-    r"|以前|小时候|曾经|过去|那时候|当年|年轻时|(?:住|工作|待|呆|生活|当|做|干|打|读|上)过"
+    r"|以前|小时候|曾经|(?<![搬调转嫁跳])过去|那时候|当年|年轻时|(?:住|工作|待|呆|生活|当|做|干|打|读|上)过"
     r"|(?:上学|读书|念书|上大学|大学|高中|初中|小学)(?:的)?时候",
     re.IGNORECASE,
 )
@@ -187,7 +187,8 @@ _OF_THE_MOMENT = re.compile(
 # ("我又养了一只狗"), unless what is done again is a change ("我又换了一个工作"). Not "to another" nor "for another"
 # ("Sandra moved to another team"): a different one.
 _ADDITIVE = re.compile(
-    r"\balso\b|\bas well\b|\btoo\s*[.!]?\s*$|(?<!\bto )(?<!\bfor )\banother\b|\bin addition\b|\bbesides\b"
+    r"\balso\b|\bas well\b|\btoo\s*[.!]?\s*$|(?<!\bto )(?<!\bfor )\banother\b|\ba (?:second|third|fourth)\b(?!-)"
+    r"|\bin addition\b|\bbesides\b"
     r"|也(?!不|没|许)|^\s*我们?也(?=不|没)|另外|此外|还有"
     r"|又(?!换|搬|跳|转|改)[^，。,.\s]{0,3}一(?:只|个|辆|台|条|套|本|门|位|家|部|份)",
     re.IGNORECASE,
@@ -216,7 +217,7 @@ _CHANGE_OF_STATE = re.compile(
     r"|qualified as|went (?:vegan|vegetarian|veggie|pescatarian|plant-based|teetotal|sober|freelance|part-time"
     r"|full-time|self-employed)"
     r"|(?:I|we|I've|we've|just|finally) retired)\b"
-    rf"|{_ENDS_ZH}|第一天|最后一天|开始|搬到|搬去|搬回|搬完?家|换了|换成|改成|改用|改到|调到|调去|调回|订婚|结婚了|跳槽|毕业了|入职|报到",
+    rf"|{_ENDS_ZH}|第一天|最后一天|开始|搬到|搬去|搬回|搬进|搬过[去来]|搬完?家|换了|换成|改成|改用|改到|调到|调去|调回|订婚|结婚了|跳槽|毕业了|入职|报到",
     re.IGNORECASE,
 )
 
