@@ -90,7 +90,7 @@ _RULES: list[tuple[str, float, float, re.Pattern[str]]] = [
         0.65,
         0.75,
         re.compile(
-            r"(住在|搬到|搬回|搬去|来自|工作于|在.+工作|我是|我的名字|生日|名叫"
+            r"(住在|搬到|搬回|搬去|来自|工作于|在.+工作|在[^，,。！？!?]+上班|我是|我的名字|生日|名叫"
             r"|\b(?:lives? in|living in|rent(?:s|ing)? in|moved (?:back |down |up |over |out |away )?to"
             r"|works? (at|for)|my name is|born in|is from|is a |is an ))",
             re.I,
