@@ -221,6 +221,7 @@ def test_what_holds_still_is_told_from_what_is_set_against_it(text: str, still: 
         ("I adopted another cat.", True),
         ("We've taken in a second dog, a rescue called Bonnie.", True),  # one more, by its ordinal
         ("I'm a second-year medical student.", False),  # a second-year: which year, not one more
+        ("Every release needs a second sign-off.", False),  # asked for, not had
         ("I report to Kevin now, Sandra moved to another team.", False),  # a different one
         ("I left for another company.", False),
     ],

@@ -185,9 +185,11 @@ _OF_THE_MOMENT = re.compile(
 # the same one again nor a replacement.
 # Not "也" of "一点也不" nor of "不吃肉也不吃鱼" (neither … nor): only "我也不…" adds a denial. "又…一只" is "another"
 # ("我又养了一只狗"), unless what is done again is a change ("我又换了一个工作"). Not "to another" nor "for another"
-# ("Sandra moved to another team"): a different one.
+# ("Sandra moved to another team"): a different one. "A second …" is one more ("we adopted a second cat"), not when it
+# is asked for ("every merge needs a second approver") nor which year ("a second-year student").
 _ADDITIVE = re.compile(
-    r"\balso\b|\bas well\b|\btoo\s*[.!]?\s*$|(?<!\bto )(?<!\bfor )\banother\b|\ba (?:second|third|fourth)\b(?!-)"
+    r"\balso\b|\bas well\b|\btoo\s*[.!]?\s*$|(?<!\bto )(?<!\bfor )\banother\b"
+    r"|(?<!\bneed )(?<!\bneeds )(?<!\brequire )(?<!\brequires )\ba (?:second|third|fourth)\b(?!-)"
     r"|\bin addition\b|\bbesides\b"
     r"|也(?!不|没|许)|^\s*我们?也(?=不|没)|另外|此外|还有"
     r"|又(?!换|搬|跳|转|改)[^，。,.\s]{0,3}一(?:只|个|辆|台|条|套|本|门|位|家|部|份)",
