@@ -40,8 +40,9 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
     the tyres on my car"); nor when the thing changed is, naming no new value, one of what ``old`` names
     ("the Civic's brakes"), or another thing of the user's life ("我们小区换了新物业" beside "我住在西安"); nor a
     move between teams of the employer ``old`` names, nor a plan beside what holds, nor what is said to hold
-    still, nor a feeling about ``old`` ("I don't like London anymore"), nor a denial of only a circumstance of
-    it (``_what_a_denial_does``) that names no new number or address, nor when ``new`` names no new value and its
+    still, nor a change denied ("I'm not moving to Berlin after all"), nor a feeling about ``old`` ("I don't like
+    London anymore"), nor a denial of only a circumstance of it (``_what_a_denial_does``) that names no new number
+    or address, nor when ``new`` names no new value and its
     words could tell no change at all (``structure.may_tell_a_change``: "I'm on nights this month" beside "I'm a
     nurse"; a number or a day counts as a value only beside a fact that names one), nor, beside an address, a
     handle or a phone number, when it names no other, says no change and denies nothing ("我邮箱满了"), nor of a past
