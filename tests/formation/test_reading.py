@@ -148,6 +148,10 @@ def test_a_change_of_the_whole_that_a_clause_says_again_and_none_changes_is_none
     assert reading.in_whole_or_part(text, whole, [_found("m1", SAME), _found("m1", CHANGE)]) == whole
     assert reading.in_whole_or_part(text, whole, [_found("m2", SAME), None]) == whole  # another memory's
     assert reading.in_whole_or_part(text, whole, [None, None]) == whole
+    # A whole that says it changed, or holds now, keeps its change: its clause alone lost that.
+    told = "I eat meat again these days, veggie life wasn't for me."
+    assert reading.in_whole_or_part(told, whole, [_found("m1", SAME), None]) == whole
+    assert reading.in_whole_or_part("我现在有男朋友了，他叫阿杰。", whole, [_found("m1", SAME), None]) == whole
 
 
 def test_a_clause_says_a_memory_again_when_sure_and_denying_as_the_memory_does() -> None:

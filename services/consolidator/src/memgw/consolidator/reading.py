@@ -168,14 +168,17 @@ def in_whole_or_part(text: str, whole: Found | None, parts: list[Found | None]) 
     the whole's reading, or failing one, the surest change a clause may tell (``a_clause_may_change``). A
     clause never finds the same again: that is judged on the whole, so no detail is lost in a merge. A change
     the whole reads is none when a clause says the memory again and none changes it ("Short answers please,
-    bullet points are fine" beside "Please keep your answers short"): the same with something more."""
+    bullet points are fine" beside "Please keep your answers short"): the same with something more; not when
+    the whole says it changed or holds now ("I eat fish and eggs again these days, vegan didn't work for me",
+    "我现在有女朋友了，她叫小雅" beside "我单身"): a clause read alone loses that."""
     changes = [f for f in parts if f and f[1] == relation.CHANGE and a_clause_may_change(f[0]["content"], text)]
     if whole is None:
         return max(changes, key=lambda f: f[2], default=None)
     if whole[1] == relation.CHANGE:
         of_it = whole[0]["id"]
         said_again = any(f and f[1] == relation.SAME and f[0]["id"] == of_it for f in parts)
-        if said_again and not any(f[0]["id"] == of_it for f in changes):
+        told = structure.says_it_changed(text) or structure.holds_now(text)
+        if said_again and not told and not any(f[0]["id"] == of_it for f in changes):
             return None
     return whole
 
