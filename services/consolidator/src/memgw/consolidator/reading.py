@@ -42,12 +42,12 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
     move between teams of the employer ``old`` names, nor a plan beside what holds, nor what is said to hold
     still, nor a change denied ("I'm not moving to Berlin after all"), nor a feeling about ``old`` ("I don't like
     London anymore"), nor a denial of only a circumstance of it (``_what_a_denial_does``) that names no new number
-    or address, nor when ``new`` names no new value and its
-    words could tell no change at all (``structure.may_tell_a_change``: "I'm on nights this month" beside "I'm a
-    nurse"; a number or a day counts as a value only beside a fact that names one), nor, beside an address, a
-    handle or a phone number, when it names no other, says no change and denies nothing ("我邮箱满了"), nor of a past
-    ``old`` tells of ("我以前在北京住过三年" beside "我现在住在天津": both hold). Never the
-    same again when ``new`` tells what was done to a thing and ``old`` does not. A denial of ``old`` in its own
+    or address, nor when ``new`` names no new value and its words could tell no change at all
+    (``structure.may_tell_a_change``: "I'm on nights this month" beside "I'm a nurse"; a number or a day counts
+    as a value only beside a fact that names one), nor, beside an address, a handle or a phone number, when it
+    names no other, says no change and denies nothing ("我邮箱满了"), nor of a past ``old`` tells of
+    ("我以前在北京住过三年" beside "我现在住在天津": both hold). Never the same again when ``new`` tells what was
+    done to a thing and ``old`` does not. A denial of ``old`` in its own
     words ends it. Another's change is never the user's to review."""
     if other_kinds(old, new):
         return None
@@ -177,8 +177,7 @@ def in_whole_or_part(text: str, whole: Found | None, parts: list[Found | None]) 
     if whole[1] == relation.CHANGE:
         of_it = whole[0]["id"]
         said_again = any(f and f[1] == relation.SAME and f[0]["id"] == of_it for f in parts)
-        told = structure.says_it_changed(text) or structure.holds_now(text)
-        if said_again and not told and not any(f[0]["id"] == of_it for f in changes):
+        if said_again and not _tells_now(text) and not any(f[0]["id"] == of_it for f in changes):
             return None
     return whole
 
@@ -219,7 +218,12 @@ def a_clause_may_change(old: str, whole: str) -> bool:
     beside "I live in Brixton"; but "My Brompton got stolen, so I take the bus to work now")."""
     if _changes_nothing_yet(old, whole) or _what_a_denial_does(old, whole) == NARROWS:
         return False  # whatever its clauses say ("I don't drive to work anymore, I take the train")
-    return not kept_values(old, whole) or structure.says_it_changed(whole) or structure.holds_now(whole)
+    return not kept_values(old, whole) or _tells_now(whole)
+
+
+def _tells_now(text: str) -> bool:
+    """Whether ``text`` says something changed, or holds now: what a clause read alone loses."""
+    return structure.says_it_changed(text) or structure.holds_now(text)
 
 
 def _changes_nothing_yet(old: str, new: str) -> bool:

@@ -586,9 +586,10 @@ def news_of_someone_else(sentence: str) -> bool:
     subject = _ANOTHER_PERSON.match(sentence)
     if subject is None or _WITH_THE_USER.match(sentence) or _TO_THE_USER_FIRST.match(sentence):
         return False
-    if names_a_relation(sentence) and not tells_a_change(sentence):
+    changed = tells_a_change(sentence)
+    if names_a_relation(sentence) and not changed:
         return False
-    told = tells_a_change(sentence) or _TOLD_AS_NEWS.search(sentence)
+    told = changed or _TOLD_AS_NEWS.search(sentence)
     return bool(told or _PAST_EVENT.match(sentence, subject.end()))
 
 
