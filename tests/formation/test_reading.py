@@ -70,6 +70,8 @@ def _verdict(p: dict[str, float], old: str, new: str, *, decisions: bool = False
         (CHANGE_READ, "I work at Google.", "I left Google for a team at Meta.", CHANGE),
         (CHANGE_READ, "I work as a nurse.", "I intend to retrain as a midwife.", OTHER),  # only a plan
         (CHANGE_READ, "I live in Lisbon.", "I'm not moving to Madrid after all.", OTHER),  # a change denied
+        (CHANGE_READ, "I live in Lisbon.", "I'm in Madrid until Friday for a course.", OTHER),  # for a while only
+        (CHANGE_READ, "我开车上班。", "车在修，这几天先坐公交上班。", OTHER),
         (CHANGE_READ, "我住在嘉定。", "我们计划明年搬去昆山。", OTHER),
         (CHANGE_READ, "I plan to move to Lisbon.", "I'm planning to move to Porto instead.", CHANGE),  # plan for plan
         (CHANGE_READ, "I work as a nurse.", "I left nursing and I'm hoping to teach.", CHANGE),  # done, then a plan

@@ -23,6 +23,7 @@ from memgw.common.formation.structure import (
     ends_a_state,
     ends_what_it_names,
     feels_about_what_holds,
+    for_a_while,
     goes_on,
     imagined,
     in_the_past,
@@ -71,6 +72,11 @@ from memgw.common.formation.structure import (
         "Our firm moved offices to Spinningfields.",  # an organisation the user is part of
         "我们律所搬到了珠江新城。",
         "Our school is getting a new head teacher.",  # as 学校 is among the Chinese
+        # People at large, or many of those around the user.
+        "Everyone at my gym switched to Garmin watches.",
+        "Most of my colleagues drive electric cars now.",
+        "Half the people in my street have solar panels.",
+        "身边的人都换了折叠屏手机。",
     ],
 )
 def test_another_persons_or_things_statement(text: str) -> None:
@@ -98,6 +104,10 @@ def test_another_persons_or_things_statement(text: str) -> None:
         # The user with someone else is the user.
         "My wife and I separated in the spring.",
         "我老婆和我住在北京。",
+        # What people at large call the user is the user's, and so is most of the user's own day.
+        "Everybody at the club calls me Fitz.",
+        "大家都喊我阿杰。",
+        "Most of my weekend goes on the allotment.",
     ],
 )
 def test_the_users_own_statement(text: str) -> None:
@@ -133,6 +143,8 @@ def test_the_subject_the_past_and_questions() -> None:
         ("当年我在深圳打工。", True),
         ("My previous employer was Shell.", True),  # as "我以前的"
         ("I moved back in with my parents.", False),  # "back in" of a move, no time
+        ("When we lived in Porto we walked everywhere.", True),  # a time told by a state it was in
+        ("When I moved to Porto I knew nobody.", False),  # by an event: a move, which may still hold
     ],
 )
 def test_a_stretch_that_is_over_is_the_past(text: str, past: bool) -> None:
@@ -782,6 +794,10 @@ def test_a_condition_or_a_moment_frames_the_clauses_after_it(text: str, alone: l
         ("我老婆叫李娜。", "我和李娜去年离了。", True),
         ("My boyfriend is called Ravi.", "Ravi and I ended things over Christmas.", True),
         ("我男朋友叫子豪。", "我跟子豪分开了。", True),
+        ("My car is a Honda Jazz.", "Traded the Jazz in for an Ioniq last week.", True),  # traded for another
+        ("I run Arch Linux on my laptop.", "I swapped Arch for Fedora last month.", True),
+        ("I use Notion for notes.", "I gave up on Notion, it got too slow.", True),
+        ("I drive a Honda Jazz.", "I swapped the Jazz's tyres for winter ones.", False),  # a thing of it
         ("I'm seeing a guy called Tom.", "I left my coat at Tom's.", False),  # what ended is not Tom
         ("I'm seeing a guy called Tom.", "Tom and I went to Rome.", False),  # no ending
         ("My girlfriend is Emma.", "Emma quit her job.", False),  # her ending, not the two of them
@@ -893,3 +909,26 @@ def test_a_clause_that_asks_or_proposes(clause: str, ask: bool) -> None:
 )
 def test_a_change_denied(text: str, denied: bool) -> None:
     assert denies_a_change(text) is denied
+
+
+@pytest.mark.parametrize(
+    ("text", "a_while"),
+    [
+        ("I'm at my brother's in Hull until Saturday.", True),
+        ("For the next three weeks I'm working from the Oslo office.", True),
+        ("The buses are on strike, so I'm walking to work this week.", True),
+        ("I'm sticking with the old router for now.", True),
+        ("我这两天住在表哥家。", True),
+        ("空调坏了，这周先在客厅睡。", True),  # what follows the breakdown is bounded
+        ("我暂时在家办公。", True),
+        ("We keep backups for 30 days.", False),  # a rule, not the user's present state
+        ("I repainted the hall over the weekend.", False),  # an event, dated
+        ("I've lived in Hull for two weeks.", False),  # it has lasted that long: no bound
+        ("I moved to Hull this week.", False),  # a change, dated
+        ("The deadline is this Friday.", False),
+        ("报告这周五交。", False),  # a day, not a stretch
+        ("我这个月搬到了苏州。", False),
+    ],
+)
+def test_what_holds_for_a_while_only(text: str, a_while: bool) -> None:
+    assert for_a_while(text) is a_while

@@ -52,7 +52,7 @@ ATTRIBUTE_TRIGGERS: dict[str, tuple[str, ...]] = {
 # Leeds" and "I work in Leeds" read alike to it), so a statement's kind is told by its verb.
 _KINDS = {
     "residence": re.compile(
-        r"\b(?:live[sd]?|living|moved|relocated|settled)\s+(?:in|to)\b|\bmy home is\b"
+        r"\b(?:live[sd]?|living|moved|relocated|settled)\s+(?:in|to)\b|\b(?:my |our )?home(?: for (?:me|us))? is\b"
         r"|\brent(?:s|ing)? (?:a|my|our|in)\b"
         r"|住在|搬到|搬去|搬过去|搬进|定居|家在|租房",
         re.IGNORECASE,

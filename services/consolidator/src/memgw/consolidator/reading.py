@@ -29,26 +29,25 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
     two are never one fact (where the user lives beside where they work). ``decisions``: both are a team's
     decisions; ``another``: one of them is about someone else.
 
-    Never the same again when ``new`` names a value ``old`` does not (a number, an email, a name) or tells of
-    a change ``old`` does not ("I moved out of …" beside "I live with my parents"), nor when it turns ``old``
-    around ("我不在杭州了"), nor when it denies having what ``old`` has ("I don't have children" beside "I
-    have two kids"). Never a change when ``new`` only denies ("I don't eat meat or fish" beside "I'm a
-    vegetarian"), names ``old``'s value again without telling a change ("Work at Spotify has been hectic",
-    "Home is Brixton, in south London"), only takes something up ("I started buying organic vegetables"
-    beside "I'm vegetarian"), or, naming no value of either, is another decision of a team ("We decided to
-    keep the staging cluster" beside "We decided to use Postgres") or a change done to a thing ("I changed
-    the tyres on my car"); nor when the thing changed is, naming no new value, one of what ``old`` names
-    ("the Civic's brakes"), or another thing of the user's life ("我们小区换了新物业" beside "我住在西安"); nor a
-    move between teams of the employer ``old`` names, nor a plan beside what holds, nor what is said to hold
-    still, nor a change denied ("I'm not moving to Berlin after all"), nor a feeling about ``old`` ("I don't like
-    London anymore"), nor a denial of only a circumstance of it (``_what_a_denial_does``) that names no new number
-    or address, nor when ``new`` names no new value and its words could tell no change at all
-    (``structure.may_tell_a_change``: "I'm on nights this month" beside "I'm a nurse"; a number or a day counts
-    as a value only beside a fact that names one), nor, beside an address, a handle or a phone number, when it
-    names no other, says no change and denies nothing ("我邮箱满了"), nor of a past ``old`` tells of
-    ("我以前在北京住过三年" beside "我现在住在天津": both hold). Never the same again when ``new`` tells what was
-    done to a thing and ``old`` does not. A denial of ``old`` in its own
-    words ends it. Another's change is never the user's to review."""
+    Never the same again when ``new`` names a value ``old`` does not (a number, an email, a name) or tells of a change
+    ``old`` does not ("I moved out of …" beside "I live with my parents"), nor when it turns ``old`` around
+    ("我不在杭州了"), nor when it denies having what ``old`` has ("I don't have children" beside "I have two kids").
+    Never a change when ``new`` only denies ("I don't eat meat or fish" beside "I'm a vegetarian"), names ``old``'s
+    value again without telling a change ("Work at Spotify has been hectic", "Home is Brixton, in south London"), only
+    takes something up ("I started buying organic vegetables" beside "I'm vegetarian"), or, naming no value of either,
+    is another decision of a team ("We decided to keep the staging cluster" beside "We decided to use Postgres") or a
+    change done to a thing ("I changed the tyres on my car"); nor when the thing changed is, naming no new value, one
+    of what ``old`` names ("the Civic's brakes"), or another thing of the user's life ("我们小区换了新物业" beside
+    "我住在西安"); nor a move between teams of the employer ``old`` names, nor a plan beside what holds, nor what is
+    said to hold still, nor a change denied ("I'm not moving to Berlin after all"), nor what holds for a while only
+    ("I'm in Rome until Sunday"), nor a feeling about ``old`` ("I don't like London anymore"), nor a denial of only a
+    circumstance of it (``_what_a_denial_does``) that names no new number or address, nor when ``new`` names no new
+    value and its words could tell no change at all (``structure.may_tell_a_change``: "I'm on nights this month"
+    beside "I'm a nurse"; a number or a day counts as a value only beside a fact that names one), nor, beside an
+    address, a handle or a phone number, when it names no other, says no change and denies nothing ("我邮箱满了"), nor
+    of a past ``old`` tells of ("我以前在北京住过三年" beside "我现在住在天津": both hold). Never the same again when
+    ``new`` tells what was done to a thing and ``old`` does not. A denial of ``old`` in its own words ends it.
+    Another's change is never the user's to review."""
     if other_kinds(old, new):
         return None
     same, change, other = p[relation.SAME], p[relation.CHANGE], p[relation.OTHER]
@@ -228,10 +227,11 @@ def _tells_now(text: str) -> bool:
 
 def _changes_nothing_yet(old: str, new: str) -> bool:
     """A plan beside what holds ("I'm planning to move to Shanghai" beside "I live in Suzhou"; a plan beside a
-    plan may change it), what is said to hold still ("我还在北京读博士，论文快写完了"), or a change denied ("I'm not
-    moving to Berlin after all")."""
+    plan may change it), what is said to hold still ("我还在北京读博士，论文快写完了"), a change denied ("I'm not
+    moving to Berlin after all"), or what holds for a while only ("I'm in Rome until Sunday" beside "I live in
+    Oxford")."""
     planned = structure.intends(new) and not structure.intends(old)
-    return planned or structure.goes_on(new) or structure.denies_a_change(new)
+    return planned or structure.goes_on(new) or structure.denies_a_change(new) or structure.for_a_while(new)
 
 
 ENDS, RENAMES_IT, NARROWS = "ends", "renames it", "narrows"

@@ -34,12 +34,26 @@ _PERSON_ZH = (
 # What tells which of them in Chinese, as "old", "former" or "new" do among the English words before one.
 _WHICH_ZH = r"(?:前|新|老|大学|高中|初中|小学)?"
 _RELATIVE_ZH = rf"(?:{_PERSON_ZH}|家人|公司|单位|办公室|律所|事务所|医院|诊所|学校|工厂|实验室|工作室)"
-# The subject is another person or thing: a relative, a friend, a colleague, an organisation, "his …".
+# People at large, or many of those around the user ("Everyone at the office switched to iPhones", "Most of my
+# friends are married", "大家都换了电车"): a quantifier as the subject, a closed class of the grammar.
+_PEOPLE_AT_LARGE = (
+    r"(?:(?:every(?:one|body)|no ?one|nobody|(?:most|many|some|lots|loads) (?:of )?people|people"
+    r"|(?:all|most|half|many|some|none|lots|loads|a few|a lot)(?: of)? (?:my|our|the) "
+    rf"(?:\w+ )?(?:{_RELATIVE_EN}|people))\b"
+    r"|大家|所有人|别人|人人|(?:很多|不少|好多|许多|身边的|周围的)人)"
+)
+# What they do to the user, in the same clause ("Everybody at the club calls me Fitz", "大家都喊我阿杰").
+_AT_LARGE_TO_THE_USER = re.compile(
+    rf"^\s*{_PEOPLE_AT_LARGE}[^.,;!?]*?\b(?:me|us)\b|^\s*{_PEOPLE_AT_LARGE}[^，,。！？]*?[把让叫喊称管]我",
+    re.IGNORECASE,
+)
+# The subject is another person or thing: a relative, a friend, a colleague, an organisation, "his …", people at large.
 _SOMEONE_ELSE = re.compile(
     rf"^\s*(?:(?:my|our)\s+(?:\w+\s+){{0,2}}?{_RELATIVE_EN}\b|(?:his|her|their|its)\b|the\s+(?!user\b)\w+"
     r"|(?:he|she|they)\b)"
     rf"|^\s*(?:我的?|我们的?|用户的)?{_WHICH_ZH}{_RELATIVE_ZH}"
-    r"|^\s*(?:他|她|他们|她们|它)",
+    r"|^\s*(?:他|她|他们|她们|它)"
+    rf"|^\s*{_PEOPLE_AT_LARGE}",
     re.IGNORECASE,
 )
 # Who someone is to the user ("My girlfriend is called Anna", "Anna is my girlfriend", "My manager is
@@ -99,12 +113,14 @@ _PAST_EVENT = re.compile(
     re.IGNORECASE,
 )
 _QUESTION = re.compile(r"[?？]\s*$")
-# A past that no longer holds: a habit given up, a childhood, "back then" ("back in 2015", "当年"), what was
+# A past that no longer holds: a habit given up, a childhood, "back then" ("back in 2015", "当年"), a time told by
+# a state it was in ("When I lived in Paris I cycled everywhere"), what was
 # "my previous" one (as "我以前的"), a stretch that is over (the simple past with how long it lasted, "I lived
 # in Edinburgh for two years", not "I've lived here for two years"; a period of life, "during uni"; the
 # experiential 过, "在合肥住过"; not the 过去 of where a move goes, "全家搬过去了").
 _PAST = re.compile(
-    r"\bused to\b|\bas a (?:kid|child|teenager|student)\b|\bback then\b|\bwhen i was\b"
+    r"\bused to\b|\bas a (?:kid|child|teenager|student)\b|\bback then\b"
+    r"|\bwhen (?:i|we) (?:was|were|lived|worked|studied|stayed|had|owned|drove)\b"
     r"|\bback in (?:the day|(?:19|20)\d\d|the (?:19|20)?\d0s|(?:high )?school|college|uni|university)\b"
     r"|\b(?:my|our) (?:previous|former)\b"
     r"|\bduring (?:uni|university|college|school|my childhood)\b|\bin my (?:teens|twenties|thirties|youth)\b"
@@ -499,11 +515,13 @@ def about_someone_named(old: str, new: str) -> bool:
 def ends_what_it_names(old: str, new: str) -> bool:
     """Whether ``new`` tells that the user ended what ``old`` names, by its name: the two of them ("Tom and I
     called it quits", "Zoe dumped me", "我和李娜离了") or the user and it ("I ditched Chrome for Firefox", "I sold
-    the Focus"). An ending told of something else ("I left my coat at Tom's") is not."""
+    the Focus", "Traded the Focus in for a Tesla"). An ending told of something else ("I left my coat at Tom's") is
+    not."""
     for name in (re.escape(n) for n in _names(old) if n in new):
         ended = re.search(
             rf"\b{name}\s+(?:and|&)\s+I\b[^.;,]*?\b(?:{_ENDS_EN})\b|\b{name}\s+(?:{_ENDS_EN})\s+(?:me|us)\b"
-            rf"|\b(?:{_ENDS_EN})\s+(?:up\s+)?(?:with\s+)?(?:the\s+|my\s+)?{name}\b"
+            rf"|\b(?:{_ENDS_EN})\s+(?:up\s+)?(?:with\s+|on\s+)?(?:the\s+|my\s+)?{name}\b"
+            rf"|\b(?:traded|swapped|exchanged)\s+(?:in\s+)?(?:the\s+|my\s+|our\s+)?{name}(?:\s+in)?\s+for\b"
             rf"|[和跟与]{name}[^，。,.]{{0,4}}?(?:{_ENDS_ZH}|[分离散吹]了)|{name}[^，。,.]{{0,3}}?(?:甩了我|跟我分手)",
             new,
             re.IGNORECASE,
@@ -574,7 +592,10 @@ def _names(sentence: str) -> set[str]:
 
 def about_someone_else(sentence: str) -> bool:
     """Whether the statement's subject is another person or thing ("My sister moved …", "公司的电话换了"),
-    not who that person is to the user ("My sister is called Ana"), nor the two of them ("My wife and I …")."""
+    not who that person is to the user ("My sister is called Ana"), nor the two of them ("My wife and I …"), nor
+    what people at large call or make the user ("Everyone at work calls me Jules", "大家都叫我小胖")."""
+    if _AT_LARGE_TO_THE_USER.match(sentence):
+        return False
     return bool(_SOMEONE_ELSE.match(sentence)) and not (names_a_relation(sentence) or _WITH_THE_USER.match(sentence))
 
 
@@ -639,6 +660,43 @@ def feels_about_what_holds(old: str, new: str) -> bool:
 def make_believe(sentence: str) -> bool:
     """Whether the statement opens a story, a game or a role rather than saying what holds."""
     return bool(_MAKE_BELIEVE.match(sentence))
+
+
+# What holds for a stretch that ends soon ("I'm in Rome until Sunday", "For the next two weeks I'm based in the Paris
+# office", "这几天先用我老婆的旧手机", "我暂时向李总汇报"): how long it lasts, told by a closed class of the grammar.
+# In English only of a state in the present ("I'm cycling in this week"; "We keep logs in Loki for 30 days" is a
+# rule, "I reorganised my projects over the weekend" an event), unless it says so itself ("for now"). "这周" or
+# "这个月" bounds a state in the present too ("我这个月在深圳驻场"); with an event, it dates it. "这周五" is a day.
+# A stretch is no bound of what has lasted that long ("I've lived here for two weeks", "我在这住了两周").
+_FOR_A_WHILE_EN = re.compile(
+    r"\bfor (?:the (?:next|coming) |a |one |two |three |four |a few |a couple of |\d+ )(?:\w+ )?(?:days|weeks|nights)\b"
+    r"|\bfor (?:a|one) (?:week|night)\b|\b(?:this|next) (?:week(?:end)?|month)\b"
+    r"|\b(?:until|till|til) (?:(?:next |this )?(?:mon|tues|wednes|thurs|fri|satur|sun)day|the weekend|next week"
+    r"|the end of (?:the|this) (?:week|month))\b"
+    r"|\bover (?:christmas|easter|the holidays|the weekend|new year)\b",
+    re.IGNORECASE,
+)
+_FOR_NOW = re.compile(
+    r"\bfor now\b|\bfor the time being\b|\btemporarily\b"
+    r"|这几天|这两天|暂时|临时|先(?=[用坐住开骑搭借])|这(?:周(?![一二三四五六日天])|个?星期|个?礼拜|个?周末|个月)",
+    re.IGNORECASE,
+)
+_IN_THE_PRESENT_EN = re.compile(r"\b(?:i'm|i am|we're|we are)\b", re.IGNORECASE)
+_LASTED = re.compile(r"(?:'ve|\bha(?:ve|s))\s+(?:\w+\s+)?(?:been|\w+ed)\b|了|过", re.IGNORECASE)
+_SENTENCE_OR_CLAUSE = re.compile(r"[,，;；:：.?!。？！]")
+
+
+def for_a_while(sentence: str) -> bool:
+    """Whether the statement tells what holds for a stretch that ends soon and no change of state: a stay, a
+    stand-in, a detour, which changes no standing fact ("I'm staying at my parents' for a few days" beside "I
+    live in Manchester"). Clause by clause: "车送去保养了，这周先坐地铁上班" bounds what follows the car's service."""
+    if tells_a_change(sentence):
+        return False
+    return any(
+        not _LASTED.search(part)
+        and bool(_FOR_NOW.search(part) or (_FOR_A_WHILE_EN.search(part) and _IN_THE_PRESENT_EN.search(part)))
+        for part in _SENTENCE_OR_CLAUSE.split(sentence)
+    )
 
 
 def of_the_moment(sentence: str) -> bool:
