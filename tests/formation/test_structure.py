@@ -11,6 +11,7 @@ from memgw.common.formation.structure import (
     about_user,
     about_what_it_names,
     adds_to,
+    an_episode,
     asks,
     changes_another_thing,
     clauses,
@@ -77,6 +78,7 @@ from memgw.common.formation.structure import (
         "Most of my colleagues drive electric cars now.",
         "Half the people in my street have solar panels.",
         "身边的人都换了折叠屏手机。",
+        "Priya's dad retired in May.",  # someone named by whose they are
     ],
 )
 def test_another_persons_or_things_statement(text: str) -> None:
@@ -108,6 +110,7 @@ def test_another_persons_or_things_statement(text: str) -> None:
         "Everybody at the club calls me Fitz.",
         "大家都喊我阿杰。",
         "Most of my weekend goes on the allotment.",
+        "It's my sister's wedding that I'm planning.",  # "it's": no one's person
     ],
 )
 def test_the_users_own_statement(text: str) -> None:
@@ -932,3 +935,24 @@ def test_a_change_denied(text: str, denied: bool) -> None:
 )
 def test_what_holds_for_a_while_only(text: str, a_while: bool) -> None:
     assert for_a_while(text) is a_while
+
+
+@pytest.mark.parametrize(
+    ("text", "episode"),
+    [
+        ("I had a second interview at Arup on Thursday.", True),  # a day, a verb in the past
+        ("We spent a night in Whitby at the weekend.", True),
+        ("I sat in on a Rust meetup last week.", True),
+        ("周六去宜家逛了一圈。", True),
+        ("上周末我去南京看了场球。", True),
+        ("I start at Arup on Monday.", False),  # no past: what is coming
+        ("I go swimming on Mondays.", False),  # a routine
+        ("I moved to Whitby at the weekend.", False),  # a change, dated
+        ("Last Friday was my final day at Arup.", False),  # an ending, dated
+        ("We got the keys to our new flat on Saturday.", False),  # a move, told by its keys
+        ("下周三去南京出差。", False),  # next week's
+        ("I work in Whitby now.", False),
+    ],
+)
+def test_an_episode_of_a_life(text: str, episode: bool) -> None:
+    assert an_episode(text) is episode

@@ -53,6 +53,11 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
     same, change, other = p[relation.SAME], p[relation.CHANGE], p[relation.OTHER]
     one_fact = same + change >= other  # the model: the same fact
     values, kept = new_values(old, new), kept_values(old, new)
+    # A number or a time is a new value of a fact that names one; beside one that names none, it counts or dates
+    # something else ("I passed my grade 5 piano exam" beside "I'm learning the piano", "I took the dogs to the
+    # beach on Sunday" beside "I have two dogs", "I moved our weekly sync to Friday" beside "I work for Siemens").
+    timed = any(_a_number_or_time(v) for v in named_values(old))
+    told = values if timed else {v for v in values if not _a_number_or_time(v)}
     same_kind = bool(kinds(old) & kinds(new))  # both where the user lives, or both where they work
     # Another number, address or handle of the same fact is a new value of it (a phone number, an email);
     # another name may be a new value or more detail.
@@ -73,7 +78,7 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
     if not values and structure.only_takes_up(old, new) and not same_kind:
         change = 0.0  # taking something up beside a fact adds to it, unless it is where they live or work
     done_to = structure.done_to_a_thing(new)
-    if not (values or kept) and (decisions or done_to):
+    if not (told or kept) and (decisions or done_to):
         change = 0.0
     # What was done to a thing is not having it said again ("我给电脑升级了显卡" beside "我有一台游戏本").
     if done_to and not structure.done_to_a_thing(old):
@@ -125,13 +130,12 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
         # An ending of what ``old`` names, by its name, is its end ("Tom and I called it quits" beside "I'm seeing
         # Tom", "我和李娜去年离了" beside "我老婆叫李娜", "I ditched Chrome for Firefox" beside "I use Chrome").
         same, change = 0.0, max(change, CHANGE_AT)
-    # A number or a time is a new value of a fact that names one; beside one that names none, it counts or dates
-    # something else ("I passed my grade 5 piano exam" beside "I'm learning the piano", "I took the dogs to the
-    # beach on Sunday" beside "I have two dogs").
-    timed = any(_a_number_or_time(v) for v in named_values(old))
-    told = values if timed else {v for v in values if not _a_number_or_time(v)}
-    if not (told or another_value(old, new) or structure.may_tell_a_change(old, new)):
-        change = 0.0  # the vectors alone never open a review ("I'm on nights this month" beside "I'm a nurse")
+    # What an episode names is the episode's ("I had an interview at PwC on Tuesday" beside "I work at Deloitte"),
+    # unless its day may be the new value of a fact that names one ("划船从周一挪到了周五").
+    episode = structure.an_episode(new) and not timed
+    if episode or not (told or another_value(old, new)):
+        if not structure.may_tell_a_change(old, new):
+            change = 0.0  # the vectors alone never open a review ("I'm on nights this month" beside "I'm a nurse")
     if any(structure.an_address(v) for v in named_values(old)) and not (
         values or structure.says_it_changed(new) or structure.denies(old) != structure.denies(new)
     ):

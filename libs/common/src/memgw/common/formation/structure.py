@@ -26,6 +26,11 @@ _RELATIVE_EN = (
     rf"(?:{_PERSON_EN}|(?:family|team|company|office|firm|agency|clinic|lab|startup|school|hospital|factory|studio)s?)"
 )
 _MY_PERSON_EN = rf"(?:my|our)\s+(?:\w+\s+){{0,2}}?{_PERSON_EN}\b"  # "my sister", "my best friend", "our son"
+# Someone named by whose they are: "Tom's brother", "Priya's mum".
+_NAMED_ONES_PERSON = (
+    rf"(?!(?:It|That|This|There|Here|What|Who|He|She|Everyone|Everybody)'s)(?-i:[A-Z])[\w-]*'s\s+(?:\w+\s+)?"
+    rf"{_PERSON_EN}\b"
+)
 _PERSON_ZH = (
     r"(?:爸|妈|父|母|哥|姐|弟|妹|儿子|女儿|孩子|老婆|老公|太太|先生|丈夫|妻子|男朋友|女朋友|男友|女友|未婚夫|未婚妻|对象"
     r"|朋友|同事|老板|领导|上司|主管|经理|邻居|室友|舅|姨|叔|姑|表|堂|侄|外甥|爷|奶|外公|外婆|房东|岳|公公|婆婆|老师|医生"
@@ -50,6 +55,7 @@ _AT_LARGE_TO_THE_USER = re.compile(
 # The subject is another person or thing: a relative, a friend, a colleague, an organisation, "his …", people at large.
 _SOMEONE_ELSE = re.compile(
     rf"^\s*(?:(?:my|our)\s+(?:\w+\s+){{0,2}}?{_RELATIVE_EN}\b|(?:his|her|their|its)\b|the\s+(?!user\b)\w+"
+    rf"|{_NAMED_ONES_PERSON}"
     r"|(?:he|she|they)\b)"
     rf"|^\s*(?:我的?|我们的?|用户的)?{_WHICH_ZH}{_RELATIVE_ZH}"
     r"|^\s*(?:他|她|他们|她们|它)"
@@ -78,7 +84,7 @@ _NAMES_A_RELATION = re.compile(
 )
 # Another person as the subject.
 _ANOTHER_PERSON = re.compile(
-    rf"^\s*(?:{_MY_PERSON_EN}(?:'s\s+\w+)?|(?:his|her|their)\s+\w+|he|she|they)\b"
+    rf"^\s*(?:{_MY_PERSON_EN}(?:'s\s+\w+)?|{_NAMED_ONES_PERSON}|(?:his|her|their)\s+\w+|he|she|they)\b"
     rf"|^\s*(?:我的?|我们的?)?{_WHICH_ZH}{_PERSON_ZH}"
     r"|^\s*(?:他|她|他们|她们)",
     re.IGNORECASE,
@@ -216,8 +222,8 @@ _ADDITIVE = re.compile(
 _ENDS_EN = (
     r"stopp(?:ed|ing)|quit|gave up|given up|no longer|any ?more|broke (?:up|it off)|split up|separated|divorced"
     r"|moved out|left|sold|laid (?:\w+ )?off|(?:let (?:me |us )?|was let )go|fired|made redundant|resigned"
-    r"|handed in (?:my |our )?notice|(?:my |our )?last day|ditched|dumped|dropped|packed in|ended (?:things|it)"
-    r"|called it quits|called (?:it )?off|parted ways|went (?:our|their) separate ways"
+    r"|handed in (?:my |our )?notice|(?:my |our )?(?:last|final) day|ditched|dumped|dropped|packed in"
+    r"|ended (?:things|it)|called it quits|called (?:it )?off|parted ways|went (?:our|their) separate ways"
     r"|(?:is|are|'s|'re) (?:gone|history)|got rid of|scrapped"
 )
 _ENDS_ZH = (
@@ -231,7 +237,8 @@ _ENDING = re.compile(rf"\b(?:{_ENDS_EN})\b|{_ENDS_ZH}", re.IGNORECASE)
 _CHANGE_OF_STATE = re.compile(
     rf"\b(?:{_ENDS_EN}|start(?:ed|ing)|switch(?:ed|ing)|mov(?:ed|ing)|relocated|chang(?:ed|ing)|swapp?(?:ed|ing)"
     r"|replaced|traded|became|got (?:engaged|married|divorced)|promoted|transferred|instead|first (?:day|shift|week)"
-    r"|got (?:a |an )?(?:new )?job|new job|joined|accepted (?:an? |the |their )?(?:offer|job|role|position)|graduated"
+    r"|got (?:a |an )?(?:new )?job|new job|(?:my|our) new (?:place|house|home|flat|apartment)|got the keys"
+    r"|joined|accepted (?:an? |the |their )?(?:offer|job|role|position)|graduated"
     r"|qualified as|went (?:vegan|vegetarian|veggie|pescatarian|plant-based|teetotal|sober|freelance|part-time"
     r"|full-time|self-employed)"
     r"|(?:I|we|I've|we've|just|finally) retired)\b"
@@ -919,6 +926,30 @@ _AN_EVENT_DONE_ZH = re.compile(
 )
 
 
+# One day named, as a day of an event gone by ("on Tuesday", "at the weekend", "周日", "星期六"; not "on Mondays", a
+# routine), with a verb in the past: "I had an interview at PwC on Tuesday", "周日试驾了一下宝马i4".
+_ONE_DAY = re.compile(
+    r"\b(?:on (?:the )?(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:at|over) the weekend)\b(?!s)"
+    r"|(?<![下这])(?:周|星期|礼拜)[一二三四五六日天末](?!都|每)",
+    re.IGNORECASE,
+)
+_A_PAST_VERB = re.compile(
+    r"\b(?:\w{2,}(?<!e)ed|broke|got|went|came|had|bought|took|gave|made|met|found|spent|flew|drove|saw|won|lost|ate"
+    r"|rode|sat|tried|did)\b|了|过",
+    re.IGNORECASE,
+)
+
+
+def an_episode(sentence: str) -> bool:
+    """Whether the statement tells an episode of a life: something done at one time gone by ("last week",
+    "yesterday", "on Tuesday" with a verb in the past) that no word of a change or of what holds now goes with ("I
+    had an interview at PwC on Tuesday", "周日试驾了一下宝马i4"). What it names is the episode's, no new value of a
+    standing fact."""
+    if says_it_changed(sentence) or _NOW_WORD.search(sentence):
+        return False
+    return bool(_ONE_PAST_TIME.search(sentence) or (_ONE_DAY.search(sentence) and _A_PAST_VERB.search(sentence)))
+
+
 def may_tell_a_change(old: str, new: str) -> bool:
     """Whether the words of ``new`` could tell a change of ``old`` at all, apart from any value it names: the
     aspect of a change ("now", "anymore", "moved", 现在), an ending of what ``old`` names ("我跟晓婷分了"),
@@ -932,7 +963,7 @@ def may_tell_a_change(old: str, new: str) -> bool:
     if _NOW_WORD.search(new):
         return True
     # Its 了 and its past are of that time, or of that task.
-    episode = _ONE_PAST_TIME.search(new) or of_the_moment(new) or _AN_EVENT_DONE_ZH.search(new)
+    episode = an_episode(new) or of_the_moment(new) or _AN_EVENT_DONE_ZH.search(new)
     return not episode and bool(_DONE.search(new))
 
 
