@@ -76,6 +76,8 @@ def _verdict(p: dict[str, float], old: str, new: str, *, decisions: bool = False
         (CHANGE_READ, "I work at Arup.", "I moved our weekly sync to Friday.", OTHER),  # a day dates a thing done
         (CHANGE_READ, "I swim on Mondays.", "Swimming moved to Fridays.", CHANGE),  # a day of a fact that names one
         (CHANGE_READ, "我开的是高尔夫。", "周日试驾了一下宝马i4。", OTHER),
+        (CHANGE_READ, "I work at Arup in Leeds.", "I left my umbrella at Arup again.", OTHER),  # forgotten there
+        (CHANGE_READ, "I live in Derby.", "I'm changing buses in Derby.", OTHER),  # another thing changed there
         (CHANGE_READ, "我住在嘉定。", "我们计划明年搬去昆山。", OTHER),
         (CHANGE_READ, "I plan to move to Lisbon.", "I'm planning to move to Porto instead.", CHANGE),  # plan for plan
         (CHANGE_READ, "I work as a nurse.", "I left nursing and I'm hoping to teach.", CHANGE),  # done, then a plan

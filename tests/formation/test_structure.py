@@ -522,6 +522,10 @@ def test_a_change_done_to_a_thing_is_told_from_one_of_the_user(text: str, thing:
         ("我下周去字节报到。", True),
         ("我们上个月搬进了新家。", True),  # a move, told by where it goes in
         ("新房交房了，我们全家搬过来了。", True),
+        ("I left my reading glasses on the train.", False),  # a thing left somewhere: forgotten
+        ("I left my job at the council.", True),
+        ("Mum changed her mind about the cruise.", False),  # a mind changed, no state
+        ("I'm changing jobs in spring.", True),
     ],
 )
 def test_what_says_it_changed(text: str, changed: bool) -> None:
@@ -657,6 +661,10 @@ def test_a_change_done_to_a_thing_of_what_the_fact_names(old: str, new: str, of_
         ("我用安卓手机。", "我换了新iPhone。", False),  # a name: maybe a new value
         ("我住在武汉。", "我家门口的地铁站换了名字。", True),
         ("I commute by train.", "I got a new e-bike and ride to work now.", False),  # what holds now
+        ("I use Trello at work.", "Trello changed its colours again, so ugly.", True),  # once more, not now
+        ("I'm married to Ana.", "Ana and I swapped chairs at dinner, she likes the window now.", True),  # hers
+        ("I live in Derby.", "I'm changing buses at Derby on the way to Leeds.", True),
+        ("I live in Derby.", "I'm changing jobs, I start at Rolls-Royce in May.", False),  # a fact of one's own
     ],
 )
 def test_a_change_of_another_thing_of_the_users_life(old: str, new: str, another: bool) -> None:

@@ -71,9 +71,10 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
         change = max(same + change, CHANGE_AT)
     if denial is not None:
         same = 0.0  # denied in its own words, whatever else: never said again ("我晚上不开车了" beside "我开车上班")
-    if kept and not a_number and not structure.says_it_changed(new):
-        # The older value named again, no change told: it still holds ("Home is Brixton, in south London"),
-        # unless a number comes with it ("New WhatsApp number: …": the name was the attribute's).
+    if kept and not a_number and not (structure.says_it_changed(new) and not structure.changes_another_thing(old, new)):
+        # The older value named again, no change told, or one of another thing: it still holds ("Home is Brixton, in
+        # south London", "I'm changing trains at Crewe"), unless a number comes with it ("New WhatsApp number: …":
+        # the name was the attribute's).
         change = 0.0
     if not values and structure.only_takes_up(old, new) and not same_kind:
         change = 0.0  # taking something up beside a fact adds to it, unless it is where they live or work

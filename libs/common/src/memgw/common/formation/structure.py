@@ -218,10 +218,17 @@ _ADDITIVE = re.compile(
     re.IGNORECASE,
 )
 
+# A thing left somewhere ("I left my laptop charger at the office"): forgotten, not an ending ("I left my job at
+# Tesco").
+_A_THING_SOMEWHERE = (
+    r"\s+(?:my|the|a|an|our|his|her)\s+(?:[\w-]+\s+){0,2}?(?!(?:job|role|post|position|team|band|company|firm|school"
+    r"|course|partner|husband|wife|boyfriend|girlfriend)\b)[\w-]+\s+(?:at|in|on|behind)\b"
+)
 # The changes of state that end one: what held before holds no more. Each is a change of state too.
 _ENDS_EN = (
     r"stopp(?:ed|ing)|quit|gave up|given up|no longer|any ?more|broke (?:up|it off)|split up|separated|divorced"
-    r"|moved out|left|sold|laid (?:\w+ )?off|(?:let (?:me |us )?|was let )go|fired|made redundant|resigned"
+    rf"|moved out|left(?!{_A_THING_SOMEWHERE})|sold|laid (?:\w+ )?off|(?:let (?:me |us )?|was let )go|fired"
+    r"|made redundant|resigned"
     r"|handed in (?:my |our )?notice|(?:my |our )?(?:last|final) day|ditched|dumped|dropped|packed in"
     r"|ended (?:things|it)|called it quits|called (?:it )?off|parted ways|went (?:our|their) separate ways"
     r"|(?:is|are|'s|'re) (?:gone|history)|got rid of|scrapped"
@@ -235,7 +242,8 @@ _ENDING = re.compile(rf"\b(?:{_ENDS_EN})\b|{_ENDS_ZH}", re.IGNORECASE)
 # Beside a fact that states how things are, such a sentence is never the same fact again. Not "again"
 # nor "又": a thing happening once more ("late again") changes nothing.
 _CHANGE_OF_STATE = re.compile(
-    rf"\b(?:{_ENDS_EN}|start(?:ed|ing)|switch(?:ed|ing)|mov(?:ed|ing)|relocated|chang(?:ed|ing)|swapp?(?:ed|ing)"
+    rf"\b(?:{_ENDS_EN}|start(?:ed|ing)|switch(?:ed|ing)|mov(?:ed|ing)|relocated"
+    r"|chang(?:ed|ing)(?!\s+(?:my|his|her|their|our|your)\s+minds?\b)|swapp?(?:ed|ing)"
     r"|replaced|traded|became|got (?:engaged|married|divorced)|promoted|transferred|instead|first (?:day|shift|week)"
     r"|got (?:a |an )?(?:new )?job|new job|(?:my|our) new (?:place|house|home|flat|apartment)|got the keys"
     r"|joined|accepted (?:an? |the |their )?(?:offer|job|role|position)|graduated"
@@ -813,7 +821,7 @@ _NEW_THING_EN = re.compile(
     re.IGNORECASE,
 )
 _CHANGED_THING_EN = re.compile(
-    rf"\b(?:{_CHANGING_EN}|reschedul|postpon)ed\s+(?:(?:my|the|our)\s+)?"
+    rf"\b(?:{_CHANGING_EN}|reschedul|postpon)(?:ed|ing)\s+(?:(?:my|the|our|its|his|her|their)\s+)?"
     r"(?!(?:to|from|into|onto|over|back|in|out|up|down|away|on|off|around|across|abroad|here|there|again|just"
     r"|finally|recently|me|us|him|her|them|it|myself|ourselves|a|an)\b)" + _THING_EN,
     re.IGNORECASE,
@@ -834,6 +842,9 @@ _FACT_OF_ONES_OWN = re.compile(
 _THINGS = (_NEW_THING_EN, _CHANGED_THING_EN, _NEW_THING_ZH)
 
 
+_AGAIN = re.compile(r"\bagain\b", re.IGNORECASE)  # a thing changed once more ("Slack changed its icons again")
+
+
 def changes_another_thing(old: str, new: str) -> bool:
     """Whether the change ``new`` tells is of a thing ``old`` does not name and that is no fact of the user's
     own ("I bought new running shoes" beside "I run every morning", "We moved the weekly standup to
@@ -843,7 +854,9 @@ def changes_another_thing(old: str, new: str) -> bool:
     # A thing the statement opens with is what changed; what it names after, and its "now", are that thing's
     # ("我家门口的地铁站换了新名字": the station's name, not the user's).
     opening = _THING_CHANGED_ZH.match(new)
-    if ends_a_state(new) or (holds_now(new) and not opening):
+    # What holds now of the user, not of someone else ("Priya and I swapped sides of the bed, she snores less now").
+    now = any(holds_now(_AGAIN.sub(" ", c)) for c in clauses(new) or [new] if not about_someone_else(c))
+    if ends_a_state(new) or (now and not opening):
         return False
     things = [opening.group(1)] if opening else [m.group(1) for pattern in _THINGS for m in pattern.finditer(new)]
     said = old.lower()
