@@ -79,6 +79,8 @@ from memgw.common.formation.structure import (
         "Half the people in my street have solar panels.",
         "身边的人都换了折叠屏手机。",
         "Priya's dad retired in May.",  # someone named by whose they are
+        "Our MP switched to the Lib Dems.",  # who serves the user is someone else too
+        "My vet moved her practice to Hove.",
     ],
 )
 def test_another_persons_or_things_statement(text: str) -> None:
@@ -111,6 +113,7 @@ def test_another_persons_or_things_statement(text: str) -> None:
         "大家都喊我阿杰。",
         "Most of my weekend goes on the allotment.",
         "It's my sister's wedding that I'm planning.",  # "it's": no one's person
+        "My GP is Dr Okoro.",  # who serves the user, named: the user's own fact
     ],
 )
 def test_the_users_own_statement(text: str) -> None:
@@ -566,6 +569,8 @@ def test_taking_something_up_is_told_from_a_change(old: str, new: str, takes_up:
         ("我老婆叫小雪。", "小雪换了新工作，去了一家外企。", True),  # several clauses, all hers
         ("My girlfriend is Emma.", "Emma changed jobs, she works at Google now.", True),
         ("我老婆叫小雪。", "小雪辞职了，我们搬回老家了。", False),  # the user comes in after her
+        ("My GP is Dr Patel.", "Dr Patel moved to a new surgery, I still see her there.", True),  # back to her
+        ("My manager is Claire.", "Claire moved to Sydney, I report to Omar now.", False),  # the user's own clause
         ("I live in Dublin.", "Dublin is home.", False),  # a place, named by no person of the user's
     ],
 )

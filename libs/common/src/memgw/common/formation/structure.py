@@ -20,7 +20,9 @@ _PERSON_EN = (
     r"(?:mom|mum|dad|father|mother|parents?|brother|sister|sibling|son|daughter|wife|husband|partner|boyfriend"
     r"|girlfriend|fianc[eé]e?|friend|boss|manager|colleague|co-?worker|teammate|neighbou?r|room-?mate|flatmate|uncle"
     r"|aunt|cousin|nephew|niece|grand\w+|kids?|child(?:ren)?|landlord|in-laws?|\w+-in-law|teacher|doctor|classmate"
-    r"|mentor|client|ex|bestie|mate|pal|buddy|supervisor|tutor|coach|therapist|dentist|trainer|professor|lecturer)s?"
+    r"|mentor|client|ex|bestie|mate|pal|buddy|supervisor|tutor|coach|therapist|dentist|trainer|professor|lecturer"
+    r"|gp|vet|mp|councillor|vicar|priest|pastor|physio|accountant|solicitor|lawyer|barber|hairdresser|nanny"
+    r"|childminder|babysitter|midwife|optician)s?"
 )
 _RELATIVE_EN = (
     rf"(?:{_PERSON_EN}|(?:family|team|company|office|firm|agency|clinic|lab|startup|school|hospital|factory|studio)s?)"
@@ -511,19 +513,25 @@ _WITH_THE_USER_AFTER = re.compile(r"\s*(?:and|&)\s+(?:I|me)\b|\s*[和跟与同]�
 _TO_THE_USER = re.compile(r"\b(?:me|us)\b|我", re.IGNORECASE)  # what the person did to the user ("Zoe dumped me")
 
 
+# The person named, referred back to after: the user's clause is about them too ("Dr Shah moved to a new surgery,
+# I see her there now").
+_BACK_TO_THEM = re.compile(r"\b(?:him|her|them|he|she|they)\b|他|她", re.IGNORECASE)
+
+
 def about_someone_named(old: str, new: str) -> bool:
     """Whether ``new`` is about a person ``old`` names as one of the user's ("Emma changed her hair colour"
     after "My girlfriend is Emma"): someone else's, as "My girlfriend changed …" is. Not the two of them
     ("Emma and I broke up"), nor who that person is ("Emma is my girlfriend"), nor a statement of several
     clauses that brings the user in after the name: it may hold the user's own besides ("Claire left, so my
-    manager is Hassan now"; but "小雪换了新工作，去了一家外企" is all hers)."""
+    manager is Hassan now"; but "小雪换了新工作，去了一家外企" is all hers, and so is "Dr Shah moved to a new surgery,
+    I see her there now", which refers back to her)."""
     if not _OF_THE_USERS.search(old) or names_a_relation(new):
         return False
     several = bool(clauses(new))
     for name in _names(old):
         rest = new.lstrip()[len(name) :]
         if new.lstrip().startswith(name) and not (_WITH_THE_USER_AFTER.match(rest) or _TO_THE_USER.search(rest)):
-            return not (several and _THE_USER.search(rest))
+            return not (several and _THE_USER.search(rest) and not _BACK_TO_THEM.search(rest))
     return False
 
 
