@@ -670,6 +670,11 @@ def test_a_change_done_to_a_thing_of_what_the_fact_names(old: str, new: str, of_
         ("I'm married to Ana.", "Ana and I swapped chairs at dinner, she likes the window now.", True),  # hers
         ("I live in Derby.", "I'm changing buses at Derby on the way to Leeds.", True),
         ("I live in Derby.", "I'm changing jobs, I start at Rolls-Royce in May.", False),  # a fact of one's own
+        ("I use a Samsung.", "I got a new phone case, bright green.", True),  # its head is a case, not a phone
+        ("I use a Samsung.", "I got a new phone, a Pixel.", False),
+        ("我开的是一辆比亚迪。", "我换了个车载香薰。", True),  # what goes with the car
+        ("我用小米手机。", "我换了个华为。", False),  # a bare name may be a new value
+        ("我开的是一辆比亚迪。", "我换了辆车。", False),
     ],
 )
 def test_a_change_of_another_thing_of_the_users_life(old: str, new: str, another: bool) -> None:

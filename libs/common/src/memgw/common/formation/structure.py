@@ -836,18 +836,27 @@ _CHANGED_THING_EN = re.compile(
 )
 _NEW_THING_ZH = re.compile(
     r"(?:(?:换|买|配|装)了?[^，,。新的]{0,3}新的?|新(?:买|换|配|装)了?[^，,。新的]{0,3})"
-    r"((?!的)(?:[\u4e00-\u9fff]{1,4}?|[A-Za-z][A-Za-z ]*?))(?=[，,。.！!了]|$)"  # a Latin word too: "新logo"
+    r"((?!的)(?:[\u4e00-\u9fff]{1,6}?|[A-Za-z][A-Za-z ]*?))(?=[，,。.！!了]|$)"  # a Latin word too: "新logo"
 )
 _THING_CHANGED_ZH = re.compile(
     r"^\s*(?:[^，,。\s]{1,8}的|我们?家的?|家里的?)([\u4e00-\u9fffA-Za-z]{1,6}?)(?:又|也|都|刚|最近)?(?:换|改|变|调|搬)"
 )
+# Told by the head of what changed, its last word (a compound's head comes last in English and Chinese alike): "a new
+# phone" is one, "a new phone case" and "车载手机支架" are not.
 _FACT_OF_ONES_OWN = re.compile(
     r"\b(?:job|role|position|post|employer|company|career|home|house|flat|apartment|place|address|city|partner"
-    r"|boyfriend|girlfriend|husband|wife|number|email|name|school|course|degree|diet|car|phone|laptop|computer)(?:e?s)?\b"
-    r"|工作|单位|公司|岗位|职位|家|房|住处|住址|地址|城市|对象|男朋友|女朋友|老公|老婆|号|邮箱|名字|学校|专业|车|手机|电脑",
+    r"|boyfriend|girlfriend|husband|wife|number|email|name|school|course|degree|diet|car|phone|laptop|computer)(?:e?s)?"
+    r"\W*$|(?:工作|单位|公司|岗位|职位|家|房|房子|住处|住址|地址|城市|对象|男朋友|女朋友|老公|老婆|号|手机号|邮箱|名字|学校|专业|车"
+    r"|手机|电脑)\W*$",
     re.IGNORECASE,
 )
-_THINGS = (_NEW_THING_EN, _CHANGED_THING_EN, _NEW_THING_ZH)
+# What goes with one of the user's things, changed ("我换了个车载手机支架", "换了个手机壳"): told by that thing
+# before its head. A bare name after 换了个 may be a new value ("换了个华为"), so it is not one.
+_OWN_THING_ZH = r"车|手机|电脑|房|家"
+_ACCESSORY_ZH = re.compile(
+    rf"换了?一?[个只件双套张把]((?:[\u4e00-\u9fff]{{0,3}}?)(?:{_OWN_THING_ZH})[\u4e00-\u9fff]{{1,4}}?)(?=[，,。.！!了]|$)"
+)
+_THINGS = (_NEW_THING_EN, _CHANGED_THING_EN, _NEW_THING_ZH, _ACCESSORY_ZH)
 
 
 _AGAIN = re.compile(r"\bagain\b", re.IGNORECASE)  # a thing changed once more ("Slack changed its icons again")
