@@ -78,6 +78,8 @@ def _verdict(p: dict[str, float], old: str, new: str, *, decisions: bool = False
         (CHANGE_READ, "我开的是高尔夫。", "周日试驾了一下宝马i4。", OTHER),
         (CHANGE_READ, "I work at Arup in Leeds.", "I left my umbrella at Arup again.", OTHER),  # forgotten there
         (CHANGE_READ, "I live in Derby.", "I'm changing buses in Derby.", OTHER),  # another thing changed there
+        (CHANGE_READ, "我用的是魅族手机。", "我把魅族手机换成了荣耀。", CHANGE),  # what it names, replaced
+        (CHANGE_READ, "我用的是魅族手机。", "我把手机壁纸换成了猫。", OTHER),  # a wallpaper, not the phone
         (CHANGE_READ, "我住在嘉定。", "我们计划明年搬去昆山。", OTHER),
         (CHANGE_READ, "I plan to move to Lisbon.", "I'm planning to move to Porto instead.", CHANGE),  # plan for plan
         (CHANGE_READ, "I work as a nurse.", "I left nursing and I'm hoping to teach.", CHANGE),  # done, then a plan

@@ -78,7 +78,8 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
         change = 0.0
     if not values and structure.only_takes_up(old, new) and not same_kind:
         change = 0.0  # taking something up beside a fact adds to it, unless it is where they live or work
-    done_to = structure.done_to_a_thing(new)
+    # Done to what ``old`` names, putting another in its place, is its new value ("我把小米手机换成苹果了").
+    done_to = structure.done_to_a_thing(new) and not structure.replaces_what_it_names(old, new)
     if not (told or kept) and (decisions or done_to):
         change = 0.0
     # What was done to a thing is not having it said again ("我给电脑升级了显卡" beside "我有一台游戏本").

@@ -813,6 +813,27 @@ def done_to_a_thing_of(old: str, new: str) -> bool:
     return any((m.group(1) or m.group(2)).lower() in old.lower() for m in _SET_ITSELF.finditer(new))
 
 
+# What is put in place of a thing, by 把 or by "replaced … with": "我把小米手机换成苹果了", "I replaced my Kindle with a
+# Kobo".
+_REPLACED = re.compile(
+    r"把([^，,。！!？?]{2,8}?)(?:换成|换掉|替换成|改成)"
+    r"|\b(?:replaced|swapped|traded|exchanged)\s+(?:(?:my|the|our)\s+)?((?:[\w-]+\s+){0,2}?[\w-]+)\s+(?:for|with)\b",
+    re.IGNORECASE,
+)
+
+
+def replaces_what_it_names(old: str, new: str) -> bool:
+    """Whether ``new`` puts something in place of what ``old`` names ("我把小米手机换成苹果了" beside "我用的是小米
+    手机"): done to that thing, it is a new value of the fact, not a change to a thing of the user's. Told by the
+    head of the thing's name, its end: "我把手机铃声换成了…" replaces a ringtone, not the phone."""
+    for m in _REPLACED.finditer(new):
+        thing = (m.group(1) or m.group(2)).lower().strip()
+        head = thing.split()[-1].rstrip("s") if thing.isascii() else thing[-2:]
+        if head in old.lower():
+            return True
+    return False
+
+
 # A thing of the user's life that changed: something new got or put in place of the old one ("I got a new bow
 # for my violin", "我换了一种新的墨汁"), a thing of theirs a change was done to ("We moved the weekly standup to
 # Thursdays"), or one a statement opens with ("我负责的片区换成了城东", "我家门口的地铁站换了名字"). No fact of
