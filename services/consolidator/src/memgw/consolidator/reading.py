@@ -71,10 +71,12 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
         change = max(same + change, CHANGE_AT)
     if denial is not None:
         same = 0.0  # denied in its own words, whatever else: never said again ("我晚上不开车了" beside "我开车上班")
-    if kept and not a_number and not (structure.says_it_changed(new) and not structure.changes_another_thing(old, new)):
+    changed = structure.says_it_changed(new) and not structure.changes_another_thing(old, new)
+    if kept and not a_number and not changed and not (told and structure.holds_now(new)):
         # The older value named again, no change told, or one of another thing: it still holds ("Home is Brixton, in
         # south London", "I'm changing trains at Crewe"), unless a number comes with it ("New WhatsApp number: …":
-        # the name was the attribute's).
+        # the name was the attribute's), or a new value said to hold now ("said goodbye to the Fiesta, I'm driving
+        # a Kia Picanto now").
         change = 0.0
     if not values and structure.only_takes_up(old, new) and not same_kind:
         change = 0.0  # taking something up beside a fact adds to it, unless it is where they live or work

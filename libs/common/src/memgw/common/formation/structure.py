@@ -1044,6 +1044,16 @@ def turns_around(old: str, new: str) -> bool:
     )
 
 
+_PRESENT = re.compile(r"\b(?:now|nowadays|these days)\b|现在|如今", re.IGNORECASE)
+
+
+def says_what_holds_now(sentence: str) -> bool:
+    """Whether the statement names the present as when what it tells holds ("I'm driving a Kia Picanto now",
+    "我现在给一个老板开车了"): a new value of a fact may come so, with no word of a change. Not "again" nor "重新",
+    which may tell a thing done once more ("我们家重新装修了厨房")."""
+    return bool(_PRESENT.search(sentence))
+
+
 def holds_now(sentence: str) -> bool:
     """Whether the statement says what it tells holds now ("now", "these days", "again", 已经, the 了 of a new
     situation)."""
