@@ -529,6 +529,8 @@ def test_a_change_done_to_a_thing_is_told_from_one_of_the_user(text: str, thing:
         ("I left my job at the council.", True),
         ("Mum changed her mind about the cruise.", False),  # a mind changed, no state
         ("I'm changing jobs in spring.", True),
+        ("我把书桌换了一下位置。", False),  # done for a moment
+        ("我换了一家健身房。", True),
     ],
 )
 def test_what_says_it_changed(text: str, changed: bool) -> None:

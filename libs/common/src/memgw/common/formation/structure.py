@@ -252,7 +252,7 @@ _CHANGE_OF_STATE = re.compile(
     r"|qualified as|went (?:vegan|vegetarian|veggie|pescatarian|plant-based|teetotal|sober|freelance|part-time"
     r"|full-time|self-employed)"
     r"|(?:I|we|I've|we've|just|finally) retired)\b"
-    rf"|{_ENDS_ZH}|第一天|最后一天|开始|搬到|搬去|搬回|搬进|搬过[去来]|搬完?家|换了|换成|改成|改用|改到|调到|调去|调回|订婚|结婚了|跳槽|毕业了|入职|报到",
+    rf"|{_ENDS_ZH}|第一天|最后一天|开始|搬到|搬去|搬回|搬进|搬过[去来]|搬完?家|换了(?!一?下)|换成|改成|改用|改到|调到|调去|调回|订婚|结婚了|跳槽|毕业了|入职|报到",
     re.IGNORECASE,
 )
 
@@ -969,10 +969,11 @@ _ONE_PAST_TIME = re.compile(
 
 # A task done or an amount of an event, in Chinese: a verb's result ("学会换气了", "打完疫苗了", "科目一过了",
 # "开题报告通过了"), how much ("瘦了三斤", "存了五千块", a trip: "回了趟老家") or which of a series ("第一轮实习结束了",
-# "第一次上路练车了"). Its 了 completes the event, not a new state of a fact.
+# "第一次上路练车了"), or done for a moment ("我和小雯换了下睡的位置": 换了下 is no change of state either). Its 了
+# completes the event, not a new state of a fact.
 _AN_EVENT_DONE_ZH = re.compile(
     r"(?<![我你他她它们])(?:完|会|懂|通过|过)[^，,。！!？?]{0,6}了"
-    r"|了(?:[一二两三四五六七八九十几半]|\d)+[个块斤公斤公里次遍本天周年杯份桌顿场页章]|了一?趟"
+    r"|了(?:[一二两三四五六七八九十几半]|\d)+[个块斤公斤公里次遍本天周年杯份桌顿场页章]|了一?趟|了一?下(?![来去午周个次班面])"
     r"|第(?:[一二两三四五六七八九十]|\d)+(?:次|轮|阶段|期|场|节|回)"
 )
 
