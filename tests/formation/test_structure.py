@@ -78,6 +78,7 @@ from memgw.common.formation.structure import (
         "Most of my colleagues drive electric cars now.",
         "Half the people in my street have solar panels.",
         "身边的人都换了折叠屏手机。",
+        "我家闺女昨天掉了第一颗牙。",  # 我家 before a person is whose they are
         "Priya's dad retired in May.",  # someone named by whose they are
         "Our MP switched to the Lib Dems.",  # who serves the user is someone else too
         "My vet moved her practice to Hove.",
@@ -111,6 +112,7 @@ def test_another_persons_or_things_statement(text: str) -> None:
         # What people at large call the user is the user's, and so is most of the user's own day.
         "Everybody at the club calls me Fitz.",
         "大家都喊我阿杰。",
+        "我家在苏州园区。",  # 我家 alone is the user's home
         "Most of my weekend goes on the allotment.",
         "It's my sister's wedding that I'm planning.",  # "it's": no one's person
         "My GP is Dr Okoro.",  # who serves the user, named: the user's own fact

@@ -36,7 +36,7 @@ _NAMED_ONES_PERSON = (
 _PERSON_ZH = (
     r"(?:爸|妈|父|母|哥|姐|弟|妹|儿子|女儿|孩子|老婆|老公|太太|先生|丈夫|妻子|男朋友|女朋友|男友|女友|未婚夫|未婚妻|对象"
     r"|朋友|同事|老板|领导|上司|主管|经理|邻居|室友|舅|姨|叔|姑|表|堂|侄|外甥|爷|奶|外公|外婆|房东|岳|公公|婆婆|老师|医生"
-    r"|同学|闺蜜|发小|舍友|师兄|师姐|师弟|师妹|导师|客户|队友|亲戚|宝宝|儿媳|女婿|前任)"
+    r"|同学|闺蜜|发小|舍友|师兄|师姐|师弟|师妹|导师|客户|队友|亲戚|宝宝|儿媳|女婿|前任|闺女|小孩|娃)"
 )
 # What tells which of them in Chinese, as "old", "former" or "new" do among the English words before one.
 _WHICH_ZH = r"(?:前|新|老|大学|高中|初中|小学)?"
@@ -59,7 +59,7 @@ _SOMEONE_ELSE = re.compile(
     rf"^\s*(?:(?:my|our)\s+(?:\w+\s+){{0,2}}?{_RELATIVE_EN}\b|(?:his|her|their|its)\b|the\s+(?!user\b)\w+"
     rf"|{_NAMED_ONES_PERSON}"
     r"|(?:he|she|they)\b)"
-    rf"|^\s*(?:我的?|我们的?|用户的)?{_WHICH_ZH}{_RELATIVE_ZH}"
+    rf"|^\s*(?:我的?|我们的?|我家的?|用户的)?{_WHICH_ZH}{_RELATIVE_ZH}"
     r"|^\s*(?:他|她|他们|她们|它)"
     rf"|^\s*{_PEOPLE_AT_LARGE}",
     re.IGNORECASE,
@@ -87,7 +87,7 @@ _NAMES_A_RELATION = re.compile(
 # Another person as the subject.
 _ANOTHER_PERSON = re.compile(
     rf"^\s*(?:{_MY_PERSON_EN}(?:'s\s+\w+)?|{_NAMED_ONES_PERSON}|(?:his|her|their)\s+\w+|he|she|they)\b"
-    rf"|^\s*(?:我的?|我们的?)?{_WHICH_ZH}{_PERSON_ZH}"
+    rf"|^\s*(?:我的?|我们的?|我家的?)?{_WHICH_ZH}{_PERSON_ZH}"
     r"|^\s*(?:他|她|他们|她们)",
     re.IGNORECASE,
 )
