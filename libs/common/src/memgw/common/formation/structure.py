@@ -113,12 +113,13 @@ _TOLD_AS_NEWS = re.compile(
 # A verb in the simple past right after its subject ("… crashed his car", "… lost a tooth"): an event.
 # The regular ending (not "-eed": "need", "feed"), or an irregular past, a closed class. Matched from the
 # subject's end, so no "^".
+_PAST_VERB = (
+    r"(?:\w{2,}(?<!e)ed|broke|got|went|came|had|bought|sold|took|gave|made|fell|ran|met|began|became|found|sent|spent"
+    r"|flew|drove|wrote|told|said|saw|won|lost|left|built|caught|chose|did|ate|forgot|grew|hit|hurt|kept|knew|paid|put"
+    r"|rode|sang|sat|shot|slept|stole|swam|threw|woke|wore)\b"
+)
 _PAST_EVENT = re.compile(
-    r"\s*(?:(?:also|finally|recently|suddenly|actually|apparently)\s+)?(?:\w{2,}(?<!e)ed|broke|got|went|came|had|bought"
-    r"|sold|took|gave|made|fell|ran|met|began|became|found|sent|spent|flew|drove|wrote|told|said|saw|won|lost|left"
-    r"|built|caught|chose|did|ate|forgot|grew|hit|hurt|kept|knew|paid|put|rode|sang|shot|slept|stole|swam|threw"
-    r"|woke|wore)\b",
-    re.IGNORECASE,
+    rf"\s*(?:(?:also|finally|recently|suddenly|actually|apparently)\s+)?{_PAST_VERB}", re.IGNORECASE
 )
 _QUESTION = re.compile(r"[?？]\s*$")
 # A past that no longer holds: a habit given up, a childhood, "back then" ("back in 2015", "当年"), a time told by
@@ -244,7 +245,7 @@ _ENDING = re.compile(rf"\b(?:{_ENDS_EN})\b|{_ENDS_ZH}", re.IGNORECASE)
 # Beside a fact that states how things are, such a sentence is never the same fact again. Not "again"
 # nor "又": a thing happening once more ("late again") changes nothing.
 _CHANGE_OF_STATE = re.compile(
-    rf"\b(?:{_ENDS_EN}|start(?:ed|ing)|switch(?:ed|ing)|mov(?:ed|ing)|relocated"
+    rf"\b(?:{_ENDS_EN}|start(?:ed|ing)|began|switch(?:ed|ing)|mov(?:ed|ing)|relocated"
     r"|chang(?:ed|ing)(?!\s+(?:my|his|her|their|our|your)\s+minds?\b)|swapp?(?:ed|ing)"
     r"|replaced|traded|became|got (?:engaged|married|divorced)|promoted|transferred|instead|first (?:day|shift|week)"
     r"|got (?:a |an )?(?:new )?job|new job|(?:my|our) new (?:place|house|home|flat|apartment)|got the keys"
@@ -985,11 +986,7 @@ _ONE_DAY = re.compile(
     r"|(?<![下这])(?:周|星期|礼拜)[一二三四五六日天末](?!都|每)",
     re.IGNORECASE,
 )
-_A_PAST_VERB = re.compile(
-    r"\b(?:\w{2,}(?<!e)ed|broke|got|went|came|had|bought|took|gave|made|met|found|spent|flew|drove|saw|won|lost|ate"
-    r"|rode|sat|tried|did)\b|了|过",
-    re.IGNORECASE,
-)
+_A_PAST_VERB = re.compile(rf"\b{_PAST_VERB}|了|过", re.IGNORECASE)
 
 
 def an_episode(sentence: str) -> bool:
