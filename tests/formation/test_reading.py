@@ -78,6 +78,8 @@ def _verdict(p: dict[str, float], old: str, new: str, *, decisions: bool = False
         (CHANGE_READ, "我开的是高尔夫。", "周日试驾了一下宝马i4。", OTHER),
         (CHANGE_READ, "I work at Arup in Leeds.", "I left my umbrella at Arup again.", OTHER),  # forgotten there
         (CHANGE_READ, "I live in Derby.", "I'm changing buses in Derby.", OTHER),  # another thing changed there
+        (CHANGE_READ, "I live in York.", "I'm changing trains at York on my way to Durham.", OTHER),  # a trip's end
+        (CHANGE_READ, "I live in York.", "I've just moved to Durham.", CHANGE),
         (CHANGE_READ, "我用的是魅族手机。", "我把魅族手机换成了荣耀。", CHANGE),  # what it names, replaced
         (CHANGE_READ, "我用的是魅族手机。", "我把手机壁纸换成了猫。", OTHER),  # a wallpaper, not the phone
         (CHANGE_READ, "I drive a Ford Ka.", "Goodbye Ka, I'm driving a Honda Jazz now.", CHANGE),  # a new value now

@@ -52,7 +52,8 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
         return None
     same, change, other = p[relation.SAME], p[relation.CHANGE], p[relation.OTHER]
     one_fact = same + change >= other  # the model: the same fact
-    values, kept = new_values(old, new), kept_values(old, new)
+    # Where a trip is going is no value of a fact ("I'm changing trains at Crewe on my way to Glasgow").
+    values, kept = new_values(old, new) - structure.destinations(new), kept_values(old, new)
     # A number or a time is a new value of a fact that names one; beside one that names none, it counts or dates
     # something else ("I passed my grade 5 piano exam" beside "I'm learning the piano", "I took the dogs to the
     # beach on Sunday" beside "I have two dogs", "I moved our weekly sync to Friday" beside "I work for Siemens").

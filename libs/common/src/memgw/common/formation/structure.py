@@ -999,6 +999,20 @@ def an_episode(sentence: str) -> bool:
     return bool(_ONE_PAST_TIME.search(sentence) or (_ONE_DAY.search(sentence) and _A_PAST_VERB.search(sentence)))
 
 
+# Where a trip is going ("on my way to Glasgow", "en route to Oslo", "去杭州的路上"): a place passed through, not a
+# value of any fact of the user's.
+_ON_THE_WAY = re.compile(
+    r"\b(?:on (?:my|our|the) way (?:to|back to)|en route to|heading (?:to|for)|bound for)\s+"
+    r"((?-i:[A-Z])[\w-]*(?:\s+(?-i:[A-Z])[\w-]*)*)|[去回]([A-Za-z][\w-]*)的路上",
+    re.IGNORECASE,
+)
+
+
+def destinations(sentence: str) -> set[str]:
+    """The places a trip in the statement is going to ("I'm changing trains at Crewe on my way to Glasgow")."""
+    return {m.group(1) or m.group(2) for m in _ON_THE_WAY.finditer(sentence)}
+
+
 def may_tell_a_change(old: str, new: str) -> bool:
     """Whether the words of ``new`` could tell a change of ``old`` at all, apart from any value it names: the
     aspect of a change ("now", "anymore", "moved", 现在), an ending of what ``old`` names ("我跟晓婷分了"),
