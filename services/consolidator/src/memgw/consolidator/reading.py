@@ -72,7 +72,8 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
         change = max(same + change, CHANGE_AT)
     if denial is not None:
         same = 0.0  # denied in its own words, whatever else: never said again ("我晚上不开车了" beside "我开车上班")
-    changed = structure.says_it_changed(new) and not structure.changes_another_thing(old, new)
+    another_changed = structure.changes_another_thing(old, new)
+    changed = structure.says_it_changed(new) and not another_changed
     if kept and not a_number and not changed and not (told and structure.holds_now(new)):
         # The older value named again, no change told, or one of another thing: it still holds ("Home is Brixton, in
         # south London", "I'm changing trains at Crewe"), unless a number comes with it ("New WhatsApp number: …":
@@ -90,7 +91,7 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
         same = 0.0
     # Another thing of the user's life, unless a new value goes where ``old`` names one ("I moved all my accounts
     # over to Starling" beside "I bank with Monzo").
-    another_thing = structure.changes_another_thing(old, new) and not (values and named_values(old))
+    another_thing = another_changed and not (values and named_values(old))
     if (not values and structure.done_to_a_thing_of(old, new)) or another_thing:
         change = 0.0  # a thing of what ``old`` names, or another thing of the user's life
     if structure.moves_within(old, new):

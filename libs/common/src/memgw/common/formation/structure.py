@@ -27,6 +27,7 @@ _PERSON_EN = (
 _RELATIVE_EN = (
     rf"(?:{_PERSON_EN}|(?:family|team|company|office|firm|agency|clinic|lab|startup|school|hospital|factory|studio)s?)"
 )
+_WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 _MY_PERSON_EN = rf"(?:my|our)\s+(?:\w+\s+){{0,2}}?{_PERSON_EN}\b"  # "my sister", "my best friend", "our son"
 # Someone named by whose they are: "Tom's brother", "Priya's mum".
 _NAMED_ONES_PERSON = (
@@ -105,7 +106,7 @@ _TO_THE_USER_FIRST = re.compile(
 _TOLD_AS_NEWS = re.compile(
     r"\b(?:just|will|'ll|going to|about to|is getting|are getting|yesterday|tomorrow|tonight"
     r"|(?:next|last) (?:week|weekend|month|year|spring|summer|autumn|fall|winter|term|night)|this week(?:end)?"
-    r"|(?:on |this |next |last )?(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b"
+    rf"|(?:on |this |next |last )?{_WEEKDAY})\b"
     r"|刚|明天|昨天|前天|后天|明年|去年|[上下]个?(?:周|月|星期|礼拜)|这(?:周|个?星期|个?礼拜)"
     r"|(?:要|快|就要|将要|即将)\S{1,12}了|即将",
     re.IGNORECASE,
@@ -261,8 +262,10 @@ _CHANGE_OF_STATE = re.compile(
 # A denial ("I don't …", "never", "我不…", "没有…"), and the aspect that tells a state has changed since:
 # "now", "anymore", "no longer", "已经", the 了 of a new situation ("我不跑步了").
 _DENIAL = re.compile(r"n't\b|\b(?:not|never|no|nothing|none|nobody|neither)\b|不|没|别", re.IGNORECASE)
-_NOW_EN = r"now|any ?more|no more|no longer|these days|again"
-_NOW_ZH = r"现在|如今|已经"
+_PRESENT_EN = r"now|these days"
+_PRESENT_ZH = r"现在|如今"
+_NOW_EN = rf"{_PRESENT_EN}|any ?more|no more|no longer|again"
+_NOW_ZH = rf"{_PRESENT_ZH}|已经"
 _CHANGED_SINCE = re.compile(rf"\b(?:{_NOW_EN}|since)\b|{_NOW_ZH}|了|再", re.IGNORECASE)
 # Taking something up ("I started running with a heart-rate monitor", "我最近开始负责一个新项目") adds to a
 # life; it replaces a fact only when it says so: "now", "again", "已经", the perfect ("I've started …") or the
@@ -695,7 +698,7 @@ def make_believe(sentence: str) -> bool:
 _FOR_A_WHILE_EN = re.compile(
     r"\bfor (?:the (?:next|coming) |a |one |two |three |four |a few |a couple of |\d+ )(?:\w+ )?(?:days|weeks|nights)\b"
     r"|\bfor (?:a|one) (?:week|night)\b|\b(?:this|next) (?:week(?:end)?|month)\b"
-    r"|\b(?:until|till|til) (?:(?:next |this )?(?:mon|tues|wednes|thurs|fri|satur|sun)day|the weekend|next week"
+    rf"|\b(?:until|till|til) (?:(?:next |this )?{_WEEKDAY}|the weekend|next week"
     r"|the end of (?:the|this) (?:week|month))\b"
     r"|\bover (?:christmas|easter|the holidays|the weekend|new year)\b",
     re.IGNORECASE,
@@ -960,7 +963,7 @@ _DONE = re.compile(
 
 # One time gone by, named ("last week", "yesterday", "上个月"): what was done then is an episode of it.
 _ONE_PAST_TIME = re.compile(
-    r"\b(?:yesterday|last (?:night|week|weekend|month|year|time|(?:mon|tues|wednes|thurs|fri|satur|sun)day|summer"
+    rf"\b(?:yesterday|last (?:night|week|weekend|month|year|time|{_WEEKDAY}|summer"
     r"|winter|spring|autumn|fall)|the other day"
     r"|(?:a|one|two|three|four|five|six|a few|a couple of|\d+) (?:days?|weeks?) ago)\b"
     r"|昨天|昨晚|前天|上周|上星期|上礼拜|上个?月|前几天|前两天|那天",
@@ -982,7 +985,7 @@ _AN_EVENT_DONE_ZH = re.compile(
 # One day named, as a day of an event gone by ("on Tuesday", "at the weekend", "周日", "星期六"; not "on Mondays", a
 # routine), with a verb in the past: "I had an interview at PwC on Tuesday", "周日试驾了一下宝马i4".
 _ONE_DAY = re.compile(
-    r"\b(?:on (?:the )?(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:at|over) the weekend)\b(?!s)"
+    rf"\b(?:on (?:the )?{_WEEKDAY}|(?:at|over) the weekend)\b(?!s)"
     r"|(?<![下这])(?:周|星期|礼拜)[一二三四五六日天末](?!都|每)",
     re.IGNORECASE,
 )
@@ -1056,7 +1059,7 @@ def turns_around(old: str, new: str) -> bool:
     )
 
 
-_PRESENT = re.compile(r"\b(?:now|nowadays|these days)\b|现在|如今", re.IGNORECASE)
+_PRESENT = re.compile(rf"\b(?:{_PRESENT_EN}|nowadays)\b|{_PRESENT_ZH}", re.IGNORECASE)
 
 
 def says_what_holds_now(sentence: str) -> bool:
