@@ -82,6 +82,10 @@ from memgw.common.formation.structure import (
         "Priya's dad retired in May.",  # someone named by whose they are
         "Our MP switched to the Lib Dems.",  # who serves the user is someone else too
         "My vet moved her practice to Hove.",
+        "我们组新来的实习生昨天离职了。",  # which of the user's group: as "my old friend" says which friend
+        "我们部门的经理下个月退休。",
+        "Our intern is moving to Berlin next month.",
+        "My mum says I should move back to Leeds.",  # her advice: what she says is hers
     ],
 )
 def test_another_persons_or_things_statement(text: str) -> None:
@@ -116,6 +120,10 @@ def test_another_persons_or_things_statement(text: str) -> None:
         "Most of my weekend goes on the allotment.",
         "It's my sister's wedding that I'm planning.",  # "it's": no one's person
         "My GP is Dr Okoro.",  # who serves the user, named: the user's own fact
+        # What another says of the user is the user's fact, as they tell it.
+        "医生说我的血压控制得还行，降压药继续吃。",
+        "My consultant said my iron levels are back to normal.",
+        "The physio told me my knee has healed well.",
     ],
 )
 def test_the_users_own_statement(text: str) -> None:
@@ -410,6 +418,7 @@ def test_of_the_moment_is_this_day_or_minute_only(text: str, momentary: bool) ->
         ("They moved me to the Leeds office.", False),
         ("我们公司把我调到了杭州分部。", False),
         ("医生让我少吃盐。", False),
+        ("My dentist said I grind my teeth at night.", False),  # what she said of the user is the user's
         ("我男朋友叫小刚。", False),  # who he is: 刚 ends his name, it is no "just"
         ("我老公叫王刚，是个厨师。", False),
     ],

@@ -22,7 +22,7 @@ _PERSON_EN = (
     r"|aunt|cousin|nephew|niece|grand\w+|kids?|child(?:ren)?|landlord|in-laws?|\w+-in-law|teacher|doctor|classmate"
     r"|mentor|client|ex|bestie|mate|pal|buddy|supervisor|tutor|coach|therapist|dentist|trainer|professor|lecturer"
     r"|gp|vet|mp|councillor|vicar|priest|pastor|physio|accountant|solicitor|lawyer|barber|hairdresser|nanny"
-    r"|childminder|babysitter|midwife|optician)s?"
+    r"|childminder|babysitter|midwife|optician|intern|trainee|apprentice)s?"
 )
 _RELATIVE_EN = (
     rf"(?:{_PERSON_EN}|(?:family|team|company|office|firm|agency|clinic|lab|startup|school|hospital|factory|studio)s?)"
@@ -37,10 +37,11 @@ _NAMED_ONES_PERSON = (
 _PERSON_ZH = (
     r"(?:爸|妈|父|母|哥|姐|弟|妹|儿子|女儿|孩子|老婆|老公|太太|先生|丈夫|妻子|男朋友|女朋友|男友|女友|未婚夫|未婚妻|对象"
     r"|朋友|同事|老板|领导|上司|主管|经理|邻居|室友|舅|姨|叔|姑|表|堂|侄|外甥|爷|奶|外公|外婆|房东|岳|公公|婆婆|老师|医生"
-    r"|同学|闺蜜|发小|舍友|师兄|师姐|师弟|师妹|导师|客户|队友|亲戚|宝宝|儿媳|女婿|前任|闺女|小孩|娃)"
+    r"|同学|闺蜜|发小|舍友|师兄|师姐|师弟|师妹|导师|客户|队友|亲戚|宝宝|儿媳|女婿|前任|闺女|小孩|娃|实习生|下属|徒弟|新人)"
 )
-# What tells which of them in Chinese, as "old", "former" or "new" do among the English words before one.
-_WHICH_ZH = r"(?:前|新|老|大学|高中|初中|小学)?"
+# What tells which of them in Chinese, as "old", "former" or "new" do among the English words before one, and the
+# group of the user's they are in ("我们组新来的实习生", "我们部门的经理").
+_WHICH_ZH = r"(?:(?:组|部门|团队|科室|项目组|课题组|班)(?:里|上)?(?:新来的|的)?)?(?:前|新|老|大学|高中|初中|小学)?"
 _RELATIVE_ZH = rf"(?:{_PERSON_ZH}|家人|公司|单位|办公室|律所|事务所|医院|诊所|学校|工厂|实验室|工作室)"
 # People at large, or many of those around the user ("Everyone at the office switched to iPhones", "Most of my
 # friends are married", "大家都换了电车"): a quantifier as the subject, a closed class of the grammar.
@@ -53,6 +54,14 @@ _PEOPLE_AT_LARGE = (
 # What they do to the user, in the same clause ("Everybody at the club calls me Fitz", "大家都喊我阿杰").
 _AT_LARGE_TO_THE_USER = re.compile(
     rf"^\s*{_PEOPLE_AT_LARGE}[^.,;!?]*?\b(?:me|us)\b|^\s*{_PEOPLE_AT_LARGE}[^，,。！？]*?[把让叫喊称管]我",
+    re.IGNORECASE,
+)
+# What another says of the user, told as theirs to say: the user's fact ("My doctor says my blood pressure is fine",
+# "医生说我的血压控制得还行"), not their advice ("My mum says I should move to Leeds").
+_SAYS_OF_THE_USER = re.compile(
+    rf"^\s*(?:(?:my|our|the)\s+(?:\w+\s+){{0,2}}?{_PERSON_EN}|he|she|they)\s+(?:says|said|told me)"
+    r"\s+(?:that\s+)?(?:I|I'm|I've|my|me)\b(?![^.!?]*\b(?:should|ought|had better)\b)"
+    rf"|^\s*(?:我的?|我们的?)?{_WHICH_ZH}{_PERSON_ZH}\S{{0,2}}?(?:说|讲)我(?![^。！？]*(?:应该|最好|建议))",
     re.IGNORECASE,
 )
 # The subject is another person or thing: a relative, a friend, a colleague, an organisation, "his …", people at large.
@@ -620,8 +629,9 @@ def _names(sentence: str) -> set[str]:
 def about_someone_else(sentence: str) -> bool:
     """Whether the statement's subject is another person or thing ("My sister moved …", "公司的电话换了"),
     not who that person is to the user ("My sister is called Ana"), nor the two of them ("My wife and I …"), nor
-    what people at large call or make the user ("Everyone at work calls me Jules", "大家都叫我小胖")."""
-    if _AT_LARGE_TO_THE_USER.match(sentence):
+    what people at large call or make the user ("Everyone at work calls me Jules", "大家都叫我小胖"), nor what another
+    says of the user ("医生说我的血压控制得还行")."""
+    if _AT_LARGE_TO_THE_USER.match(sentence) or _SAYS_OF_THE_USER.match(sentence):
         return False
     return bool(_SOMEONE_ELSE.match(sentence)) and not (names_a_relation(sentence) or _WITH_THE_USER.match(sentence))
 
@@ -632,7 +642,8 @@ def news_of_someone_else(sentence: str) -> bool:
     news, not a standing fact of the user's. Who they are to the user and how they are ("My wife is a
     pharmacist", "我男朋友叫小刚": 刚 is "just" only where it is no name's) is not news."""
     subject = _ANOTHER_PERSON.match(sentence)
-    if subject is None or _WITH_THE_USER.match(sentence) or _TO_THE_USER_FIRST.match(sentence):
+    told_of_the_user = _TO_THE_USER_FIRST.match(sentence) or _SAYS_OF_THE_USER.match(sentence)
+    if subject is None or _WITH_THE_USER.match(sentence) or told_of_the_user:
         return False
     changed = tells_a_change(sentence)
     if names_a_relation(sentence) and not changed:
