@@ -246,6 +246,7 @@ def test_what_holds_still_is_told_from_what_is_set_against_it(text: str, still: 
         ("我又换了一个工作。", False),  # changed again
         ("我又开始喝咖啡了。", False),
         ("I've stopped eating fish as well.", False),  # an ending told as one more
+        ("I've cut out red meat too.", False),
         ("I adopted another cat.", True),
         ("We've taken in a second dog, a rescue called Bonnie.", True),  # one more, by its ordinal
         ("I'm a second-year medical student.", False),  # a second-year: which year, not one more
@@ -456,6 +457,7 @@ def test_a_denial_is_told_from_a_change(old: str, new: str, denies: bool) -> Non
         ("那份工作我辞了。", True),
         ("The Focus is gone, I drive a Kia now.", True),  # a thing gone
         ("I got rid of the car.", True),
+        ("I've cut dairy out since the spring.", True),
         ("I started at KPMG.", False),  # a beginning
         ("我调到深圳分公司了。", False),  # a move
     ],

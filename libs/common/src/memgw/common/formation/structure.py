@@ -244,7 +244,7 @@ _ENDS_EN = (
     r"|made redundant|resigned"
     r"|handed in (?:my |our )?notice|(?:my |our )?(?:last|final) day|ditched|dumped|dropped|packed in"
     r"|ended (?:things|it)|called it quits|called (?:it )?off|parted ways|went (?:our|their) separate ways"
-    r"|(?:is|are|'s|'re) (?:gone|history)|got rid of|scrapped"
+    r"|(?:is|are|'s|'re) (?:gone|history)|got rid of|scrapped|cut (?:\w+ )?out"
 )
 _ENDS_ZH = (
     r"不再|搬出|搬走|戒(?:了|掉|烟|酒|糖)|分手|分开了|离婚|离职|辞(?:职|了|掉)|脱单|卖(?:了|掉)|裁(?:了|掉|员)|开除|辞退"
