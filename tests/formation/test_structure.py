@@ -924,6 +924,11 @@ def test_a_clause_loses_the_reason_it_gives_after_its_fact(clause: str, core: st
         ("I'm in York now", False),
         ("我现在住在上海", False),
         ("我们搬到上海了", False),
+        # A task asked about one thing: what it names is the thing's.
+        ("in the draft, change the sender to support@example.com please", True),
+        ("Move the 3pm to Thursday", True),
+        ("change my email to kim@example.org", False),  # the user's own
+        ("Lessons learned: write the rollback plan before the release.", False),  # a lesson, not asked of anyone
     ],
 )
 def test_a_clause_that_asks_or_proposes(clause: str, ask: bool) -> None:

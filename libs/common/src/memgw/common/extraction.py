@@ -18,6 +18,7 @@ import httpx
 
 from memgw.common.formation.durable import DOUBTED_AT, KEEP_AT
 from memgw.common.formation.structure import (
+    a_task,
     about_someone_else,
     about_user,
     for_a_while,
@@ -179,11 +180,13 @@ def durable_extract(statements: list[str], durable: list[float]) -> Extraction:
 
 
 def _not_a_standing_fact(sentence: str) -> bool:
-    """A question, make-believe, a condition or a wish ("假如我中了彩票…", "Someday I'll learn to surf"),
-    another person's news ("My uncle just got a job in Dubai"), or what holds today only ("Today I started
-    at …" begins what lasts) or for a while only ("I'm in Rome until Sunday", "这几天先用我老婆的旧手机")."""
+    """A question or a task ("in the draft, change the sender to …"), make-believe, a condition or a wish ("假如我中了
+    彩票…", "Someday I'll learn to surf"), another person's news ("My uncle just got a job in Dubai"), or what holds
+    today only ("Today I started at …" begins what lasts) or for a while only ("I'm in Rome until Sunday",
+    "这几天先用我老婆的旧手机")."""
     return (
         is_question(sentence)
+        or a_task(sentence)
         or make_believe(sentence)
         or imagined(sentence)
         or news_of_someone_else(sentence)

@@ -332,10 +332,27 @@ _PROPOSAL = re.compile(
 )
 
 
+# A task asked of the assistant about one thing, maybe after where it is ("in the draft, change the sender to
+# support@example.com please", "Move the 3pm to Thursday"): what it names is the thing's, not the user's ("change my
+# email to …" is theirs).
+_TASK = re.compile(
+    r"^\s*(?:(?:in|on|for|at)\s+(?:the|this|that|my|our)\s+[\w -]{1,30}?[,:]\s*)?(?:please\s+)?"
+    r"(?:change|update|set|move|switch|swap|replace|rename|add|remove|delete|put|send|forward|fix|make|write|draft"
+    r"|translate|book|cancel)\s+(?:the|this|that|these|those|it)\b",
+    re.IGNORECASE,
+)
+
+
+def a_task(sentence: str) -> bool:
+    """Whether the statement asks the assistant to do something to one thing, and says nothing of the user's own."""
+    task = _TASK.match(sentence)
+    return task is not None and not _THE_USER.search(sentence, task.end())
+
+
 def asks(clause: str) -> bool:
-    """Whether a clause asks, requests or proposes ("can you …", "帮我…", "let's …"): it states nothing of the
-    user's."""
-    return bool(_ASK.match(clause) or _PROPOSAL.match(clause)) or is_question(clause)
+    """Whether a clause asks, requests or proposes ("can you …", "帮我…", "let's …", "change the sender to …"): it
+    states nothing of the user's."""
+    return bool(_ASK.match(clause) or _PROPOSAL.match(clause)) or is_question(clause) or a_task(clause)
 
 
 # More than a discourse marker ("Also, what …?", "Oh, can you …?"): two words, or three Chinese characters.
