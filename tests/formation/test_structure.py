@@ -26,6 +26,7 @@ from memgw.common.formation.structure import (
     feels_about_what_holds,
     for_a_while,
     goes_on,
+    holds_now,
     imagined,
     in_the_past,
     intends,
@@ -544,6 +545,8 @@ def test_a_change_done_to_a_thing_is_told_from_one_of_the_user(text: str, thing:
         ("I'm changing jobs in spring.", True),
         ("我把书桌换了一下位置。", False),  # done for a moment
         ("我换了一家健身房。", True),
+        ("我已经不吃辣了。", True),  # a denial with the 了 of a new situation
+        ("我受不了香菜的味道。", False),  # 不了: what cannot be done, no aspect
     ],
 )
 def test_what_says_it_changed(text: str, changed: bool) -> None:
@@ -933,6 +936,22 @@ def test_a_clause_loses_the_reason_it_gives_after_its_fact(clause: str, core: st
 )
 def test_a_clause_that_asks_or_proposes(clause: str, ask: bool) -> None:
     assert asks(clause) is ask
+
+
+@pytest.mark.parametrize(
+    ("text", "now"),
+    [
+        ("我们搬到上海了", True),  # the 了 of a new situation
+        ("更新一下：搬家后我在太平洋时区了。", True),
+        ("I'm vegan now", True),
+        ("我不打算换银行，太麻烦了", False),  # a degree exclaimed
+        ("这个会开得太久了。", False),
+        ("明锐快要年检了", False),  # what is near
+        ("我一点辣都吃不了", False),  # what cannot be done
+    ],
+)
+def test_what_says_it_holds_now(text: str, now: bool) -> None:
+    assert holds_now(text) is now
 
 
 @pytest.mark.parametrize(
