@@ -227,7 +227,7 @@ class Search:
         around: dict[str, Hit] = {}
         for r in rows:
             if r["id"] not in taken and r["id"] not in around:
-                around[r["id"]] = Hit.model_construct(id=r["id"], score=anchors[r["ord"] - 1].score)
+                around[r["id"]] = Hit(id=r["id"], score=anchors[r["ord"] - 1].score)
         return list(around.values())
 
     # ---- 5. answer
@@ -255,9 +255,8 @@ class Search:
 
 
 def _rank_facts(row: Any, embedding: np.ndarray) -> RankFacts:
-    # Built from our own rows, whose columns already have these types: not validated again (a search
-    # hands over ~100 of them, each with a 384-float embedding: the array storage reads, not a list of it).
-    return RankFacts.model_construct(
+    # Each with the array storage reads as its embedding, not a list of 384 floats made of it.
+    return RankFacts(
         id=row["id"],
         importance=row["importance"],
         confidence=row["confidence"],
@@ -272,6 +271,4 @@ def _rank_facts(row: Any, embedding: np.ndarray) -> RankFacts:
 
 
 def _hits(found: list[IndexHit]) -> list[Hit]:
-    # Built, not model_construct-ed: for a model of two plain fields pydantic's validating constructor is
-    # the faster of the two.
     return [Hit(id=h.memory_id, score=h.score) for h in found]
