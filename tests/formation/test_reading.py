@@ -7,6 +7,7 @@ import pytest
 
 from memgw.consolidator import reading
 from memgw.consolidator.relation import CHANGE, OTHER, SAME
+from memgw.consolidator.service import Consolidator
 
 SAME_READ = {SAME: 0.9, CHANGE: 0.05, OTHER: 0.05}
 CHANGE_READ = {SAME: 0.05, CHANGE: 0.9, OTHER: 0.05}
@@ -201,3 +202,16 @@ def test_a_clause_without_its_reason_finds_only_a_change_it_may_tell_alone() -> 
     assert reading.changed_without_reason(["I don't run anymore"], [None]) is None
     home = {"id": "m2", "content": "I live in Brixton."}  # the value named again as holding: no change alone
     assert reading.changed_without_reason(["Home is Brixton"], [(home, CHANGE, 0.9)]) is None
+
+
+@pytest.mark.parametrize(
+    ("clause", "owned"),
+    [
+        ("I've got a new car now", True),
+        ("an iPhone 15", False),  # a name put after the clause before it: no statement to compare alone
+        ("my sister moved to Leeds", False),  # another's
+        ("let's do a risotto instead", False),  # a proposal
+    ],
+)
+def test_a_clause_is_compared_alone_only_when_it_states_the_users_own(clause: str, owned: bool) -> None:
+    assert Consolidator._owns(clause) is owned

@@ -11,6 +11,7 @@ from memgw.common.formation.structure import (
     about_user,
     about_what_it_names,
     adds_to,
+    an_apposition,
     an_episode,
     asks,
     changes_another_thing,
@@ -1013,3 +1014,18 @@ def test_what_holds_for_a_while_only(text: str, a_while: bool) -> None:
 )
 def test_an_episode_of_a_life(text: str, episode: bool) -> None:
     assert an_episode(text) is episode
+
+
+@pytest.mark.parametrize(
+    ("clause", "apposition"),
+    [
+        ("an iPhone 15", True),  # of "bought my mum a new phone for her birthday, an iPhone 15"
+        ("a Toyota Yaris.", True),
+        ("a serious one.", True),
+        ("a local bakery hired me.", False),  # a statement of its own
+        ("a wasp sting could send me to hospital", False),
+        ("the user joined BT.", False),
+    ],
+)
+def test_a_name_put_after_a_clause_is_no_statement_of_its_own(clause: str, apposition: bool) -> None:
+    assert an_apposition(clause) is apposition

@@ -361,9 +361,11 @@ class Consolidator:
     @staticmethod
     def _owns(clause: str) -> bool:
         """Whether a clause is the user's own as it holds now (not another's, nor a past, nor imagined, nor an ask or
-        a proposal: "let's do a risotto instead")."""
+        a proposal: "let's do a risotto instead"), and a statement of its own (not "an iPhone 15" of "bought my mum a
+        new phone, an iPhone 15")."""
         return not (
-            structure.about_someone_else(clause)
+            structure.an_apposition(clause)
+            or structure.about_someone_else(clause)
             or structure.in_the_past(clause)
             or structure.imagined(clause)
             or structure.asks(clause)

@@ -361,6 +361,16 @@ def a_task(sentence: str) -> bool:
     return task is not None and not _THE_USER.search(sentence, task.end())
 
 
+# A name put after a clause for what it names ("bought my mum a new phone, an iPhone 15", "I have a shellfish allergy,
+# a serious one"): no statement of its own.
+_APPOSITION = re.compile(r"^\s*an?(?:\s+[\w'-]+){1,3}\s*[.!]?\s*$", re.IGNORECASE)
+
+
+def an_apposition(clause: str) -> bool:
+    """Whether a clause only names again what the clause before it names, as a noun phrase of its own."""
+    return bool(_APPOSITION.match(clause))
+
+
 def asks(clause: str) -> bool:
     """Whether a clause asks, requests or proposes ("can you …", "帮我…", "let's …", "change the sender to …"): it
     states nothing of the user's."""
