@@ -88,6 +88,7 @@ from memgw.common.formation.structure import (
         "我们部门的经理下个月退休。",
         "Our intern is moving to Berlin next month.",
         "My mum says I should move back to Leeds.",  # her advice: what she says is hers
+        "A new Greggs opened at the end of my street.",  # one told by "a"
     ],
 )
 def test_another_persons_or_things_statement(text: str) -> None:
@@ -126,6 +127,8 @@ def test_another_persons_or_things_statement(text: str) -> None:
         "医生说我的血压控制得还行，降压药继续吃。",
         "My consultant said my iron levels are back to normal.",
         "The physio told me my knee has healed well.",
+        "A week ago I moved to Leeds.",  # "a" of a time
+        "A local bakery hired me.",  # what one told by "a" did to the user
     ],
 )
 def test_the_users_own_statement(text: str) -> None:

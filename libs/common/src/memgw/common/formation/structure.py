@@ -665,6 +665,15 @@ def _names(sentence: str) -> set[str]:
     return set(_CAPITALISED.findall(sentence)) | zh
 
 
+# Another one told by "a" ("A new Greggs opened at the end of my street", "A friend of mine is a dentist"), not a
+# time ("A week ago I …") nor one that does something to the user ("a local bakery hired me").
+_ANOTHER_BY_A = re.compile(
+    r"^\s*an?\s+(?!(?:week|month|year|day|few|couple|bit|lot|while|quick|little|long|short|fortnight|decade|minute"
+    r"|moment|number)\b)\w+",
+    re.IGNORECASE,
+)
+
+
 def about_someone_else(sentence: str) -> bool:
     """Whether the statement's subject is another person or thing ("My sister moved …", "公司的电话换了"),
     not who that person is to the user ("My sister is called Ana"), nor the two of them ("My wife and I …"), nor
@@ -672,7 +681,8 @@ def about_someone_else(sentence: str) -> bool:
     says of the user ("医生说我的血压控制得还行")."""
     if _AT_LARGE_TO_THE_USER.match(sentence) or _SAYS_OF_THE_USER.match(sentence):
         return False
-    return bool(_SOMEONE_ELSE.match(sentence)) and not (names_a_relation(sentence) or _WITH_THE_USER.match(sentence))
+    another = _SOMEONE_ELSE.match(sentence) or (_ANOTHER_BY_A.match(sentence) and not _TO_THE_USER.search(sentence))
+    return bool(another) and not (names_a_relation(sentence) or _WITH_THE_USER.match(sentence))
 
 
 def news_of_someone_else(sentence: str) -> bool:
