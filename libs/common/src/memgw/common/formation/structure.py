@@ -275,7 +275,10 @@ _PRESENT_EN = r"now|these days"
 _PRESENT_ZH = r"现在|如今"
 _NOW_EN = rf"{_PRESENT_EN}|any ?more|no more|no longer|again"
 _NOW_ZH = rf"{_PRESENT_ZH}|已经"
-_CHANGED_SINCE = re.compile(rf"\b(?:{_NOW_EN}|since)\b|{_NOW_ZH}|了|再", re.IGNORECASE)
+# The aspect particle 了, not 了 read liǎo: what cannot be done ("我受不了那个味道", "我吃不了辣"), or understanding
+# ("我不了解").
+_LE = r"(?<!不)了(?!解)"
+_CHANGED_SINCE = re.compile(rf"\b(?:{_NOW_EN}|since)\b|{_NOW_ZH}|{_LE}|再", re.IGNORECASE)
 # Taking something up ("I started running with a heart-rate monitor", "我最近开始负责一个新项目") adds to a
 # life; it replaces a fact only when it says so: "now", "again", "已经", the perfect ("I've started …") or the
 # 了 of a new situation that tell it holds now, or by turning the fact around.
@@ -287,21 +290,12 @@ _NOW_WORDS = (
     r"|又(?=开始|恢复|回|重新)"
 )
 _NOW_WORD = re.compile(_NOW_WORDS, re.IGNORECASE)
-_NOW_HOLDS = re.compile(rf"{_NOW_WORDS}|了\s*(?:[。！!]|$)", re.IGNORECASE)  # and the 了 of a new situation
+_NOW_HOLDS = re.compile(rf"{_NOW_WORDS}|{_LE}\s*(?:[。！!]|$)", re.IGNORECASE)  # and the 了 of a new situation
 # A closing 了 of no new situation: of what is near ("明锐快要年检了", "我们马上就要搬走了"), or of a degree
 # exclaimed ("太麻烦了", "太贵了"; not a word of 太, "我在太平洋时区了").
 _NO_NEW_SITUATION_ZH = re.compile(
     rf"(?:(?:{_ABOUT_TO_ZH})[^，,。！!？?]*|太(?!平|太|阳|极|空|原|湖)[^，,。！!？?]{{1,6}}?)了\s*(?:[。！!]|$)"
 )
-# 了 read liǎo, no aspect: what cannot be done ("我受不了那个味道", "我吃不了辣") and understanding ("我不了解").
-_LIAO = re.compile(r"不了|了解")
-
-
-def _aspect(sentence: str) -> str:
-    """The statement without the 了 that tell no aspect, for what its 了 tell of a change or the present."""
-    return _LIAO.sub("", sentence)
-
-
 # Having and its denial: "I have two kids" and "I don't have children", "我有车" and "我没有车".
 _HAVING = re.compile(r"\b(?:have|has|own|owns|got)\b|有", re.IGNORECASE)
 _NOT_HAVING = re.compile(
@@ -1016,7 +1010,7 @@ def denies_without_change(old: str, new: str) -> bool:
 _DONE = re.compile(
     r"(?:'ve|\b(?:have|has))\s+(?:\w+ly\s+|just\s+|now\s+|already\s+)?(?:\w{2,}ed|been|gone|got|gotten|become|taken"
     r"|begun|left|quit|made|found|met|bought|sold|lost|given|come|broken|split|fallen|won|paid|built|sent|spent|kept"
-    r"|let|done|had)\b|了|过",
+    rf"|let|done|had)\b|{_LE}|过",
     re.IGNORECASE,
 )
 
@@ -1090,7 +1084,7 @@ def may_tell_a_change(old: str, new: str) -> bool:
         return True
     # Its 了 and its past are of that time, or of that task.
     episode = an_episode(new) or of_the_moment(new) or _AN_EVENT_DONE_ZH.search(new)
-    return not episode and bool(_DONE.search(_aspect(new)))
+    return not episode and bool(_DONE.search(new))
 
 
 def only_takes_up(old: str, new: str) -> bool:
@@ -1132,7 +1126,7 @@ def says_what_holds_now(sentence: str) -> bool:
 def holds_now(sentence: str) -> bool:
     """Whether the statement says what it tells holds now ("now", "these days", "again", 已经, the 了 of a new
     situation)."""
-    return bool(_NOW_HOLDS.search(_NO_NEW_SITUATION_ZH.sub("", _aspect(sentence))))
+    return bool(_NOW_HOLDS.search(_NO_NEW_SITUATION_ZH.sub("", sentence)))
 
 
 # The words of a statement that carry what it is about, apart from who, the aspect and the denial.
@@ -1208,7 +1202,7 @@ def what_a_denial_adds(old: str, new: str) -> DenialAdds | None:
     if any(tells_a_change(_DENIAL_ASPECT.sub(" ", c)) for c in own):
         return None
     said = _stems(old)
-    denials = [c for c in own if denies(c) and _CHANGED_SINCE.search(_aspect(c)) and _stems(c) & said]
+    denials = [c for c in own if denies(c) and _CHANGED_SINCE.search(c) and _stems(c) & said]
     if not denials:
         return None
     renaming: set[str] = set()
@@ -1254,4 +1248,4 @@ def _stems(sentence: str) -> set[str]:
 def says_it_changed(sentence: str) -> bool:
     """Whether the statement tells a change of state, or denies with the aspect of a state changed since
     ("I'm not at Spotify anymore", "我已经不在腾讯了")."""
-    return tells_a_change(sentence) or (denies(sentence) and bool(_CHANGED_SINCE.search(_aspect(sentence))))
+    return tells_a_change(sentence) or (denies(sentence) and bool(_CHANGED_SINCE.search(sentence)))
