@@ -47,6 +47,8 @@ def _verdict(p: dict[str, float], old: str, new: str, *, decisions: bool = False
         (CHANGE_READ, "I have two dogs.", "I took the dogs to the beach on Sunday.", OTHER),  # a day dates the outing
         (CHANGE_READ, "I play football on Mondays.", "Football's on Thursdays now.", CHANGE),  # a day beside one
         (CHANGE_READ, "我的邮箱是 liuyang@163.com", "我邮箱满了，删了好多邮件", OTHER),  # an address, neither replaced
+        (CHANGE_READ, "我平时用飞书办公。", "飞书又出了个新功能。", OTHER),  # the news of what the fact names
+        (CHANGE_READ, "我开的是本田雅阁。", "雅阁卖了，现在开电车。", CHANGE),  # the user's, though unnamed
         (CHANGE_READ, "My phone number is 07700 900123.", "That number doesn't work anymore.", CHANGE),
         (CHANGE_READ, "I'm a vegetarian.", "I don't eat meat or fish.", OTHER),  # a denial, no change told
         (SAME_READ, "I have two kids.", "I don't have children.", OTHER),  # denying having: never the same

@@ -36,6 +36,7 @@ from memgw.common.formation.structure import (
     may_tell_a_change,
     moves_within,
     news_of_someone_else,
+    news_of_what_it_names,
     of_the_moment,
     only_takes_up,
     refers_back,
@@ -804,6 +805,23 @@ def test_a_feeling_beside_what_holds(old: str, new: str, feels: bool) -> None:
 )
 def test_what_a_fact_names_is_news_of_its_own_when_the_user_is_not_in_it(old: str, new: str, its_own: bool) -> None:
     assert about_what_it_names(old, new) is its_own
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "news"),
+    [
+        ("我平时用飞书办公。", "飞书又出了个新功能。", True),
+        ("我是湖人球迷。", "湖人队换了新队徽。", True),
+        ("我开的是本田雅阁。", "雅阁的新款出来了。", True),
+        ("我开的是本田雅阁。", "雅阁卖了，现在开电车。", False),  # an ending, and what holds now
+        ("我每周二游泳。", "游泳改到周六了。", False),  # when: a habit's change
+        ("我的微信号是 abc_123。", "微信号换成 xyz_789 了。", False),  # a new address
+        ("我用飞书办公。", "我们公司的飞书又改版了。", False),  # the user in it
+        ("I use Slack at work.", "Slack changed its logo.", False),  # English names with a capital
+    ],
+)
+def test_news_of_what_a_chinese_fact_names_opens_with_it(old: str, new: str, news: bool) -> None:
+    assert news_of_what_it_names(old, new) is news
 
 
 @pytest.mark.parametrize(

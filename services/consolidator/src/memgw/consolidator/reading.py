@@ -96,6 +96,8 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
         change = 0.0  # a thing of what ``old`` names, or another thing of the user's life
     if structure.moves_within(old, new):
         change = 0.0  # another team of the same employer
+    if structure.news_of_what_it_names(old, new):
+        change = 0.0  # "钉钉又改版了" beside "我工作用钉钉": the news of what the fact names
     not_yet, feels = _changes_nothing_yet(old, new), structure.feels_about_what_holds(old, new)
     if not_yet:
         change = 0.0
