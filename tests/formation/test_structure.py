@@ -594,6 +594,10 @@ def test_taking_something_up_is_told_from_a_change(old: str, new: str, takes_up:
         ("我老婆叫小雪。", "小雪辞职了，我们搬回老家了。", False),  # the user comes in after her
         ("My GP is Dr Patel.", "Dr Patel moved to a new surgery, I still see her there.", True),  # back to her
         ("My manager is Claire.", "Claire moved to Sydney, I report to Omar now.", False),  # the user's own clause
+        ("我的牙科医生是陈医生。", "陈医生去了新开的诊所，我以后去那边找她。", True),  # of a kind, named; back to her
+        ("我的直属领导是周经理。", "周经理调走了，现在我归孙经理管。", False),
+        ("My coach is Tom.", "Tom moved gyms, so I train with Ana now.", False),
+        ("My girlfriend is Emma.", "Emma got a job abroad, she asked me to come along.", True),  # me: not her clause
         ("I live in Dublin.", "Dublin is home.", False),  # a place, named by no person of the user's
     ],
 )

@@ -548,7 +548,9 @@ _PET_ZH = r"(?:猫|狗|宠物|兔|仓鼠|鹦鹉|乌龟|马)"
 _OF_THE_USERS = re.compile(
     rf"\b{_MY_PERSON_EN}|\b(?:my|our)\s+(?:\w+\s+){{0,2}}?{_PET_EN}\b"
     rf"|\b(?:have|has|got|adopted)\s+(?:an?|one|two|three|\d+)\s+(?:\w+\s+){{0,2}}?(?:{_PERSON_EN}|{_PET_EN})\b"
-    rf"|我(?:的|有个|有一个|有)?{_WHICH_ZH}{_PERSON_ZH}|我(?:的|养了?\S{{0,2}}?){_PET_ZH}",
+    rf"|我(?:的|有个|有一个|有)?{_WHICH_ZH}{_PERSON_ZH}|我(?:的|养了?\S{{0,2}}?){_PET_ZH}"
+    # of a kind, named: "我的家庭医生是张医生" (not "我的手表是…": 表 and 堂 begin a cousin's name only)
+    rf"|我的[\u4e00-\u9fff]{{1,2}}?(?!表|堂){_PERSON_ZH}(?=是|叫)",
     re.IGNORECASE,
 )
 _CAPITALISED = re.compile(r"\b(?!(?:I|My|Our|The|We|He|She|They|His|Her|Their|It|Its)\b)[A-Z][a-z]+\b")
@@ -569,14 +571,15 @@ def about_someone_named(old: str, new: str) -> bool:
     after "My girlfriend is Emma"): someone else's, as "My girlfriend changed …" is. Not the two of them
     ("Emma and I broke up"), nor who that person is ("Emma is my girlfriend"), nor a statement of several
     clauses that brings the user in after the name: it may hold the user's own besides ("Claire left, so my
-    manager is Hassan now"; but "小雪换了新工作，去了一家外企" is all hers, and so is "Dr Shah moved to a new surgery,
-    I see her there now", which refers back to her)."""
+    manager is Hassan now"; but "小雪换了新工作，去了一家外企" is all hers, and so are "Dr Shah moved to a new surgery,
+    I see her there now" and "张医生调到别的医院了，我以后去那边找她", which refer back to her)."""
     if not _OF_THE_USERS.search(old) or names_a_relation(new):
         return False
     several = bool(clauses(new))
     for name in _names(old):
         rest = new.lstrip()[len(name) :]
-        if new.lstrip().startswith(name) and not (_WITH_THE_USER_AFTER.match(rest) or _TO_THE_USER.search(rest)):
+        done_to_the_user = _TO_THE_USER.search(_CLAUSE.split(rest, maxsplit=1)[0])  # in the name's own clause
+        if new.lstrip().startswith(name) and not (_WITH_THE_USER_AFTER.match(rest) or done_to_the_user):
             return not (several and _THE_USER.search(rest) and not _BACK_TO_THEM.search(rest))
     return False
 
