@@ -48,6 +48,7 @@ def _verdict(p: dict[str, float], old: str, new: str, *, decisions: bool = False
         (CHANGE_READ, "I play football on Mondays.", "Football's on Thursdays now.", CHANGE),  # a day beside one
         (CHANGE_READ, "我的邮箱是 liuyang@163.com", "我邮箱满了，删了好多邮件", OTHER),  # an address, neither replaced
         (CHANGE_READ, "我平时用飞书办公。", "飞书又出了个新功能。", OTHER),  # the news of what the fact names
+        (CHANGE_READ, "I use Chrome.", "I changed the Chrome theme to Dracula.", OTHER),  # the value is the part's
         (CHANGE_READ, "我开的是本田雅阁。", "雅阁卖了，现在开电车。", CHANGE),  # the user's, though unnamed
         (CHANGE_READ, "My phone number is 07700 900123.", "That number doesn't work anymore.", CHANGE),
         (CHANGE_READ, "I'm a vegetarian.", "I don't eat meat or fish.", OTHER),  # a denial, no change told

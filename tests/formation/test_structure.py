@@ -41,6 +41,7 @@ from memgw.common.formation.structure import (
     only_takes_up,
     refers_back,
     says_it_changed,
+    sets_a_part_of,
     standing_instruction,
     stated_before_ask,
     takes_back_a_denial,
@@ -809,6 +810,21 @@ def test_a_feeling_beside_what_holds(old: str, new: str, feels: bool) -> None:
 )
 def test_what_a_fact_names_is_news_of_its_own_when_the_user_is_not_in_it(old: str, new: str, its_own: bool) -> None:
     assert about_what_it_names(old, new) is its_own
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "its_part"),
+    [
+        ("I read on a Kindle.", "I set the Kindle font to Bookerly.", True),
+        ("I use Chrome.", "I changed the Chrome theme to Dracula.", True),
+        ("我用微信。", "我把微信的字体调成大号了。", True),
+        ("I use Chrome.", "I switched from Chrome to Firefox.", False),  # the thing replaced
+        ("I'm with EE.", "I switched my EE contract to Three.", False),  # switched: maybe elsewhere
+        ("I use Chrome.", "I changed the Safari theme to dark.", False),  # a part of another thing
+    ],
+)
+def test_a_part_of_a_named_thing_set_to_a_value(old: str, new: str, its_part: bool) -> None:
+    assert sets_a_part_of(old, new) is its_part
 
 
 @pytest.mark.parametrize(

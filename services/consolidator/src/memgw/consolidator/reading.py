@@ -148,8 +148,9 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
         values or structure.says_it_changed(new) or structure.denies(old) != structure.denies(new)
     ):
         change = 0.0  # an address or a number is changed by another, or said to be ("我邮箱满了" is neither)
-    # Another's change is never the user's to review; a past ("我以前在北京住过三年") held then, and still did.
-    if another or structure.in_the_past(old):
+    # Another's change is never the user's to review; a past ("我以前在北京住过三年") held then, and still did; a value
+    # given to a part of what ``old`` names is the part's ("I changed the VS Code font to JetBrains Mono").
+    if another or structure.in_the_past(old) or structure.sets_a_part_of(old, new):
         change = 0.0
     return {relation.SAME: same, relation.CHANGE: change, relation.OTHER: other}
 

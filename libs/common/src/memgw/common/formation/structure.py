@@ -895,6 +895,21 @@ def done_to_a_thing_of(old: str, new: str) -> bool:
     return any((m.group(1) or m.group(2)).lower() in old.lower() for m in _SET_ITSELF.finditer(new))
 
 
+# A part of a named thing, named after it, set to a value: "I changed the VS Code font to JetBrains Mono", "我把微信
+# 的字体调成大号". Not "moved" nor "switched", which may take a thing elsewhere ("I switched my Vodafone contract to
+# O2", "I moved the Monzo savings to Starling").
+_SETS_A_PART = re.compile(
+    rf"\b(?i:changed|set|turned)\s+(?i:(?:my|the|our)\s+)?({_NAME})(?:'s)?\s+[a-z]+\s+(?i:to|into)\b"
+    r"|把([A-Za-z][\w .+-]*?|[\u4e00-\u9fff]{2,4}?)的[\u4e00-\u9fff]{1,4}?(?:调|设置?|改|换)(?:成|为|到)"
+)
+
+
+def sets_a_part_of(old: str, new: str) -> bool:
+    """Whether ``new`` sets a part of what ``old`` names to a value ("I changed the VS Code font to JetBrains
+    Mono" beside "I use VS Code"): the value is the part's, never a new value of the fact."""
+    return any((m.group(1) or m.group(2)).lower() in old.lower() for m in _SETS_A_PART.finditer(new))
+
+
 # What is put in place of a thing, by 把 or by "replaced … with": "我把小米手机换成苹果了", "I replaced my Kindle with a
 # Kobo".
 _REPLACED = re.compile(
