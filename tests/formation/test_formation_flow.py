@@ -108,6 +108,16 @@ async def test_a_clause_said_again_is_evidence_and_the_rest_a_statement_of_its_o
     assert memories == {"我的工作是程序员。": 2, "我养了一只叫豆豆的猫。": 1}  # the rest not lost in the merge
 
 
+async def test_the_role_a_statement_is_said_in_is_evidence_and_the_rest_a_statement_of_its_own(system: System) -> None:
+    key = await system.user(f"ro_{uuid.uuid4().hex[:6]}")
+    await _commit(system, key, "I work as a midwife.")
+    again = await _commit(system, key, "As a midwife my weekends are never free.")
+    assert len(again["merged"]) == 1, again
+    memories = {m["content"]: m["evidence_count"] for m in await _active(system, key)}
+    assert memories["I work as a midwife."] == 2, memories
+    assert "As a midwife my weekends are never free." not in memories  # said again, not stored beside it
+
+
 async def test_session_memory_does_not_leak_into_long_term_memory_unasked(system: System) -> None:
     """Seed 004's POC metric: what a session holds reaches long-term memory only through a commit that
     asks for it; uncommitted episodes and a commit with promote=false leave no standing memory."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from memgw.common.formation.structure import (
+    a_role_it_names,
     about_someone_else,
     about_someone_named,
     about_user,
@@ -13,6 +14,7 @@ from memgw.common.formation.structure import (
     adds_to,
     an_apposition,
     an_episode,
+    as_a_role,
     asks,
     changes_another_thing,
     clauses,
@@ -810,6 +812,41 @@ def test_a_feeling_beside_what_holds(old: str, new: str, feels: bool) -> None:
 )
 def test_what_a_fact_names_is_news_of_its_own_when_the_user_is_not_in_it(old: str, new: str, its_own: bool) -> None:
     assert about_what_it_names(old, new) is its_own
+
+
+@pytest.mark.parametrize(
+    ("sentence", "role"),
+    [
+        ("As a paramedic I see a lot of car accidents.", ("I'm a paramedic", "I see a lot of car accidents.")),
+        ("as a night-shift baker, my sleep is a mess", ("I'm a night-shift baker", "my sleep is a mess")),
+        ("作为一名程序员，我每天都对着电脑。", ("我是一名程序员", "我每天都对着电脑。")),
+        ("身为老师我很少有空", ("我是老师", "我很少有空")),
+        ("As a kid I used to collect stamps.", None),  # a past
+        ("As you know, I'm vegan.", None),  # no role
+        ("As a kid, my brother was a pain.", None),  # not the user's
+        ("I work as a nurse.", None),  # a role stated, not spoken in
+    ],
+)
+def test_the_role_a_statement_is_said_in(sentence: str, role: tuple[str, str] | None) -> None:
+    assert as_a_role(sentence) == role
+
+
+@pytest.mark.parametrize(
+    ("memory", "role", "named"),
+    [
+        ("I work as a paramedic in Leeds.", "I'm a senior paramedic", True),
+        ("我是程序员。", "我是一名程序员", True),
+        ("我是中学老师。", "我是家长", False),  # two roles the vectors read as one
+        ("I'm a teacher.", "I'm a parent", False),
+    ],
+)
+def test_a_role_is_said_again_only_in_a_word_the_memory_has(memory: str, role: str, named: bool) -> None:
+    assert a_role_it_names(memory, role) is named
+
+
+def test_being_used_to_something_is_no_past() -> None:
+    assert not in_the_past("I'm used to working weekends.")
+    assert in_the_past("I used to work weekends.")
 
 
 @pytest.mark.parametrize(

@@ -330,8 +330,10 @@ class Consolidator:
         (``reading.in_whole_or_part``): "Claire left, so my manager is Hassan now" beside "My manager is
         Claire" is a change by a clause. The clauses are embedded only when the whole is no same again. When
         neither the whole nor a change by a clause is found, one clause may say a memory again ("Nuts are
-        dangerous for me, I carry an EpiPen" beside "I'm allergic to nuts"): that memory, with the rest of the
-        statement, which is not lost in the merge but goes on as a statement of its own."""
+        dangerous for me, I carry an EpiPen" beside "I'm allergic to nuts"), and so may the role it is said in ("As
+        a vegan I need more protein" beside "I've been vegan for years": ``structure.as_a_role``), which is never a
+        change ("As a parent I …" beside "I'm a teacher"): that memory, with the rest of the statement, which is not
+        lost in the merge but goes on as a statement of its own."""
         text = asked.candidate.content
         whole = self._related(text, asked.vector, neighbours)
         if whole is not None and whole[1] == relation.SAME:
@@ -343,20 +345,25 @@ class Consolidator:
         # hid (``reading.changed_without_reason``).
         cores = [core for c in cut or [text] if (core := structure.without_reason(c)) != c]
         own, cores = [c for c in cut if self._owns(c)], [c for c in cores if self._owns(c)]
-        if not (own or cores) or relation.for_embedder(self.embedder.name) is None:
+        role = structure.as_a_role(text)
+        roles = [role[0]] if role and self._owns(role[0]) else []
+        if not (own or cores or roles) or relation.for_embedder(self.embedder.name) is None:
             return whole, None
-        vectors = await self.store.embed_passages([*own, *cores], self.embedder, tenant=asked.event.user_id)
-        read = [self._related(c, vector, neighbours) for c, vector in zip([*own, *cores], vectors, strict=True)]
-        parts, without_reasons = read[: len(own)], read[len(own) :]
+        said_alone = [*own, *cores, *roles]
+        vectors = await self.store.embed_passages(said_alone, self.embedder, tenant=asked.event.user_id)
+        read = [self._related(c, vector, neighbours) for c, vector in zip(said_alone, vectors, strict=True)]
+        reasons_end = len(own) + len(cores)
+        parts, without_reasons, in_role = read[: len(own)], read[len(own) : reasons_end], read[reasons_end:]
+        in_role = [f if f and structure.a_role_it_names(f[0]["content"], roles[0]) else None for f in in_role]
         found = reading.in_whole_or_part(text, whole, parts)
         if found is None and whole is None:
             found = reading.changed_without_reason(cores, without_reasons)
         if found is not None:
             return found, None
-        if (again := reading.said_again_in_part(own, parts)) is None:
+        if (again := reading.said_again_in_part([*own, *roles], [*parts, *in_role])) is None:
             return None, None
         said, clause = again
-        return said, structure.without_clause(text, clause)
+        return said, role[1] if role and clause == role[0] else structure.without_clause(text, clause)
 
     @staticmethod
     def _owns(clause: str) -> bool:

@@ -136,9 +136,11 @@ _QUESTION = re.compile(r"[?？]\s*$")
 # a state it was in ("When I lived in Paris I cycled everywhere"), what was
 # "my previous" one (as "我以前的"), a stretch that is over (the simple past with how long it lasted, "I lived
 # in Edinburgh for two years", not "I've lived here for two years"; a period of life, "during uni"; the
-# experiential 过, "在合肥住过"; not the 过去 of where a move goes, "全家搬过去了").
+# experiential 过, "在合肥住过"; not the 过去 of where a move goes, "全家搬过去了"; nor being used to something, "I'm
+# used to chaos").
 _PAST = re.compile(
-    r"\bused to\b|\bas a (?:kid|child|teenager|student)\b|\bback then\b"
+    r"(?<!'m )(?<!\bam )(?<!'re )(?<!\bare )(?<!\bis )(?<!'s )(?<!\bgot )(?<!\bget )(?<!\bbe )\bused to\b"
+    r"|\bas a (?:kid|child|teenager|student)\b|\bback then\b"
     r"|\bwhen (?:i|we) (?:was|were|lived|worked|studied|stayed|had|owned|drove)\b"
     r"|\bback in (?:the day|(?:19|20)\d\d|the (?:19|20)?\d0s|(?:high )?school|college|uni|university)\b"
     r"|\b(?:my|our) (?:previous|former)\b"
@@ -445,6 +447,29 @@ def clauses(sentence: str) -> list[str]:
     parts = [without_opener(part.strip()) for part in _CLAUSE.split(sentence)]
     parts = [p for p in _appositives_joined(parts) if _A_CLAUSE.search(p)]
     return parts if len(parts) > 1 else []
+
+
+# A role the user speaks in, opening a statement or a clause: "As an emergency nurse I'm used to chaos", "being a
+# pharmacist, …", "作为急诊护士我早就习惯混乱了", "身为律师，…". Before the user (I, my, me; 我), so not "As a kid, my
+# brother …" nor "as you know".
+_AS_A_ROLE = re.compile(
+    r"^\s*(?:as|being)\s+(?P<en>an?\s+(?:[\w'-]+\s+){0,3}?[\w'-]+)\s*,?\s+(?P<en_rest>(?:I|I'\w+|my|me)\b.*)$"
+    r"|^\s*(?:作为|身为)(?P<zh>[\u4e00-\u9fff]{1,8}?)[，,]?\s*(?P<zh_rest>我.*)$",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def as_a_role(sentence: str) -> tuple[str, str] | None:
+    """The role a statement of the user's is said in, as a statement of its own, and the rest: ("I'm an emergency
+    nurse", "I'm used to chaos") of "As an emergency nurse I'm used to chaos"; ("我是急诊护士", "我早就习惯混乱了") of
+    "作为急诊护士我早就习惯混乱了". Said as a role, it is said again; a past ("As a kid I …") says nothing of now."""
+    for part in [sentence, *clauses(sentence)]:
+        found = _AS_A_ROLE.match(part)
+        if found and not in_the_past(part):
+            if found.group("en"):
+                return f"I'm {found.group('en')}", found.group("en_rest")
+            return f"我是{found.group('zh')}", found.group("zh_rest")
+    return None
 
 
 # A name (not "I"), and a short phrase of the user's after it that says what that one is to them.
@@ -1177,6 +1202,14 @@ def _content(sentence: str) -> set[str]:
     words = {w for w in re.findall(r"[a-z']{3,}", sentence.lower()) if w not in _FUNCTION_EN}
     chars = _FUNCTION_ZH.sub("", "".join(re.findall(r"[\u4e00-\u9fff]", sentence)))
     return words | {a + b for a, b in itertools.pairwise(chars)}
+
+
+def a_role_it_names(memory: str, role: str) -> bool:
+    """Whether ``memory`` names the role (``as_a_role``) in a word of its own ("I work as a nurse in A&E" of "I'm
+    an emergency nurse"): the vectors of two short statements of who one is read any two roles as one ("我是家长"
+    beside "我是中学老师")."""
+    phrase = role.removeprefix("I'm ").removeprefix("我是")
+    return bool(_content(phrase) & _content(memory))
 
 
 def takes_back_a_denial(old: str, new: str) -> bool:
