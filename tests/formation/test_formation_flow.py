@@ -9,6 +9,8 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.conftest import System
 
 README = Path(__file__).resolve().parents[2] / "README.md"
@@ -99,23 +101,30 @@ async def test_the_same_fact_in_other_words_is_evidence_on_the_one_memory(system
     assert (memory["content"], memory["evidence_count"]) == ("I work at Siemens in Munich.", 2)
 
 
-async def test_a_clause_said_again_is_evidence_and_the_rest_a_statement_of_its_own(system: System) -> None:
+@pytest.mark.parametrize(
+    ("first", "again", "kept"),
+    [
+        (
+            "我的工作是程序员。",
+            "我是写代码的，我养了一只叫豆豆的猫。",
+            {"我的工作是程序员。": 2, "我养了一只叫豆豆的猫。": 1},
+        ),
+        (  # the role it is said in
+            "I work as a midwife.",
+            "As a midwife my weekends are never free.",
+            {"I work as a midwife.": 2, "my weekends are never free.": 1},
+        ),
+    ],
+)
+async def test_a_part_said_again_is_evidence_and_the_rest_a_statement_of_its_own(
+    system: System, first: str, again: str, kept: dict[str, int]
+) -> None:
     key = await system.user(f"sp_{uuid.uuid4().hex[:6]}")
-    await _commit(system, key, "我的工作是程序员。")
-    again = await _commit(system, key, "我是写代码的，我养了一只叫豆豆的猫。")
-    assert len(again["merged"]) == 1, again
+    await _commit(system, key, first)
+    said = await _commit(system, key, again)
+    assert len(said["merged"]) == 1, said
     memories = {m["content"]: m["evidence_count"] for m in await _active(system, key)}
-    assert memories == {"我的工作是程序员。": 2, "我养了一只叫豆豆的猫。": 1}  # the rest not lost in the merge
-
-
-async def test_the_role_a_statement_is_said_in_is_evidence_and_the_rest_a_statement_of_its_own(system: System) -> None:
-    key = await system.user(f"ro_{uuid.uuid4().hex[:6]}")
-    await _commit(system, key, "I work as a midwife.")
-    again = await _commit(system, key, "As a midwife my weekends are never free.")
-    assert len(again["merged"]) == 1, again
-    memories = {m["content"]: m["evidence_count"] for m in await _active(system, key)}
-    assert memories["I work as a midwife."] == 2, memories
-    assert "As a midwife my weekends are never free." not in memories  # said again, not stored beside it
+    assert memories == kept  # the rest not lost in the merge, and never the whole beside the memory
 
 
 async def test_session_memory_does_not_leak_into_long_term_memory_unasked(system: System) -> None:
