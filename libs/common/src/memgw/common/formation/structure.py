@@ -647,20 +647,22 @@ _SOMEONE = re.compile(rf"{_THE_USER.pattern}|{_KIN.pattern}|他|她", re.IGNOREC
 
 
 def framed(sentence: str) -> bool:
-    """Whether a condition or a moment frames some of the statement, so that its clauses are to be read alone
-    within its scope (``clauses_alone``)."""
-    return imagined(sentence) or of_the_moment(sentence)
+    """Whether a condition, a moment or a stretch that ends soon frames some of the statement, so that its clauses
+    are to be read alone within its scope (``clauses_alone``): "帮我安排下这周吧，我每周二和周四晚上要上日语课" is
+    this week's request beside a standing fact."""
+    return imagined(sentence) or of_the_moment(sentence) or for_a_while(sentence)
 
 
 def clauses_alone(sentence: str) -> list[str]:
-    """The clauses of ``sentence`` (``clauses``) less those a condition or a moment said before them frames:
-    each of the rest says what it says alone."""
+    """The clauses of ``sentence`` (``clauses``) less those a condition, a moment or a short stretch said before
+    them frames: each of the rest says what it says alone."""
     alone: list[str] = []
     condition = moment = False
     for part in clauses(sentence):
         if not ((condition and _CONSEQUENCE.search(part)) or (moment and not _SOMEONE.search(part))):
             alone.append(part)
-        condition, moment = condition or imagined(part), moment or of_the_moment(part)
+        condition = condition or imagined(part)
+        moment = moment or of_the_moment(part) or for_a_while(part)
     return alone
 
 
