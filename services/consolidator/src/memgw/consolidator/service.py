@@ -346,7 +346,7 @@ class Consolidator:
         cores = [core for c in cut or [text] if (core := structure.without_reason(c)) != c]
         own, cores = [c for c in cut if self._owns(c)], [c for c in cores if self._owns(c)]
         role = structure.as_a_role(text)
-        roles = [role[0]] if role and self._owns(role[0]) else []
+        roles = [role[0]] if role else []  # "I'm a …", "我是…": the user's own, as it holds now
         if not (own or cores or roles) or relation.for_embedder(self.embedder.name) is None:
             return whole, None
         said_alone = [*own, *cores, *roles]

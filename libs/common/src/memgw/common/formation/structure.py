@@ -692,18 +692,19 @@ def _names(sentence: str) -> set[str]:
 def news_of_what_it_names(old: str, new: str) -> bool:
     """Whether ``new`` opens with what ``old`` names and tells that thing's news, not a change of the user's fact
     ("钉钉又改版了" beside "我工作用钉钉", "马自达的4S店搬到郊区去了" beside "我开的是马自达3"): the Chinese of
-    ``about_what_it_names``. Chinese names nothing with a capital, so the name is the longest opening of ``new``
-    that ``old`` says too. Chinese drops the user a clause is said of, so the user is in it, and it is no news of
-    the thing, when it says what holds now ("嘉年华处理掉了，现在开起亚"), tells an ending ("捷安特卖掉了": the user
-    sold it), names an address or a number for it ("手机号换成138…了") or names when, as a habit's change does
-    ("瑜伽课改到周四了"). What it says may still be the same again."""
+    ``about_what_it_names``. Chinese names nothing with a capital, so the name is an opening of ``new`` that
+    ``old`` says too: its first two characters, which any longer opening ``old`` says begins with. Chinese drops
+    the user a clause is said of, so the user is in it, and it is no news of the thing, when it says what holds
+    now ("嘉年华处理掉了，现在开起亚"), tells an ending ("捷安特卖掉了": the user sold it), names an address or
+    a number for it ("手机号换成138…了") or names when, as a habit's change does ("瑜伽课改到周四了"). What it
+    says may still be the same again."""
     name = _OPENING_NAME_ZH.match(new)
     if not name or _THE_USER.search(new) or _NOW_WORD.search(new) or _WHEN_ZH.search(new):
         return False
     if ends_a_state(new) or an_address(new):
         return False
-    run = name.group(1)
-    return any(run[:k] in old for k in range(len(run), 1, -1))
+    opening = name.group(1)[:2]
+    return len(opening) == 2 and opening in old
 
 
 # The opening words of a Chinese statement, not those that frame it (when, who, how): a thing or a name.
