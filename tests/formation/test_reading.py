@@ -133,6 +133,14 @@ def _verdict(p: dict[str, float], old: str, new: str, *, decisions: bool = False
         (CHANGE_READ, "My email is kim@fastmail.com.", "I set up a filter in my fastmail inbox.", OTHER),
         (CHANGE_READ, "I'm a nurse.", "I'm a teacher now.", CHANGE),
         (CHANGE_READ, "I live in Leeds.", "Home is York.", CHANGE),  # a new value
+        # A switch to a thing of another kind is that thing's; a fact of the user's own is theirs.
+        (CHANGE_READ, "I'm coeliac.", "I switched to a coeliac-friendly cafe for lunch.", OTHER),
+        (CHANGE_READ, "我在京东上班。", "我换了个新组长，人很随和", OTHER),
+        (CHANGE_READ, "I eat meat.", "I switched to a plant-based diet in May.", CHANGE),
+        # What has held for long held beside what was said before, unless it names a new value.
+        (CHANGE_READ, "I'm vegan.", "I've been plant-based for ages.", OTHER),
+        (CHANGE_READ, "I live in York.", "I've lived in Hull for years.", CHANGE),
+        (CHANGE_READ, "我每天喝茶。", "我戒茶了", CHANGE),
     ],
 )
 def test_a_reading_weighed_by_structure(p: dict[str, float], old: str, new: str, verdict: str) -> None:

@@ -30,6 +30,7 @@ from memgw.common.formation.structure import (
     for_a_while,
     framed,
     goes_on,
+    held_for_long,
     holds_now,
     imagined,
     in_the_past,
@@ -47,6 +48,7 @@ from memgw.common.formation.structure import (
     sets_a_part_of,
     standing_instruction,
     stated_before_ask,
+    switches_to_another_thing,
     takes_back_a_denial,
     the_same_person,
     turns_around,
@@ -863,6 +865,40 @@ def test_being_used_to_something_is_no_past() -> None:
 )
 def test_a_part_of_a_named_thing_set_to_a_value(old: str, new: str, its_part: bool) -> None:
     assert sets_a_part_of(old, new) is its_part
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "another_thing"),
+    [
+        ("I'm gluten-free.", "I switched to a gluten-free bakery down the road.", True),
+        ("I live in Bath.", "I switched to a standing desk.", True),
+        ("我对花生过敏。", "我换了一款花生酱替代品，是杏仁做的", False),  # a product's measure word: maybe a brand
+        ("我的邮箱是 li@qq.com。", "我换了个邮箱客户端，用着顺手多了", True),
+        ("我在读高二。", "我换了个同桌，人挺好", True),
+        ("I'm on a keto diet.", "I switched to a paleo diet.", False),  # the head is what the fact names
+        ("I eat meat.", "I switched to a plant-based diet.", False),  # a fact of the user's own
+        ("I use Windows.", "I switched to a Mac.", False),  # a name may be the new value
+        ("我的邮箱是 li@qq.com。", "我换了个新邮箱", False),
+        ("我在一家银行上班。", "银行倒闭了，我换了一家保险公司", False),  # an ending
+    ],
+)
+def test_a_switch_to_a_thing_of_another_kind(old: str, new: str, another_thing: bool) -> None:
+    assert switches_to_another_thing(old, new) is another_thing
+
+
+@pytest.mark.parametrize(
+    ("text", "long"),
+    [
+        ("I've been teetotal for decades.", True),
+        ("Swimming has been my thing since I was a kid.", True),
+        ("我一直在用安卓手机", True),
+        ("我当老师好多年了", True),
+        ("I moved to Derby and have lived here for years now.", False),  # a change told
+        ("I've been a nurse for two months.", False),
+    ],
+)
+def test_what_has_held_for_long(text: str, long: bool) -> None:
+    assert held_for_long(text) is long
 
 
 @pytest.mark.parametrize(

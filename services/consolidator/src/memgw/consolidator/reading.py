@@ -149,9 +149,14 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
     ):
         change = 0.0  # an address or a number is changed by another, or said to be ("我邮箱满了" is neither)
     # Another's change is never the user's to review; a past ("我以前在北京住过三年") held then, and still did; a value
-    # given to a part of what ``old`` names is the part's ("I changed the VS Code font to JetBrains Mono").
+    # given to a part of what ``old`` names is the part's ("I changed the VS Code font to JetBrains Mono"); a switch
+    # to a thing of another kind is that thing's ("I switched to a new vegan bakery" beside "I'm vegan").
     if another or structure.in_the_past(old) or structure.sets_a_part_of(old, new):
         change = 0.0
+    if structure.switches_to_another_thing(old, new):
+        change = 0.0
+    if not values and structure.held_for_long(new):
+        change = 0.0  # "I've been plant-based for years" beside "I'm vegan": it held then too
     return {relation.SAME: same, relation.CHANGE: change, relation.OTHER: other}
 
 

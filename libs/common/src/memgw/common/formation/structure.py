@@ -173,6 +173,12 @@ _GOES_ON = re.compile(
     r"\bstill\b|\bcontinu(?:e|es|ing) to\b|\bas (?:always|ever)\b|还在|还是|仍然|仍旧|依然|依旧|照样|照旧",
     re.IGNORECASE,
 )
+# What has held for long: "I've been plant-based for years", "我从小在上海长大", "我一直用 Neovim".
+_HELD_LONG = re.compile(
+    r"\bfor (?:(?:a few|many|so many)\s+)?(?:years|ages|decades)\b|\b(?:all|the whole of) my life\b|\bmy whole life\b"
+    r"|\bsince (?:i was (?:a kid|a child|little|young)|childhood)\b|多年|好几年|从小|一直",
+    re.IGNORECASE,
+)
 # A feeling about something ("I don't like London anymore", "I hate my commute", "我越来越讨厌这份工作"): the
 # verbs of liking and disliking right after the subject, a closed class of the grammar.
 _FEELS = re.compile(
@@ -249,7 +255,7 @@ _ENDS_EN = (
     r"|(?:is|are|'s|'re) (?:gone|history)|got rid of|scrapped|cut (?:\w+ )?out"
 )
 _ENDS_ZH = (
-    r"不再|搬出|搬走|戒(?:了|掉|烟|酒|糖)|分手|分开了|离婚|离职|辞(?:职|了|掉)|脱单|卖(?:了|掉)|裁(?:了|掉|员)|开除|辞退"
+    r"不再|搬出|搬走|戒(?!指|备)(?:了|掉|烟|酒|糖|[\u4e00-\u9fff]{1,4}?了)|分手|分开了|离婚|离职|辞(?:职|了|掉)|脱单|卖(?:了|掉)|裁(?:了|掉|员)|开除|辞退"
     r"|被炒"
 )
 _ENDING = re.compile(rf"\b(?:{_ENDS_EN})\b|{_ENDS_ZH}", re.IGNORECASE)
@@ -783,6 +789,12 @@ def goes_on(sentence: str) -> bool:
     return not says_it_changed(sentence)
 
 
+def held_for_long(sentence: str) -> bool:
+    """Whether the statement says what it tells has held for long ("I've been plant-based for years", "我一直支持
+    湖人"), and tells no change: beside what the user said before, it held then too."""
+    return bool(_HELD_LONG.search(sentence)) and not says_it_changed(sentence)
+
+
 def feels_about_what_holds(old: str, new: str) -> bool:
     """Whether ``new`` tells how the user feels ("I don't enjoy teaching anymore", "我不喜欢上海了") beside an
     ``old`` that states what holds, neither a feeling nor a denial ("I'm a teacher", "我在上海工作"): a feeling
@@ -936,6 +948,36 @@ def sets_a_part_of(old: str, new: str) -> bool:
     """Whether ``new`` sets a part of what ``old`` names to a value ("I changed the VS Code font to JetBrains
     Mono" beside "I use VS Code"): the value is the part's, never a new value of the fact."""
     return any((m.group(1) or m.group(2)).lower() in old.lower() for m in _SETS_A_PART.finditer(new))
+
+
+# Where a switch goes: "switched to a new rota system", "我换了一家理发店", "换了个工位". Only a thing named by
+# common nouns: a name may be the new value ("switched to a Mac", "switched to the Greens"), and so may a bare word
+# after 换了, 换了辆 or 换了部 ("换了苹果", "换了辆崔克"), so English counts only in lower case and Chinese only
+# after the measure words of places, posts and everyday things.
+_SWITCHED_TO = re.compile(
+    r"\b(?i:switched|swapped|changed)\s+(?:over\s+)?to\s+(?:an?|the|my|our|some)\s+"
+    r"((?:[a-z-]+\s+){0,3}[a-z-]+?)(?=\s+(?:for|to|from|on|in|at|with|near|by|down|up|round|around|across|off"
+    r"|over|next|behind|opposite|instead|that|which|where|because|so|and|since|this|last)\b|\s*[,.;!?]|\s*$)"
+    r"|换(?:了|成)了?一?[个家份只件双套张把种]([\u4e00-\u9fff]{2,6}?)(?=[，,。.！!了吃用喝买住]|$)"
+)
+
+
+def switches_to_another_thing(old: str, new: str) -> bool:
+    """Whether ``new`` tells a switch to a thing of another kind than ``old`` names ("I switched to a new vegan
+    bakery" beside "I'm vegan", "我换了个工位" beside "我在腾讯上班", "我换了个手机套餐" beside "我的手机号是…"):
+    the head of what it goes to, its last word (its last two characters in Chinese), is neither in ``old`` nor one
+    of the user's own single-valued facts (``_FACT_OF_ONES_OWN``: "I switched to a vegan diet" beside "I'm
+    vegetarian" is a change), so the switch is of that thing, not a new value of the fact. Not when it ends
+    something ("鞋店关了，我换了一家")."""
+    if ends_a_state(new):
+        return False
+    said = old.lower()
+    for m in _SWITCHED_TO.finditer(new):
+        thing = m.group(1) or m.group(2)
+        head = thing.split()[-1].rstrip("s") if m.group(1) else thing[-2:]
+        if head not in said and not _FACT_OF_ONES_OWN.search(thing):
+            return True
+    return False
 
 
 # What is put in place of a thing, by 把 or by "replaced … with": "我把小米手机换成苹果了", "I replaced my Kindle with a
