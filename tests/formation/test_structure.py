@@ -218,6 +218,10 @@ def test_what_is_only_imagined(text: str, is_imagined: bool) -> None:
         ("I'm planning to stay vegetarian now.", False),
         ("我准备好了。", False),  # ready, not a plan
         ("I moved to Dublin.", False),
+        ("I'd like to go freelance next year.", True),  # a wish
+        ("我也想换个离公司近点的房子", True),
+        ("我很想念老家", False),  # missing, not wanting
+        ("我不想吃辣", False),  # a preference denied
     ],
 )
 def test_a_plan_is_told_from_what_holds_or_has_changed(text: str, planned: bool) -> None:
@@ -935,6 +939,13 @@ def test_news_of_what_a_chinese_fact_names_opens_with_it(old: str, new: str, new
         ("Claire left, so my manager is Hassan now.", ["Claire left", "My manager is Hassan now."]),
         ("这周先别排会，我周三下午都要去医院透析。", ["这周先别排会", "我周三下午都要去医院透析。"]),  # a stretch
         ("I'm in Lisbon until Friday, back to work after.", ["I'm in Lisbon until Friday"]),  # naming nobody
+        # "We" after someone else's news takes that person in: the clause stays with theirs.
+        (
+            "My cousin got a job at my firm, so now we're colleagues.",
+            ["My cousin got a job at my firm, now we're colleagues."],
+        ),
+        ("我表哥搬到我们小区了，我们现在是邻居", ["我表哥搬到我们小区了, 我们现在是邻居"]),
+        ("Claire left, we hired two people since.", ["Claire left", "we hired two people since."]),  # no news of hers
     ],
 )
 def test_a_condition_or_a_moment_frames_the_clauses_after_it(text: str, alone: list[str]) -> None:

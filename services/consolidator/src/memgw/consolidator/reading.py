@@ -45,7 +45,9 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
     value and its words could tell no change at all (``structure.may_tell_a_change``: "I'm on nights this month"
     beside "I'm a nurse"; a number or a day counts as a value only beside a fact that names one), nor, beside an
     address, a handle or a phone number, when it names no other, says no change and denies nothing ("我邮箱满了"), nor
-    of a past ``old`` tells of ("我以前在北京住过三年" beside "我现在住在天津": both hold). Never the same again when
+    of a past ``old`` tells of ("我以前在北京住过三年" beside "我现在住在天津": both hold), nor a switch to a thing of
+    another kind ("我换了个工位" beside "我在腾讯上班"), nor, naming no new value, what has held for long ("I've been
+    plant-based for years" beside "I'm vegan"). Never the same again when
     ``new`` tells what was done to a thing and ``old`` does not. A denial of ``old`` in its own words ends it.
     Another's change is never the user's to review."""
     if other_kinds(old, new):
@@ -151,9 +153,12 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
     # Another's change is never the user's to review; a past ("我以前在北京住过三年") held then, and still did; a value
     # given to a part of what ``old`` names is the part's ("I changed the VS Code font to JetBrains Mono"); a switch
     # to a thing of another kind is that thing's ("I switched to a new vegan bakery" beside "I'm vegan").
-    if another or structure.in_the_past(old) or structure.sets_a_part_of(old, new):
-        change = 0.0
-    if structure.switches_to_another_thing(old, new):
+    if (
+        another
+        or structure.in_the_past(old)
+        or structure.sets_a_part_of(old, new)
+        or structure.switches_to_another_thing(old, new)
+    ):
         change = 0.0
     if not values and structure.held_for_long(new):
         change = 0.0  # "I've been plant-based for years" beside "I'm vegan": it held then too

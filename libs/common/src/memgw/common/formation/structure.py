@@ -159,12 +159,13 @@ _IMAGINED = re.compile(
     r"|如果|要是|假如|假设|万一|也许|或许|说不定|哪天|有一天|想象|当初|可能会|的话(?!题)|考虑|一直想|总想|(?:真|很|好|太|特别|超)想",
     re.IGNORECASE,
 )
-# Intent: what the user means or is set to do, not done yet ("I'm planning to move …", "I plan to retrain next
-# year", "我们计划年底搬到佛山去", "我准备明年辞职"), or what is about to be ("明锐快要年检了": its 了 is of what is
-# near, as "about to" is). A plan is kept as what it is; it changes nothing that holds.
+# Intent: what the user means, wants or is set to do, not done yet ("I'm planning to move …", "I plan to retrain
+# next year", "我们计划年底搬到佛山去", "我准备明年辞职", "我想搬去大理住"), or what is about to be ("明锐快要年检了":
+# its 了 is of what is near, as "about to" is). A plan is kept as what it is; it changes nothing that holds.
 _ABOUT_TO_ZH = r"快要|就要|马上(?:就)?要"
 _INTENT = re.compile(
-    r"\b(?:plan(?:s|ning)?|intend(?:s|ing)?|aim(?:s|ing)?|hop(?:e|es|ing)) to\b"
+    r"\b(?:plan(?:s|ning)?|intend(?:s|ing)?|aim(?:s|ing)?|hop(?:e|es|ing)|wants?|wanna|(?:would|'d) like) to\b"
+    r"|(?<=[我们也还都])想要?(?![念起法象想])"
     r"|\b(?:am|are|is|'m|'re|'s) (?:going|about) to\b|打算|计划|准备(?![了好])|预计|将要|即将|" + _ABOUT_TO_ZH,
     re.IGNORECASE,
 )
@@ -659,13 +660,23 @@ def framed(sentence: str) -> bool:
     return imagined(sentence) or of_the_moment(sentence) or for_a_while(sentence)
 
 
+# "We" at a clause's opening, after someone else's news: the user with that person ("my best mate moved to Hackney
+# too, we're neighbours now").
+_WE_OPENING = re.compile(
+    r"^\s*(?:so\s+|and\s+)?(?:now\s+)?(?:we|we're|we've|we'll|us)\b|^\s*(?:所以|现在)?(?:我们|咱们|我俩)", re.IGNORECASE
+)
+
+
 def clauses_alone(sentence: str) -> list[str]:
     """The clauses of ``sentence`` (``clauses``) less those a condition, a moment or a short stretch said before
-    them frames: each of the rest says what it says alone."""
+    them frames: each of the rest says what it says alone. A clause whose "we" takes in the person whose news the
+    clause before it told stays with that clause."""
     alone: list[str] = []
     condition = moment = False
     for part in clauses(sentence):
-        if not ((condition and _CONSEQUENCE.search(part)) or (moment and not _SOMEONE.search(part))):
+        if alone and about_someone_else(alone[-1]) and _WE_OPENING.search(part):
+            alone[-1] = f"{alone[-1]}, {part[:1].lower()}{part[1:]}"
+        elif not ((condition and _CONSEQUENCE.search(part)) or (moment and not _SOMEONE.search(part))):
             alone.append(part)
         condition = condition or imagined(part)
         moment = moment or of_the_moment(part) or for_a_while(part)
