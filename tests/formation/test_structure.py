@@ -219,6 +219,7 @@ def test_what_is_only_imagined(text: str, is_imagined: bool) -> None:
         ("我准备好了。", False),  # ready, not a plan
         ("I moved to Dublin.", False),
         ("I'd like to go freelance next year.", True),  # a wish
+        ("We're moving to Cork in the spring.", True),  # the present of what is arranged
         ("我也想换个离公司近点的房子", True),
         ("我很想念老家", False),  # missing, not wanting
         ("我不想吃辣", False),  # a preference denied
@@ -665,6 +666,9 @@ def test_a_fact_turned_around_is_told_from_one_more(old: str, new: str, turned: 
         ("我用钉钉。", "我把钉钉设置成了免打扰。", True),
         ("I bank with Monzo.", "I switched from Monzo to Starling.", False),  # replaced
         ("我用的是华为手机。", "我把华为手机换成了小米。", False),  # 换成 replaces
+        ("I use Duolingo.", "I reset my Duolingo streak goal.", True),  # a part of it, changed in place
+        ("I listen on Tidal.", "I renamed my Tidal running playlist.", True),
+        ("I bank with Barclays.", "I changed my Barclays direct debit over to Nationwide.", False),  # where it goes
     ],
 )
 def test_a_change_done_to_a_thing_of_what_the_fact_names(old: str, new: str, of_it: bool) -> None:
@@ -884,6 +888,9 @@ def test_a_part_of_a_named_thing_set_to_a_value(old: str, new: str, its_part: bo
         ("I use Windows.", "I switched to a Mac.", False),  # a name may be the new value
         ("我的邮箱是 li@qq.com。", "我换了个新邮箱", False),
         ("我在一家银行上班。", "银行倒闭了，我换了一家保险公司", False),  # an ending
+        ("I use Fedora.", "I changed my keyboard layout to Dvorak.", True),  # a value of another thing
+        ("I'm with Vodafone.", "I switched my mobile contract to Giffgaff.", False),  # a fact of the user's own
+        ("I'm with Vodafone.", "I switched my Vodafone plan to unlimited data.", False),  # a name: maybe its own
     ],
 )
 def test_a_switch_to_a_thing_of_another_kind(old: str, new: str, another_thing: bool) -> None:

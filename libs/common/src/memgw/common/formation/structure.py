@@ -166,7 +166,8 @@ _ABOUT_TO_ZH = r"快要|就要|马上(?:就)?要"
 _INTENT = re.compile(
     r"\b(?:plan(?:s|ning)?|intend(?:s|ing)?|aim(?:s|ing)?|hop(?:e|es|ing)|wants?|wanna|(?:would|'d) like) to\b"
     r"|(?<=[我们也还都])想要?(?![念起法象想])"
-    r"|\b(?:am|are|is|'m|'re|'s) (?:going|about) to\b|打算|计划|准备(?![了好])|预计|将要|即将|" + _ABOUT_TO_ZH,
+    r"|\b(?:am|are|is|'m|'re|'s) (?:going|about|moving|relocating|emigrating) to\b"
+    r"|打算|计划|准备(?![了好])|预计|将要|即将|" + _ABOUT_TO_ZH,
     re.IGNORECASE,
 )
 # Continuity: what held before holds on ("I still help out at the food bank", "我还在北京读博", "我依然每天游泳").
@@ -928,10 +929,20 @@ _SET_ITSELF = re.compile(
 )
 
 
+# A part of a named thing, named after it, changed in place: "I changed my Spotify profile picture", "I reset the
+# Netflix password". Not where it goes on ("I moved my Monzo savings to Starling").
+_ONWARDS = r"(?:to|for|with|over|into|from)\b"
+_A_PART_CHANGED = re.compile(
+    rf"\b(?i:changed|updated|reset|tweaked|redid|redesigned|renamed)\s+(?i:(?:my|the|our)\s+)?({_NAME})(?:'s)?"
+    rf"\s+(?>(?!{_ONWARDS})[a-z]+(?:\s+(?!{_ONWARDS})[a-z]+)?)\b(?!\s+{_ONWARDS})"
+)
+
+
 def done_to_a_thing_of(old: str, new: str) -> bool:
     """Whether the change ``new`` tells was done to a thing of what ``old`` names ("I had the Civic's brakes
     replaced" beside "I drive a Honda Civic", "雅阁的雨刮器换了" beside "我开一辆本田雅阁"): the thing changed,
-    not the fact; so is the thing itself set to a state (``_SET_ITSELF``: "I switched Firefox to dark mode"). Not
+    not the fact; so is the thing itself set to a state (``_SET_ITSELF``: "I switched Firefox to dark mode"), and so
+    is a part of it changed in place (``_A_PART_CHANGED``: "I changed my Spotify profile picture"). Not
     when it ends what was, nor when the owner is where a move goes (``_TOWARDS``)."""
     if ends_a_state(new):
         return False
@@ -943,7 +954,11 @@ def done_to_a_thing_of(old: str, new: str) -> bool:
         for m in owned
     ):
         return True
-    return any((m.group(1) or m.group(2)).lower() in old.lower() for m in _SET_ITSELF.finditer(new))
+    named = itertools.chain(
+        (m.group(1) or m.group(2) for m in _SET_ITSELF.finditer(new)),
+        (m.group(1) for m in _A_PART_CHANGED.finditer(new)),
+    )
+    return any(name.lower() in old.lower() for name in named)
 
 
 # A part of a named thing, named after it, set to a value: "I changed the VS Code font to JetBrains Mono", "我把微信
@@ -961,12 +976,14 @@ def sets_a_part_of(old: str, new: str) -> bool:
     return any((m.group(1) or m.group(2)).lower() in old.lower() for m in _SETS_A_PART.finditer(new))
 
 
-# Where a switch goes: "switched to a new rota system", "我换了一家理发店", "换了个工位". Only a thing named by
-# common nouns: a name may be the new value ("switched to a Mac", "switched to the Greens"), and so may a bare word
-# after 换了, 换了辆 or 换了部 ("换了苹果", "换了辆崔克"), so English counts only in lower case and Chinese only
-# after the measure words of places, posts and everyday things.
+# Where a switch goes: "switched to a new rota system", "我换了一家理发店", "换了个工位"; or what it changes, given a
+# value: "switched my terminal font to Fira Code". Only a thing named by common nouns: a name may be the new value
+# or what it is of ("switched to a Mac", "switched my EE contract to Three"), and so may a bare word after 换了, 换了
+# 辆 or 换了部 ("换了苹果", "换了辆崔克"), so English counts only in lower case and Chinese only after the measure
+# words of places, posts and everyday things.
 _SWITCHED_TO = re.compile(
-    r"\b(?i:switched|swapped|changed)\s+(?:over\s+)?to\s+(?:an?|the|my|our|some)\s+"
+    r"\b(?i:switched|swapped|changed|set|turned)\s+(?:my|our|the)\s+((?:[a-z-]+\s+){0,2}[a-z-]+)\s+(?:over\s+)?to\b"
+    r"|\b(?i:switched|swapped|changed)\s+(?:over\s+)?to\s+(?:an?|the|my|our|some)\s+"
     r"((?:[a-z-]+\s+){0,3}[a-z-]+?)(?=\s+(?:for|to|from|on|in|at|with|near|by|down|up|round|around|across|off"
     r"|over|next|behind|opposite|instead|that|which|where|because|so|and|since|this|last)\b|\s*[,.;!?]|\s*$)"
     r"|换(?:了|成)了?一?[个家份只件双套张把种]([\u4e00-\u9fff]{2,6}?)(?=[，,。.！!了吃用喝买住]|$)"
@@ -984,8 +1001,8 @@ def switches_to_another_thing(old: str, new: str) -> bool:
         return False
     said = old.lower()
     for m in _SWITCHED_TO.finditer(new):
-        thing = m.group(1) or m.group(2)
-        head = thing.split()[-1].rstrip("s") if m.group(1) else thing[-2:]
+        thing = m.group(1) or m.group(2) or m.group(3)
+        head = thing.split()[-1].rstrip("s") if m.group(3) is None else thing[-2:]
         if head not in said and not _FACT_OF_ONES_OWN.search(thing):
             return True
     return False
@@ -1044,8 +1061,8 @@ _THING_CHANGED_ZH = re.compile(
 # phone" is one, "a new phone case" and "车载手机支架" are not.
 _FACT_OF_ONES_OWN = re.compile(
     r"\b(?:job|role|position|post|employer|company|career|home|house|flat|apartment|place|address|city|partner"
-    r"|boyfriend|girlfriend|husband|wife|number|email|name|school|course|degree|diet|car|phone|laptop|computer)(?:e?s)?"
-    r"\W*$|(?:工作|单位|公司|岗位|职位|家|房|房子|住处|住址|地址|城市|对象|男朋友|女朋友|老公|老婆|号|手机号|邮箱|名字|学校|专业|车"
+    r"|boyfriend|girlfriend|husband|wife|number|email|name|school|course|degree|major|contract|diet|car"
+    r"|phone|laptop|computer)(?:e?s)?\W*$|(?:工作|单位|公司|岗位|职位|家|房|房子|住处|住址|地址|城市|对象|男朋友|女朋友|老公|老婆|号|手机号|邮箱|名字|学校|专业|车"
     r"|手机|电脑)\W*$",
     re.IGNORECASE,
 )
