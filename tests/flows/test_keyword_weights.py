@@ -96,6 +96,11 @@ async def test_the_counts_follow_a_memorys_life_and_no_other_readers_memories(sy
     assert await counted() == (1, 2)
     await change({"status": "active"})
     assert await counted() == (2, 3)
+    await store.mark_retrieved([first])  # a column the counts do not read: nothing moves
+    assert await counted() == (2, 3)
+    dim = system.infra.embedder.dim
+    await change({"content": "a walk at the zoo", "embedding": [0.0] * dim, "embedding_model": "test"})
+    assert await counted() == (1, 3)  # its words changed: the word is out, the memory still counted
     deleted = await system.client.delete(f"/v1/memory/{first}", headers=system.auth(reader_key))
     assert deleted.status_code < 300, deleted.text
     assert await counted() == (1, 2)
