@@ -997,7 +997,7 @@ def switches_to_another_thing(old: str, new: str) -> bool:
     the head of what it goes to, its last word (its last two characters in Chinese), is neither in ``old`` nor one
     of the user's own single-valued facts (``_FACT_OF_ONES_OWN``: "I switched to a vegan diet" beside "I'm
     vegetarian" is a change), so the switch is of that thing, not a new value of the fact. Not when it ends
-    something ("鞋店关了，我换了一家")."""
+    something ("I sold the car and switched to a cargo bike")."""
     if ends_a_state(new):
         return False
     said = old.lower()
