@@ -881,6 +881,9 @@ def test_a_part_of_a_named_thing_set_to_a_value(old: str, new: str, its_part: bo
         ("I'm gluten-free.", "I switched to a gluten-free bakery down the road.", True),
         ("I live in Bath.", "I switched to a standing desk.", True),
         ("I live on a narrowboat.", "I switched to a cheaper marina a few miles on", True),  # where it ends
+        ("I'm lactose intolerant.", "I switched to soy milk in my porridge.", True),  # kept to one use
+        ("我不吃糖。", "我茶里改放蜂蜜了", True),
+        ("I take sugar in my tea.", "I switched to honey in my tea.", False),  # the use the fact names
         ("我对花生过敏。", "我换了一款花生酱替代品，是杏仁做的", False),  # a product's measure word: maybe a brand
         ("我的邮箱是 li@qq.com。", "我换了个邮箱客户端，用着顺手多了", True),
         ("我在读高二。", "我换了个同桌，人挺好", True),

@@ -991,19 +991,29 @@ _SWITCHED_TO = re.compile(
 )
 
 
+# A switch kept to one use: "I switched to oat milk in my coffee", "我咖啡里改加燕麦奶了".
+_SWITCHED_FOR_A_USE = re.compile(
+    r"\b(?i:switched|swapped|changed)\s+(?:over\s+)?to\b[^,.;!?]*?\bin\s+(?:my|our)\s+([a-z]+)"
+    r"|([\u4e00-\u9fff]{2})里(?:改|换)"
+)
+
+
 def switches_to_another_thing(old: str, new: str) -> bool:
     """Whether ``new`` tells a switch to a thing of another kind than ``old`` names ("I switched to a new vegan
     bakery" beside "I'm vegan", "我换了个工位" beside "我在腾讯上班", "我换了个手机套餐" beside "我的手机号是…"):
     the head of what it goes to, its last word (its last two characters in Chinese), is neither in ``old`` nor one
     of the user's own single-valued facts (``_FACT_OF_ONES_OWN``: "I switched to a vegan diet" beside "I'm
-    vegetarian" is a change), so the switch is of that thing, not a new value of the fact. Not when it ends
+    vegetarian" is a change), so the switch is of that thing, not a new value of the fact; and so is a switch kept
+    to a use ``old`` does not name ("I switched to oat milk in my coffee" beside "I'm vegan"). Not when it ends
     something ("I sold the car and switched to a cargo bike")."""
     if ends_a_state(new):
         return False
     said = old.lower()
-    for m in _SWITCHED_TO.finditer(new):
-        thing = m.group(1) or m.group(2) or m.group(3)
-        head = thing.split()[-1].rstrip("s") if m.group(3) is None else thing[-2:]
+    heads = [(m.group(1) or m.group(2) or m.group(3), m.group(3) is None) for m in _SWITCHED_TO.finditer(new)] + [
+        (m.group(1) or m.group(2), m.group(2) is None) for m in _SWITCHED_FOR_A_USE.finditer(new)
+    ]
+    for thing, english in heads:
+        head = thing.split()[-1].rstrip("s") if english else thing[-2:]
         if head not in said and not _FACT_OF_ONES_OWN.search(thing):
             return True
     return False
