@@ -1009,11 +1009,9 @@ def switches_to_another_thing(old: str, new: str) -> bool:
     if ends_a_state(new):
         return False
     said = old.lower()
-    heads = [(m.group(1) or m.group(2) or m.group(3), m.group(3) is None) for m in _SWITCHED_TO.finditer(new)] + [
-        (m.group(1) or m.group(2), m.group(2) is None) for m in _SWITCHED_FOR_A_USE.finditer(new)
-    ]
-    for thing, english in heads:
-        head = thing.split()[-1].rstrip("s") if english else thing[-2:]
+    for m in itertools.chain(_SWITCHED_TO.finditer(new), _SWITCHED_FOR_A_USE.finditer(new)):
+        thing = next(group for group in m.groups() if group)
+        head = thing.split()[-1].rstrip("s") if thing.isascii() else thing[-2:]
         if head not in said and not _FACT_OF_ONES_OWN.search(thing):
             return True
     return False
