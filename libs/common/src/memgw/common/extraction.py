@@ -37,7 +37,7 @@ from memgw.common.formation.structure import (
 from memgw.common.logging import get_logger
 from memgw.common.secrets import contains_secret, redact
 from memgw.common.settings import ConsolidationSettings
-from memgw.common.text import sentences
+from memgw.common.text import is_cjk, sentences
 
 log = get_logger("memgw.common.extraction")
 
@@ -162,7 +162,7 @@ def durable_extract(statements: list[str], durable: list[float]) -> Extraction:
     worth."""
     candidates: list[Candidate] = []
     for sentence, p in zip(statements, durable, strict=True):
-        if len(sentence) < 4 or contains_secret(sentence) or _not_a_standing_fact(sentence):
+        if _too_short(sentence) or contains_secret(sentence) or _not_a_standing_fact(sentence):
             continue
         rule = _rule_of(sentence)
         if standing_instruction(sentence):
@@ -177,6 +177,13 @@ def durable_extract(statements: list[str], durable: list[float]) -> Extraction:
             )
             candidates.append(replace(_candidate(sentence, rule or ("fact", *_FACT)), stands_only_as=stands_only_as))
     return Extraction(candidates=candidates, summary=summarize(statements), method="durable")
+
+
+def _too_short(sentence: str) -> bool:
+    """Too short to state a fact: "ok", "Hi!", "好安静". Chinese says one of the user's in three characters ("我吃素",
+    "我单身")."""
+    own_in_chinese = any(is_cjk(ch) for ch in sentence) and about_user(sentence)
+    return len(sentence) < (3 if own_in_chinese else 4)
 
 
 def _not_a_standing_fact(sentence: str) -> bool:
