@@ -932,8 +932,10 @@ _SET_ITSELF = re.compile(
 # A part of a named thing, named after it, changed in place: "I changed my Spotify profile picture", "I reset the
 # Netflix password". Not where it goes on ("I moved my Monzo savings to Starling").
 _ONWARDS = r"(?:to|for|with|over|into|from)\b"
+# The named thing a part is named after, and its "'s": "my Spotify", "the VS Code", "Biscuit's".
+_NAMED_OWNER = rf"(?i:(?:my|the|our)\s+)?({_NAME})(?:'s)?"
 _A_PART_CHANGED = re.compile(
-    rf"\b(?i:changed|updated|reset|tweaked|redid|redesigned|renamed)\s+(?i:(?:my|the|our)\s+)?({_NAME})(?:'s)?"
+    rf"\b(?i:changed|updated|reset|tweaked|redid|redesigned|renamed)\s+{_NAMED_OWNER}"
     rf"\s+(?>(?!{_ONWARDS})[a-z]+(?:\s+(?!{_ONWARDS})[a-z]+)?)\b(?!\s+{_ONWARDS})"
 )
 
@@ -965,7 +967,7 @@ def done_to_a_thing_of(old: str, new: str) -> bool:
 # 的字体调成大号". Not "moved" nor "switched", which may take a thing elsewhere ("I switched my Vodafone contract to
 # O2", "I moved the Monzo savings to Starling").
 _SETS_A_PART = re.compile(
-    rf"\b(?i:changed|set|turned)\s+(?i:(?:my|the|our)\s+)?({_NAME})(?:'s)?\s+[a-z]+\s+(?i:to|into)\b"
+    rf"\b(?i:changed|set|turned)\s+{_NAMED_OWNER}\s+[a-z]+\s+(?i:to|into)\b"
     r"|把([A-Za-z][\w .+-]*?|[\u4e00-\u9fff]{2,4}?)的[\u4e00-\u9fff]{1,4}?(?:调|设置?|改|换)(?:成|为|到)"
 )
 
