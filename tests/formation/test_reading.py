@@ -141,6 +141,18 @@ def _verdict(p: dict[str, float], old: str, new: str, *, decisions: bool = False
         (CHANGE_READ, "I'm vegan.", "I've been plant-based for ages.", OTHER),
         (CHANGE_READ, "I live in York.", "I've lived in Hull for years.", CHANGE),
         (CHANGE_READ, "我每天喝茶。", "我戒茶了", CHANGE),
+        # A return to what the fact names is no change of it; a change at the same place, or a new bond, is one.
+        (CHANGE_READ, "I work at Deloitte.", "First week back at Deloitte after my parental leave.", OTHER),
+        (CHANGE_READ, "I live in Leeds.", "We moved back to Leeds after a year away.", OTHER),
+        (CHANGE_READ, "I'm a junior developer at Wise.", "Got promoted, I'm a senior developer at Wise now.", CHANGE),
+        (CHANGE_READ, "I work at Deloitte.", "I left Deloitte and went back to uni.", CHANGE),
+        (CHANGE_READ, "I'm engaged to Ben.", "Ben and I got married in September.", CHANGE),
+        # How long the end of a habit has held is no circumstance of it.
+        (CHANGE_READ, "I smoke a pack a day.", "Two months smoke-free, and I'm never going back.", CHANGE),
+        (CHANGE_READ, "I'm a smoker.", "Ten weeks without a cigarette!", CHANGE),
+        (SAME_READ, "我爱喝酒。", "我半年没喝酒了", CHANGE),
+        (SAME_READ, "I drink wine most nights.", "I don't drink at weekends anymore.", OTHER),  # a circumstance
+        (CHANGE_READ, "我在小学教数学。", "我不教二年级了，今年带五年级。", OTHER),  # a grade, no span
     ],
 )
 def test_a_reading_weighed_by_structure(p: dict[str, float], old: str, new: str, verdict: str) -> None:

@@ -12,6 +12,7 @@ from memgw.common.formation.structure import (
     about_user,
     about_what_it_names,
     adds_to,
+    agrees_in_ending,
     an_apposition,
     an_episode,
     as_a_role,
@@ -20,6 +21,7 @@ from memgw.common.formation.structure import (
     clauses,
     clauses_alone,
     denies_a_change,
+    denies_another_thing,
     denies_having,
     denies_without_change,
     done_to_a_thing,
@@ -475,6 +477,10 @@ def test_a_denial_is_told_from_a_change(old: str, new: str, denies: bool) -> Non
         ("The Focus is gone, I drive a Kia now.", True),  # a thing gone
         ("I got rid of the car.", True),
         ("I've cut dairy out since the spring.", True),
+        ("Six weeks smoke-free today!", True),  # how long it has held
+        ("A year sober this month.", True),
+        ("Three months without a cigarette.", True),
+        ("I bought sugar-free gum.", False),
         ("I started at KPMG.", False),  # a beginning
         ("我调到深圳分公司了。", False),  # a move
     ],
@@ -902,6 +908,39 @@ def test_a_switch_to_a_thing_of_another_kind(old: str, new: str, another_thing: 
 
 
 @pytest.mark.parametrize(
+    ("old", "new", "agrees"),
+    [
+        ("I quit smoking last year.", "Eight months smoke-free now.", True),  # an end, and how long it has held
+        ("我戒烟了。", "我已经一年没抽烟了。", True),
+        ("I split up with Tom.", "I'm not seeing anyone these days.", True),
+        ("I don't drink.", "Two months without a proper night out, I need one.", True),  # abstaining beside a denial
+        ("I quit smoking last year.", "I've started smoking again.", False),  # begun again
+        ("我戒烟了。", "最近压力大，又抽上了。", False),
+        ("I don't drink.", "I don't go out much.", False),  # a denial beside a denial: not an end
+        ("I smoke.", "Six weeks smoke-free!", False),  # the end of what held
+    ],
+)
+def test_an_end_or_a_denial_said_again_agrees(old: str, new: str, agrees: bool) -> None:
+    assert agrees_in_ending(old, new) is agrees
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "another"),
+    [
+        ("我是老师。", "我三个星期没休息了。", True),
+        ("I'm a nurse.", "I haven't had a holiday in ages.", True),
+        ("I'm a teacher.", "I'm not teaching anymore.", False),  # an end told
+        ("我男朋友叫阿杰。", "我们已经不在一起了。", False),  # the words of a change since
+        ("I'm a smoker.", "Not one cigarette since March!", False),
+        ("我开车上班。", "我现在不开车了。", False),  # in the fact's words
+        ("I don't eat meat.", "I don't eat fish either.", False),  # the fact denies too
+    ],
+)
+def test_a_denial_of_what_the_fact_does_not_name(old: str, new: str, another: bool) -> None:
+    assert denies_another_thing(old, new) is another
+
+
+@pytest.mark.parametrize(
     ("text", "long"),
     [
         ("I've been teetotal for decades.", True),
@@ -1025,6 +1064,9 @@ def test_what_a_named_person_does_to_the_user_is_the_users_own() -> None:
         ("我在读药学专业。", "我第二阶段的实习结束了。", False),  # one of a series
         ("我在学开车。", "我第一次上路练车了。", False),
         ("我在药店上班。", "今天是我在医院上班的第一天。", True),  # a first day begins what lasts
+        ("我是护士。", "最近太忙了。", False),  # a degree exclaimed: no new situation
+        ("我住在苏州。", "苏州的地铁太挤了。", False),
+        ("我住在苏州。", "我搬到无锡了。", True),
     ],
 )
 def test_what_may_tell_a_change_at_all(old: str, new: str, may: bool) -> None:

@@ -47,7 +47,10 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
     address, a handle or a phone number, when it names no other, says no change and denies nothing ("我邮箱满了"), nor
     of a past ``old`` tells of ("我以前在北京住过三年" beside "我现在住在天津": both hold), nor a switch to a thing of
     another kind ("我换了个工位" beside "我在腾讯上班"), nor, naming no new value, what has held for long ("I've been
-    plant-based for years" beside "I'm vegan"). Never the same again when
+    plant-based for years" beside "I'm vegan"), a denial of what ``old`` does not name ("我三个星期没休息了" beside
+    "我是老师"), an end or a denial beside an end or a denial it agrees with ("eight months smoke-free now" beside "I
+    quit smoking last year"), or a return to what ``old`` names ("First week back at Deloitte" beside "I work at
+    Deloitte"). Never the same again when
     ``new`` tells what was done to a thing and ``old`` does not. A denial of ``old`` in its own words ends it.
     Another's change is never the user's to review."""
     if other_kinds(old, new):
@@ -140,6 +143,12 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
         # An ending of what ``old`` names, by its name, is its end ("Tom and I called it quits" beside "I'm seeing
         # Tom", "我和李娜去年离了" beside "我老婆叫李娜", "I ditched Chrome for Firefox" beside "I use Chrome").
         same, change = 0.0, max(change, CHANGE_AT)
+    if not told and structure.denies_another_thing(old, new):
+        change = 0.0  # "我三个星期没休息了" beside "我是老师": it denies what the fact does not name
+    if not told and structure.agrees_in_ending(old, new):
+        change = 0.0  # "eight months smoke-free now" beside "I quit smoking last year": it stays ended
+    if not told and structure.returns_to_what_it_names(old, new, kept):
+        change = 0.0  # "First week back at Deloitte after my leave" beside "I work at Deloitte": it holds again
     # What an episode names is the episode's ("I had an interview at PwC on Tuesday" beside "I work at Deloitte"),
     # unless its day may be the new value of a fact that names one ("划船从周一挪到了周五").
     episode = structure.an_episode(new) and not timed

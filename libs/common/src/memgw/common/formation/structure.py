@@ -247,6 +247,19 @@ _A_THING_SOMEWHERE = (
     r"\s+(?:my|the|a|an|our|his|her)\s+(?:[\w-]+\s+){0,2}?(?!(?:job|role|post|position|team|band|company|firm|school"
     r"|course|partner|husband|wife|boyfriend|girlfriend)\b)[\w-]+\s+(?:at|in|on|behind)\b"
 )
+# A span of weeks or more gone without a habit ("six weeks smoke-free", "a year sober"): its end. Told as a denial
+# ("I haven't had a drink in six months", "三个月没喝酒了"), it is how long the end has held, no circumstance.
+_A_SPAN = (
+    r"(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a few|a couple of|several)"
+    r"\s+(?:weeks?|months?|years?)"
+)
+_ABSTAINS_EN = rf"{_A_SPAN}\s+(?:now\s+)?(?:[\w-]+-free|sober|clean|off (?:the )?\w+|without (?:a |an |any )?\w+)"
+_ABSTAINING = re.compile(rf"\b{_ABSTAINS_EN}", re.IGNORECASE)
+_HOW_LONG = re.compile(
+    rf"\b(?:(?:in|for) (?:the (?:last|past) )?)?{_A_SPAN}\b"
+    r"|[\d一二两三四五六七八九十几半]+个?多?(?:星期|礼拜|周|月|年(?!级))多?",
+    re.IGNORECASE,
+)
 # The changes of state that end one: what held before holds no more. Each is a change of state too.
 _ENDS_EN = (
     r"stopp(?:ed|ing)|quit|gave up|given up|no longer|any ?more|broke (?:up|it off)|split up|separated|divorced"
@@ -255,6 +268,7 @@ _ENDS_EN = (
     r"|handed in (?:my |our )?notice|(?:my |our )?(?:last|final) day|ditched|dumped|dropped|packed in"
     r"|ended (?:things|it)|called it quits|called (?:it )?off|parted ways|went (?:our|their) separate ways"
     r"|(?:is|are|'s|'re) (?:gone|history)|got rid of|scrapped|cut (?:\w+ )?out"
+    rf"|{_ABSTAINS_EN}"
 )
 _ENDS_ZH = (
     r"不再|搬出|搬走|戒(?!指|备)(?:了|掉|烟|酒|糖|[\u4e00-\u9fff]{1,4}?了)|分手|分开了|离婚|离职|辞(?:职|了|掉)|脱单|卖(?:了|掉)|裁(?:了|掉|员)|开除|辞退"
@@ -288,7 +302,8 @@ _NOW_ZH = rf"{_PRESENT_ZH}|已经"
 # The aspect particle 了, not 了 read liǎo: what cannot be done ("我受不了那个味道", "我吃不了辣"), or understanding
 # ("我不了解").
 _LE = r"(?<!不)了(?!解)"
-_CHANGED_SINCE = re.compile(rf"\b(?:{_NOW_EN}|since)\b|{_NOW_ZH}|{_LE}|再", re.IGNORECASE)
+_CHANGED_SINCE_IN_WORDS = re.compile(rf"\b(?:{_NOW_EN}|since)\b|{_NOW_ZH}|再", re.IGNORECASE)
+_CHANGED_SINCE = re.compile(rf"{_CHANGED_SINCE_IN_WORDS.pattern}|{_LE}", re.IGNORECASE)
 # Taking something up ("I started running with a heart-rate monitor", "我最近开始负责一个新项目") adds to a
 # life; it replaces a fact only when it says so: "now", "again", "已经", the perfect ("I've started …") or the
 # 了 of a new situation that tell it holds now, or by turning the fact around.
@@ -634,6 +649,20 @@ def ends_what_it_names(old: str, new: str) -> bool:
         if ended:
             return True
     return False
+
+
+# A return: "back at X", "back to X", "returned to X", "回到X", "搬回X".
+_BACK_TO = r"\bback (?:at|to|in|into|with)\s+(?:the\s+)?|\breturn(?:ed|ing)? to\s+(?:the\s+)?|回到?"
+
+
+def returns_to_what_it_names(old: str, new: str, kept: set[str]) -> bool:
+    """Whether ``new`` tells a return to what ``old`` names (one of ``kept``) and ends nothing: "First week back
+    at Deloitte after my leave" beside "I work at Deloitte", "We moved back to Leeds" beside "I live in Leeds".
+    What holds holds again: no change of it. A change at the same place ("I'm a senior developer at Monzo now")
+    is no return, nor is leaving it ("I went back to uni after leaving Deloitte")."""
+    if not kept or not tells_a_change(new) or ends_a_state(new) or ends_what_it_names(old, new):
+        return False
+    return any(re.search(rf"(?:{_BACK_TO}){re.escape(v)}", new, re.IGNORECASE) for v in kept)
 
 
 # A name a statement opens with ("Santander changed their app again"), and the user anywhere in it.
@@ -1143,6 +1172,32 @@ def denies(sentence: str) -> bool:
     return bool(_DENIAL.search(sentence))
 
 
+_TAKEN_UP_AGAIN = re.compile(r"\bagain\b|\bback on\b|又|重新|复[吸抽喝]", re.IGNORECASE)
+
+
+def agrees_in_ending(old: str, new: str) -> bool:
+    """Whether ``new``, beginning nothing, denies or ends beside an ``old`` that ended something ("eight months
+    smoke-free now" beside "I quit smoking last year", "我已经一年没抽烟了" beside "我戒烟了"), or abstains for a
+    span beside an ``old`` that denies ("two months without a night out" beside "I don't drink"): what ended
+    stays ended, what was denied stays denied."""
+    if _BEGINNING.search(new) or _TAKEN_UP_AGAIN.search(new):
+        return False
+    if ends_a_state(old):
+        return denies(new) or ends_a_state(new)
+    return denies(old) and bool(_ABSTAINING.search(new))
+
+
+def denies_another_thing(old: str, new: str) -> bool:
+    """Whether each denial of ``new`` is of what ``old`` does not name, and ``new`` tells no change of state
+    ("我三个星期没休息了，太累了" beside "我是老师", "I haven't had a holiday in ages" beside "I'm a nurse"): what
+    it denies is another thing. A denial in ``old``'s words ("我不当老师了") is ``what_a_denial_adds``'s."""
+    if denies(old) or ends_a_state(old) or tells_a_change(new) or _CHANGED_SINCE_IN_WORDS.search(new):
+        return False  # "我们已经不在一起了", "not a single cigarette since March": the words of a change since
+    said = _stems(old)
+    denials = [c for c in _CLAUSE.split(new) if denies(c)]
+    return bool(denials) and not any(_stems(c) & said for c in denials)
+
+
 def denies_without_change(old: str, new: str) -> bool:
     """Whether ``new`` denies something and says nothing has changed, beside an ``old`` that denies nothing
     ("I don't eat meat or fish" beside "I'm a vegetarian"): a denial names no new value, so it is the same
@@ -1232,7 +1287,7 @@ def may_tell_a_change(old: str, new: str) -> bool:
         return True
     # Its 了 and its past are of that time, or of that task.
     episode = an_episode(new) or of_the_moment(new) or _AN_EVENT_DONE_ZH.search(new)
-    return not episode and bool(_DONE.search(new))
+    return not episode and bool(_DONE.search(_NO_NEW_SITUATION_ZH.sub("", new)))  # not "太累了": a degree exclaimed
 
 
 def only_takes_up(old: str, new: str) -> bool:
@@ -1364,7 +1419,7 @@ def what_a_denial_adds(old: str, new: str) -> DenialAdds | None:
     renaming: set[str] = set()
     narrowing: set[str] = set()
     for denial in denials:
-        denied = _what_is_denied(denial)
+        denied = _HOW_LONG.sub(" ", _what_is_denied(denial))
         if not _stems(denied) & said:
             continue  # it denies who or what its subject is ("Hannah and I aren't together anymore")
         words = _english_stems(denied)
