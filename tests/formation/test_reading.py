@@ -141,6 +141,9 @@ def _verdict(p: dict[str, float], old: str, new: str, *, decisions: bool = False
         (CHANGE_READ, "I'm vegan.", "I've been plant-based for ages.", OTHER),
         (CHANGE_READ, "I live in York.", "I've lived in Hull for years.", CHANGE),
         (CHANGE_READ, "我每天喝茶。", "我戒茶了", CHANGE),
+        # What is done to a named thing of the user's is that thing's; done to what the fact names, it may change it.
+        (CHANGE_READ, "I'm learning Italian.", "I switched my Babbel to the business course.", OTHER),
+        (CHANGE_READ, "I use an iPhone.", "I swapped my iPhone for a Pixel.", CHANGE),
         # A return to what the fact names is no change of it; a change at the same place, or a new bond, is one.
         (CHANGE_READ, "I work at Deloitte.", "First week back at Deloitte after my parental leave.", OTHER),
         (CHANGE_READ, "I live in Leeds.", "We moved back to Leeds after a year away.", OTHER),
@@ -172,6 +175,9 @@ def test_a_clause_changes_nothing_when_the_whole_names_the_value_as_still_holdin
         "I cycle to work on my Brompton.", "My Brompton got stolen, so I take the bus to work now."
     )
     assert reading.a_clause_may_change("I live in Brixton.", "I love it here, the rent is fine.")  # names nothing
+    # A whole that only denies what the memory does not name: none of its clauses changes it.
+    assert not reading.a_clause_may_change("我在学尤克里里。", "好久没碰琴了，手都生了")
+    assert reading.a_clause_may_change("我在学尤克里里。", "我已经不学了，手都生了")  # a change since, in words
 
 
 def _found(memory: str, kind: str, p: float = 0.9) -> reading.Found:

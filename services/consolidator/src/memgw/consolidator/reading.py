@@ -91,6 +91,10 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
     done_to = structure.done_to_a_thing(new) and not structure.replaces_what_it_names(old, new)
     if not (told or kept) and (decisions or done_to):
         change = 0.0
+    # Done to a thing of the user's that ``new`` names and ``old`` does not, what it names is that thing's ("I
+    # switched my Duolingo to the Mexican course" beside "I'm learning Spanish").
+    if done_to and not kept and values & structure.named_things_done_to(new):
+        change = 0.0
     # What was done to a thing is not having it said again ("我给电脑升级了显卡" beside "我有一台游戏本").
     if done_to and not structure.done_to_a_thing(old):
         same = 0.0
@@ -246,9 +250,12 @@ def said_again_in_part(own: list[str], parts: list[Found | None]) -> tuple[Found
 def a_clause_may_change(old: str, whole: str) -> bool:
     """Whether a clause of ``whole`` may stand as a change of ``old``: not when the whole names ``old``'s value
     again as still holding, telling no change and nothing that holds now ("Home is Brixton, in south London"
-    beside "I live in Brixton"; but "My Brompton got stolen, so I take the bus to work now")."""
+    beside "I live in Brixton"; but "My Brompton got stolen, so I take the bus to work now"), nor when it only
+    denies what ``old`` does not name ("好久没练琴了，手都生了" beside "我在学吉他")."""
     if _changes_nothing_yet(old, whole) or _what_a_denial_does(old, whole) == NARROWS:
         return False  # whatever its clauses say ("I don't drive to work anymore, I take the train")
+    if structure.denies_another_thing(old, whole):
+        return False  # nor when the whole only denies what ``old`` does not name ("好久没练琴了，手都生了")
     return not kept_values(old, whole) or _tells_now(whole)
 
 

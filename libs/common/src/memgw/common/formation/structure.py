@@ -340,6 +340,8 @@ _DONE_TO_A_THING = re.compile(
     r"|(?<![一两几这那每])把(?!家)[^，,。]{1,8}?[\u4e00-\u9fff]",
     re.IGNORECASE,
 )
+# A thing of the user's named by its own name and changed: "I switched my Duolingo to the Mexican course".
+_A_NAMED_THING_DONE_TO = re.compile(rf"\b{_CHANGING_EN}ed\s+(?:my|our)\s+((?-i:[A-Z])[\w-]*)", re.IGNORECASE)
 _WORKS_FOR = re.compile(r"给[^，,。]{1,8}?(?:打工|当|干活|做事|上班|工作|开车|带孩子)")
 
 
@@ -935,6 +937,12 @@ def done_to_a_thing(sentence: str) -> bool:
     my car", "我把牛奶换成了燕麦奶"; whatever 把 puts before its verb is a thing done to: "我把车送去保养了")
     rather than to what holds of them: no new value of a fact about the user, unless it names one."""
     return bool(_DONE_TO_A_THING.search(sentence)) and not (ends_a_state(sentence) or _WORKS_FOR.search(sentence))
+
+
+def named_things_done_to(sentence: str) -> set[str]:
+    """The names of the user's things the statement tells were changed ("Duolingo" in "I switched my Duolingo to
+    the Mexican course")."""
+    return set(_A_NAMED_THING_DONE_TO.findall(sentence))
 
 
 # A word of the older statement put before a thing as its owner: "the Civic's brakes", "Biscuit's food",
