@@ -888,6 +888,8 @@ def test_a_part_of_a_named_thing_set_to_a_value(old: str, new: str, its_part: bo
         ("I live in Bath.", "I switched to a standing desk.", True),
         ("I live on a narrowboat.", "I switched to a cheaper marina a few miles on", True),  # where it ends
         ("I'm lactose intolerant.", "I switched to soy milk in my porridge.", True),  # kept to one use
+        ("I'm coeliac.", "I switched to a cheaper brand of gluten-free pasta, just as good", True),  # its head
+        ("I use Chrome.", "I switched to a fork of Firefox.", False),  # of a name: maybe the new value
         ("我不吃糖。", "我茶里改放蜂蜜了", True),
         ("I take sugar in my tea.", "I switched to honey in my tea.", False),  # the use the fact names
         ("我对花生过敏。", "我换了一款花生酱替代品，是杏仁做的", False),  # a product's measure word: maybe a brand
