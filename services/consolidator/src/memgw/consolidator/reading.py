@@ -49,8 +49,9 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
     another kind ("我换了个工位" beside "我在腾讯上班"), nor, naming no new value, what has held for long ("I've been
     plant-based for years" beside "I'm vegan"), a denial of what ``old`` does not name ("我三个星期没休息了" beside
     "我是老师"), an end or a denial beside an end or a denial it agrees with ("eight months smoke-free now" beside "I
-    quit smoking last year"), or a return to what ``old`` names ("First week back at Deloitte" beside "I work at
-    Deloitte"). Never the same again when
+    quit smoking last year"), a return to what ``old`` names ("First week back at Deloitte" beside "I work at
+    Deloitte"), or a change of a thing ``new`` calls the user's by a name ``old`` does not ("I switched my Duolingo
+    to the Mexican course" beside "I'm learning Spanish"). Never the same again when
     ``new`` tells what was done to a thing and ``old`` does not. A denial of ``old`` in its own words ends it.
     Another's change is never the user's to review."""
     if other_kinds(old, new):

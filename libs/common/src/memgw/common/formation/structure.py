@@ -1023,8 +1023,8 @@ def sets_a_part_of(old: str, new: str) -> bool:
 _SWITCHED_TO = re.compile(
     r"\b(?i:switched|swapped|changed|set|turned)\s+(?:my|our|the)\s+((?:[a-z-]+\s+){0,2}[a-z-]+)\s+(?:over\s+)?to\b"
     r"|\b(?i:switched|swapped|changed)\s+(?:over\s+)?to\s+(?:an?|the|my|our|some)\s+"
-    r"((?:[a-z-]+\s+){0,3}[a-z-]+?)(?=\s+(?:for|of(?!\s+[A-Z])|to|from|on|in|at|with|near|by|down|up|round|around|across|off"
-    r"|over|next|behind|opposite|instead|that|which|where|because|so|and|but|or|since|this|last|a|an|the|just|now"
+    r"((?:[a-z-]+\s+){0,3}[a-z-]+?)(?=\s+(?:for|of(?!\s+[A-Z])|to|from|on|in|at|with|near|by|down|up|round|around"
+    r"|across|off|over|next|behind|opposite|instead|that|which|where|because|so|and|but|or|since|this|last|a|an|the|just|now"
     r"|today|yesterday|too|as|than|after|before|when|while)\b|\s*[,.;!?]|\s*$)"
     r"|换(?:了|成)了?一?[个家份只件双套张把种]([\u4e00-\u9fff]{2,6}?)(?=[，,。.！!了吃用喝买住]|$)"
 )
