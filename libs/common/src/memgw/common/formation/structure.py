@@ -255,9 +255,10 @@ _A_SPAN = (
 )
 _ABSTAINS_EN = rf"{_A_SPAN}\s+(?:now\s+)?(?:[\w-]+-free|sober|clean|off (?:the )?\w+|without (?:a |an |any )?\w+)"
 _ABSTAINING = re.compile(rf"\b{_ABSTAINS_EN}", re.IGNORECASE)
+_A_COUNT_ZH = r"[\d一二两三四五六七八九十几半]+"  # "三", "十几", "半", "2"
 _HOW_LONG = re.compile(
     rf"\b(?:(?:in|for) (?:the (?:last|past) )?)?{_A_SPAN}\b"
-    r"|[\d一二两三四五六七八九十几半]+个?多?(?:星期|礼拜|周|月|年(?!级))多?",
+    rf"|{_A_COUNT_ZH}个?多?(?:星期|礼拜|周|月|年(?!级))多?",
     re.IGNORECASE,
 )
 # The changes of state that end one: what held before holds no more. Each is a change of state too.
@@ -1242,7 +1243,7 @@ _ONE_PAST_TIME = re.compile(
 # completes the event, not a new state of a fact.
 _AN_EVENT_DONE_ZH = re.compile(
     r"(?<![我你他她它们])(?:完|会|懂|通过|过)[^，,。！!？?]{0,6}了"
-    r"|了(?:[一二两三四五六七八九十几半]|\d)+[个块斤公斤公里次遍本天周年杯份桌顿场页章]|了一?趟|了一?下(?![来去午周个次班面])"
+    rf"|了{_A_COUNT_ZH}[个块斤公斤公里次遍本天周年杯份桌顿场页章]|了一?趟|了一?下(?![来去午周个次班面])"
     r"|第(?:[一二两三四五六七八九十]|\d)+(?:次|轮|阶段|期|场|节|回)"
 )
 
