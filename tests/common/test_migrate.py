@@ -61,3 +61,30 @@ async def test_embeddings_stored_before_migration_12_come_back_the_same_as_bytes
             await conn.close()
     finally:
         await drop_database(pg_admin_url, name)
+
+
+async def test_a_memory_row_keeps_its_embedding_beside_its_content(pg_admin_url: str) -> None:
+    """A search re-reads every hit's row with its embedding: stored out of line, each hit would cost a
+    second lookup in the TOAST table."""
+    name = f"memgw_mig_{uuid.uuid4().hex[:8]}"
+    url = await create_database(pg_admin_url, name)
+    try:
+        await migrate_dsn(url)
+        vector = np.random.default_rng(7).standard_normal(384).astype(np.float32)
+        conn = await asyncpg.connect(url)
+        try:
+            await conn.execute(
+                "INSERT INTO memories (id, user_id, namespace, memory_type, content, visibility, content_hash,"
+                " embedding, embedding_model) VALUES ('m1', 'u', 'user/u/long_term', 'fact', $1, 'private', 'h',"
+                " $2, 'm')",
+                # 600 characters that do not compress: with the embedding, over Postgres's 2 kB default
+                "".join(np.random.default_rng(8).choice(list("abcdefghijklmnopqrstuvwxyz "), 600)),
+                vector_bytes(vector),
+            )
+            toast = await conn.fetchval("SELECT reltoastrelid::regclass::text FROM pg_class WHERE relname = 'memories'")
+            assert await conn.fetchval(f"SELECT count(*) FROM {toast}") == 0
+            assert np.array_equal(vector_of(await conn.fetchval("SELECT embedding FROM memories")), vector)
+        finally:
+            await conn.close()
+    finally:
+        await drop_database(pg_admin_url, name)
