@@ -362,3 +362,23 @@ async def test_a_fact_turned_around_is_never_merged_into_it(system: System) -> N
     assert len(taken_back["reviews"]) == 1, taken_back
     listed = await system.client.get("/v1/memory", params={"status": "needs_review"}, headers=system.auth(key))
     assert [m["evidence_count"] for m in listed.json()["items"] if m["content"] == "我不吃牛肉。"] == [1]
+
+
+async def test_what_the_user_says_of_themselves_after_another_may_change_their_fact(system: System) -> None:
+    """A statement that opens with another person or thing is theirs, yet a clause the user says of themselves after
+    it is the user's own: "we moved in on Saturday" of "the Sheffield house is ours at last, …" changes where the
+    user lives. What the user only does about the other ("we cook two dinners" because the husband eats meat)
+    changes nothing."""
+    for first, moved in (
+        ("I live in Manchester.", "the Sheffield house is ours at last, we moved in on Saturday"),
+        ("我住在上海。", "我老公换了工作，我们搬到了杭州"),
+    ):
+        key = await system.user(f"oa_{uuid.uuid4().hex[:6]}")
+        await _commit(system, key, first)
+        changed = await _commit(system, key, moved)
+        assert len(changed["reviews"]) == 1, changed
+
+    key = await system.user(f"oa_{uuid.uuid4().hex[:6]}")
+    await _commit(system, key, "I'm vegetarian.")
+    beside = await _commit(system, key, "my husband eats meat, so we cook two dinners")
+    assert beside["reviews"] == beside["merged"] == [], beside

@@ -53,6 +53,7 @@ from memgw.common.formation.structure import (
     switches_to_another_thing,
     takes_back_a_denial,
     the_same_person,
+    the_users_own_after_another,
     turns_around,
     what_a_denial_adds,
     without_clause,
@@ -1217,3 +1218,26 @@ def test_an_episode_of_a_life(text: str, episode: bool) -> None:
 )
 def test_a_name_put_after_a_clause_is_no_statement_of_its_own(clause: str, apposition: bool) -> None:
     assert an_apposition(clause) is apposition
+
+
+@pytest.mark.parametrize(
+    ("text", "own"),
+    [
+        ("the Vespa is sold, I cycle everywhere these days", ["I cycle everywhere these days"]),
+        (
+            "the new house is finally ours, we got the keys on Friday and moved everything over",
+            ["we got the keys on Friday and moved everything over"],
+        ),
+        ("my firm shut the Leeds office, so I'm working from home now", ["I'm working from home now"]),
+        ("they put me on days, so I work 7 to 3 now", ["I work 7 to 3 now"]),
+        ("我们公司搬到了浦东，我现在每天坐地铁上班", ["我现在每天坐地铁上班"]),
+        ("I'm driving a Kia now, the Focus is gone", []),  # the user's first: the user's own statement as a whole
+        ("My sister moved to Berlin, we miss her a lot", []),  # about her too
+        ("Dr Shah moved to a new surgery, I see her there now", []),
+        ("张医生调到别的医院了，我以后去那边找她", []),
+        ("My brother got a dog, my niece is thrilled", []),  # nobody of the user's own
+        ("My brother got a new job in Leeds.", []),  # one clause
+    ],
+)
+def test_what_the_user_says_of_themselves_after_another(text: str, own: list[str]) -> None:
+    assert the_users_own_after_another(text) == own

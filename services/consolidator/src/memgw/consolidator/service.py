@@ -365,6 +365,17 @@ class Consolidator:
         said, clause = again
         return said, role[1] if role and clause == role[0] else structure.without_clause(text, clause)
 
+    async def _said_in_a_clause_of_the_users(self, asked: _Asked, neighbours: list[tuple[Any, float]]) -> Any:
+        """What the user says of themselves after opening with someone or something else ("the Brompton got nicked,
+        so I take the bus to the office now", ``structure.the_users_own_after_another``) tells of their memories as
+        a statement of their own: each such clause read alone (``_related``), the surest taken."""
+        own = [c for c in structure.the_users_own_after_another(asked.candidate.content) if self._owns(c)]
+        if not own or not any(e["embedding_model"] == self.embedder.name for e, _ in neighbours):
+            return None
+        vectors = await self.store.embed_passages(own, self.embedder, tenant=asked.event.user_id)
+        read = [found for c, v in zip(own, vectors, strict=True) if (found := self._related(c, v, neighbours))]
+        return max(read, key=lambda found: found[2], default=None)
+
     @staticmethod
     def _owns(clause: str) -> bool:
         """Whether a clause is the user's own as it holds now (not another's, nor a past, nor imagined, nor an ask or
@@ -458,6 +469,7 @@ class Consolidator:
             related, rest = await self._related_in_whole_or_part(asked, neighbours)
         elif now:  # another's fact said again is evidence on it: never a change
             related = self._related(text, asked.vector, neighbours, theirs=True)
+            related = related or await self._said_in_a_clause_of_the_users(asked, neighbours)
         if doubted := asked.candidate.stands_only_as:  # worth keeping only as what the model is sure it is
             if related is None or related[1] not in doubted or related[2] < SURE_AT:
                 return True

@@ -635,6 +635,21 @@ def about_someone_named(old: str, new: str) -> bool:
     return False
 
 
+# A clause the user opens as its subject: "I …", "I'm …", "we're …", "我…" (not "my …": what is theirs may be
+# another's).
+_THE_USER_OPENS = re.compile(r"^\s*(?:(?:I|we)(?:'\w+)?\b|我)", re.IGNORECASE)
+
+
+def the_users_own_after_another(sentence: str) -> list[str]:
+    """The clauses after the first that the user says of themselves, in a statement that opens with someone or
+    something else: "I'm driving a Kia Niro EV" of "the Focus is gone, I'm driving a Kia Niro EV", "we got the keys
+    on Friday" of "the Edinburgh flat is finally ours, we got the keys on Friday". Not one that refers back to
+    the other ("Dr Shah moved to a new surgery, I see her there now": about her too)."""
+    if not about_someone_else(sentence):
+        return []
+    return [c for c in clauses(sentence)[1:] if _THE_USER_OPENS.match(c) and not _BACK_TO_THEM.search(c)]
+
+
 def ends_what_it_names(old: str, new: str) -> bool:
     """Whether ``new`` tells that the user ended what ``old`` names, by its name: the two of them ("Tom and I
     called it quits", "Zoe dumped me", "我和李娜离了") or the user and it ("I ditched Chrome for Firefox", "I sold
@@ -785,10 +800,11 @@ def news_of_someone_else(sentence: str) -> bool:
     """Whether the statement tells what happened or will happen to another person ("My uncle just got a
     job in Dubai", "My aunt switched to a vegan diet", "My son lost a tooth", "我侄子秋天要上大学了"): their
     news, not a standing fact of the user's. Who they are to the user and how they are ("My wife is a
-    pharmacist", "我男朋友叫小刚": 刚 is "just" only where it is no name's) is not news."""
+    pharmacist", "我男朋友叫小刚": 刚 is "just" only where it is no name's) is not news, nor is a statement that goes
+    on with the user's own ("我老公换了工作，我们搬到了杭州": ``the_users_own_after_another``)."""
     subject = _ANOTHER_PERSON.match(sentence)
     told_of_the_user = _TO_THE_USER_FIRST.match(sentence) or _SAYS_OF_THE_USER.match(sentence)
-    if subject is None or _WITH_THE_USER.match(sentence) or told_of_the_user:
+    if subject is None or _WITH_THE_USER.match(sentence) or told_of_the_user or the_users_own_after_another(sentence):
         return False
     changed = tells_a_change(sentence)
     if names_a_relation(sentence) and not changed:
