@@ -382,3 +382,16 @@ async def test_what_the_user_says_of_themselves_after_another_may_change_their_f
     await _commit(system, key, "I'm vegetarian.")
     beside = await _commit(system, key, "my husband eats meat, so we cook two dinners")
     assert beside["reviews"] == beside["merged"] == [], beside
+
+
+async def test_a_fact_said_again_of_one_clause_of_a_memory_is_evidence_on_it(system: System) -> None:
+    """ "I'm a mum of two" says again only the first clause of "I've got two kids, so weekends are busy": read beside
+    the whole, it is another fact; beside that clause, the same one."""
+    key = await system.user(f"pc_{uuid.uuid4().hex[:6]}")
+    await _commit(system, key, "I've got two kids, so weekends are busy.")
+    again = await _commit(system, key, "I'm a mum of two.")
+    assert len(again["merged"]) == 1, again
+    assert again["reviews"] == again["promoted"] == [], again
+    assert [(m["content"], m["evidence_count"]) for m in await _active(system, key)] == [
+        ("I've got two kids, so weekends are busy.", 2)
+    ]

@@ -27,7 +27,7 @@ from memgw.common.formation import form as formation
 from memgw.common.formation import structure
 from memgw.common.index.base import Match, MatchAny, VectorIndex, Where
 from memgw.common.logging import get_logger
-from memgw.common.memories import MemoryStore, NewMemory, reads, vector_of
+from memgw.common.memories import MemoryStore, NewMemory, reads, vector_bytes, vector_of
 from memgw.common.namespaces import USER_KINDS, Owners, owners_in, user_namespace
 from memgw.common.principals import principal_of
 from memgw.common.settings import ConsolidationSettings
@@ -365,6 +365,29 @@ class Consolidator:
         said, clause = again
         return said, role[1] if role and clause == role[0] else structure.without_clause(text, clause)
 
+    async def _said_again_of_a_part(self, asked: _Asked, neighbours: list[tuple[Any, float]]) -> Any:
+        """The memory one of whose own clauses the statement says again, read as the user's memory of that clause
+        alone ("Airbus is my employer" beside "I work at Airbus in Toulouse, so I'm usually busy Mon-Fri"): evidence
+        on it. Only the same again: what changes a part is read against the whole, as it was told."""
+        parts = [
+            (dict(e), c)
+            for e, _ in neighbours
+            if e["embedding_model"] == self.embedder.name
+            for c in structure.clauses(e["content"])
+            if self._owns(c)
+        ]
+        if not parts:
+            return None
+        vectors = await self.store.embed_passages([c for _, c in parts], self.embedder, tenant=asked.event.user_id)
+        alone = [
+            ({**e, "content": c, "embedding": vector_bytes(v)}, 0.0) for (e, c), v in zip(parts, vectors, strict=True)
+        ]
+        found = self._related(asked.candidate.content, asked.vector, alone)
+        if found is None or found[1] != relation.SAME:
+            return None
+        whole = next(e for e, _ in neighbours if e["id"] == found[0]["id"])
+        return whole, relation.SAME, found[2]
+
     async def _said_in_a_clause_of_the_users(self, asked: _Asked, neighbours: list[tuple[Any, float]]) -> Any:
         """What the user says of themselves after opening with someone or something else ("the Brompton got nicked,
         so I take the bus to the office now", ``structure.the_users_own_after_another``) tells of their memories as
@@ -467,6 +490,7 @@ class Consolidator:
         related, rest = None, None
         if own:
             related, rest = await self._related_in_whole_or_part(asked, neighbours)
+            related = related or await self._said_again_of_a_part(asked, neighbours)
         elif now:  # another's fact said again is evidence on it: never a change
             related = self._related(text, asked.vector, neighbours, theirs=True)
             related = related or await self._said_in_a_clause_of_the_users(asked, neighbours)
