@@ -44,12 +44,7 @@ async def test_embeddings_stored_before_migration_12_come_back_the_same_as_bytes
         vector = np.random.default_rng(5).standard_normal(384).astype(np.float32)
         conn = await asyncpg.connect(url)
         try:
-            await conn.execute(
-                "INSERT INTO memories (id, user_id, namespace, memory_type, content, visibility, content_hash,"
-                " embedding, embedding_model) VALUES ('m1', 'u', 'user/u/long_term', 'fact', 'x', 'private', 'h',"
-                " $1, 'm')",
-                vector.tolist(),
-            )
+            await _insert_memory(conn, "x", vector.tolist())
             await conn.execute("DELETE FROM index_pending")
             monkeypatch.setattr(migrate_module, "_migrations", lambda: [m for m in every if m[0] <= 12])
             assert await migrate(conn) == [12]
@@ -73,14 +68,9 @@ async def test_a_memory_row_keeps_its_embedding_beside_its_content(pg_admin_url:
         vector = np.random.default_rng(7).standard_normal(384).astype(np.float32)
         conn = await asyncpg.connect(url)
         try:
-            await conn.execute(
-                "INSERT INTO memories (id, user_id, namespace, memory_type, content, visibility, content_hash,"
-                " embedding, embedding_model) VALUES ('m1', 'u', 'user/u/long_term', 'fact', $1, 'private', 'h',"
-                " $2, 'm')",
-                # 600 characters that do not compress: with the embedding, over Postgres's 2 kB default
-                "".join(np.random.default_rng(8).choice(list("abcdefghijklmnopqrstuvwxyz "), 600)),
-                vector_bytes(vector),
-            )
+            # 600 characters that do not compress: with the embedding, over Postgres's 2 kB default
+            content = "".join(np.random.default_rng(8).choice(list("abcdefghijklmnopqrstuvwxyz "), 600))
+            await _insert_memory(conn, content, vector_bytes(vector))
             toast = await conn.fetchval("SELECT reltoastrelid::regclass::text FROM pg_class WHERE relname = 'memories'")
             assert await conn.fetchval(f"SELECT count(*) FROM {toast}") == 0
             assert np.array_equal(vector_of(await conn.fetchval("SELECT embedding FROM memories")), vector)
@@ -88,3 +78,13 @@ async def test_a_memory_row_keeps_its_embedding_beside_its_content(pg_admin_url:
             await conn.close()
     finally:
         await drop_database(pg_admin_url, name)
+
+
+async def _insert_memory(conn: asyncpg.Connection, content: str, embedding: object) -> None:
+    """Memory m1 of user u, with only the columns every version of the table requires."""
+    await conn.execute(
+        "INSERT INTO memories (id, user_id, namespace, memory_type, content, visibility, content_hash, embedding,"
+        " embedding_model) VALUES ('m1', 'u', 'user/u/long_term', 'fact', $1, 'private', 'h', $2, 'm')",
+        content,
+        embedding,
+    )
