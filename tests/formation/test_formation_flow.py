@@ -395,3 +395,14 @@ async def test_a_fact_said_again_of_one_clause_of_a_memory_is_evidence_on_it(sys
     assert [(m["content"], m["evidence_count"]) for m in await _active(system, key)] == [
         ("I've got two kids, so weekends are busy.", 2)
     ]
+
+
+async def test_since_when_a_fact_has_held_is_that_fact_again(system: System) -> None:
+    """ "I've been a nurse since 2009" names a year the memory does not: no new value of it, but since when it has
+    held. Said in the memory's own words, it is evidence on it and opens no review."""
+    key = await system.user(f"sw_{uuid.uuid4().hex[:6]}")
+    await _commit(system, key, "I'm a nurse.")
+    again = await _commit(system, key, "I've been a nurse since 2009.")
+    assert len(again["merged"]) == 1, again
+    assert again["reviews"] == again["promoted"] == [], again
+    assert [(m["content"], m["evidence_count"]) for m in await _active(system, key)] == [("I'm a nurse.", 2)]

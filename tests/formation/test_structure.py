@@ -33,6 +33,7 @@ from memgw.common.formation.structure import (
     framed,
     goes_on,
     held_for_long,
+    held_since,
     holds_now,
     imagined,
     in_the_past,
@@ -1241,3 +1242,18 @@ def test_a_name_put_after_a_clause_is_no_statement_of_its_own(clause: str, appos
 )
 def test_what_the_user_says_of_themselves_after_another(text: str, own: list[str]) -> None:
     assert the_users_own_after_another(text) == own
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "held"),
+    [
+        ("I'm vegetarian.", "I've been vegetarian since 2015.", True),
+        ("I work at Arup.", "I've been at Arup since the spring.", True),
+        ("I work days.", "I've been working nights since March.", False),  # a state the fact does not name
+        ("I smoke.", "I haven't smoked since March.", False),  # a denial
+        ("I live in Oslo.", "I've lived in Bergen since I moved in June.", False),  # a change told
+        ("I live in Oslo.", "I live in Oslo.", False),  # no since
+    ],
+)
+def test_what_has_held_since_a_time_in_the_facts_own_words(old: str, new: str, held: bool) -> None:
+    assert held_since(old, new) is held

@@ -1481,6 +1481,26 @@ def _stems(sentence: str) -> set[str]:
     return set(_english_stems(sentence)) | set(_FRAME_ZH.sub("", "".join(_CJK.findall(sentence))))
 
 
+# Since when a state has held: "since 2015", "since last March", "2019年以来".
+_SINCE_WHEN = re.compile(r"\bsince\s+(?:(?:the|early|late|mid-?|last|the start of)\s+)?\S+|\S+?年?以来", re.IGNORECASE)
+
+
+def since_when(sentence: str) -> list[str]:
+    """The words of each time the statement says a state has held since ("2015" of "since 2015")."""
+    return [w for found in _SINCE_WHEN.findall(sentence) for w in re.findall(r"\d+|[^\W\d_]+", found)]
+
+
+def held_since(old: str, new: str) -> bool:
+    """Whether ``new`` says that what ``old`` states has held since some time, in no words but ``old``'s own ("I've
+    been vegetarian since 2015" beside "I'm vegetarian"): it held then, and holds still. Not a state ``old`` does
+    not name ("I've been working nights since March" beside "I work days"), nor a denial ("I haven't smoked since
+    March"), nor a change told ("I've been living in Porto since I moved")."""
+    if not _SINCE_WHEN.search(new) or denies(new) or denies(old) or tells_a_change(new):
+        return False
+    said = _stems(_SINCE_WHEN.sub(" ", new))
+    return bool(said) and said <= _stems(old)
+
+
 def says_it_changed(sentence: str) -> bool:
     """Whether the statement tells a change of state, or denies with the aspect of a state changed since
     ("I'm not at Spotify anymore", "我已经不在腾讯了")."""
