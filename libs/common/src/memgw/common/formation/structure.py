@@ -1482,7 +1482,7 @@ def _stems(sentence: str) -> set[str]:
 
 
 # Since when a state has held: "since 2015", "since last March", "2019年以来".
-_SINCE_WHEN = re.compile(r"\bsince\s+(?:(?:the|early|late|mid-?|last|the start of)\s+)?\S+|\S+?年?以来", re.IGNORECASE)
+_SINCE_WHEN = re.compile(r"\bsince\s+(?:(?:the start of|the|early|late|mid-?|last)\s+)?\S+|\S+?年?以来", re.IGNORECASE)
 
 
 def since_when(sentence: str) -> list[str]:
