@@ -156,10 +156,12 @@ def _verdict(p: dict[str, float], old: str, new: str, *, decisions: bool = False
         (SAME_READ, "我爱喝酒。", "我半年没喝酒了", CHANGE),
         (SAME_READ, "I drink wine most nights.", "I don't drink at weekends anymore.", OTHER),  # a circumstance
         (CHANGE_READ, "我在小学教数学。", "我不教二年级了，今年带五年级。", OTHER),  # a grade, no span
-        # Since when a fact has held is no new value of it, and in its own words it is that fact again.
+        # Since when or how long a fact has held is no new value of it, and in its own words it is that fact again.
         (SAME_READ, "I live in Oslo.", "I've lived in Oslo since 2017.", SAME),
         (SAME_READ, "I bank with Monzo.", "I've banked with Monzo since last March.", SAME),
         (CHANGE_READ, "I'm a nurse.", "I've been a nurse since 2009.", SAME),
+        (SAME_READ, "I'm a teacher.", "I've been a teacher for 12 years.", SAME),  # how long: no new number
+        (CHANGE_READ, "I live in York.", "I've lived in Hull for 2 years.", CHANGE),
         (CHANGE_READ, "I eat anything.", "I've been vegan since January.", CHANGE),  # a state of another
         (CHANGE_READ, "I live in Oslo.", "Since June I've been living in Bergen.", CHANGE),  # another value
     ],

@@ -1250,6 +1250,8 @@ def test_what_the_user_says_of_themselves_after_another(text: str, own: list[str
         ("I'm vegetarian.", "I've been vegetarian since 2015.", True),
         ("I work at Arup.", "I've been at Arup since the spring.", True),
         ("I'm a nurse.", "I've been a nurse since the start of 2019.", True),
+        ("I'm a nurse.", "I've been a nurse for 15 years.", True),
+        ("我住在杭州。", "我在杭州住了五年了。", True),
         ("I work days.", "I've been working nights since March.", False),  # a state the fact does not name
         ("I smoke.", "I haven't smoked since March.", False),  # a denial
         ("I live in Oslo.", "I've lived in Bergen since I moved in June.", False),  # a change told

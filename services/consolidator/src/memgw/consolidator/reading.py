@@ -53,8 +53,8 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
     Deloitte"), or a change of a thing ``new`` calls the user's by a name ``old`` does not ("I switched my Duolingo
     to the Mexican course" beside "I'm learning Spanish"). Never the same again when
     ``new`` tells what was done to a thing and ``old`` does not. A denial of ``old`` in its own words ends it. Since
-    when ``old`` has held, in its own words, says it again ("I've lived in Oslo since 2017" beside "I live in Oslo"):
-    the date is no new value of a fact that names none.
+    when or how long ``old`` has held, in its own words, says it again ("I've lived in Oslo since 2017", "I've been a
+    nurse for 15 years"): the date or the count is no new value of a fact that names none.
     Another's change is never the user's to review."""
     if other_kinds(old, new):
         return None
@@ -66,9 +66,9 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
     # something else ("I passed my grade 5 piano exam" beside "I'm learning the piano", "I took the dogs to the
     # beach on Sunday" beside "I have two dogs", "I moved our weekly sync to Friday" beside "I work for Siemens").
     timed = any(_a_number_or_time(v) for v in named_values(old))
-    if not timed:  # nor is the date since when it has held ("I've lived in Lisbon since 2019")
-        since = set(structure.since_when(new))
-        values = {v for v in values if not (_a_date(v) and v in since)}
+    if not timed:  # nor is since when or how long it has held ("since 2019", "for 15 years")
+        held = set(structure.how_long_held(new))
+        values = {v for v in values if not (_a_number_or_time(v) and v in held)}
     told = values if timed else {v for v in values if not _a_number_or_time(v)}
     same_kind = bool(kinds(old) & kinds(new))  # both where the user lives, or both where they work
     # Another number, address or handle of the same fact is a new value of it (a phone number, an email);
@@ -193,9 +193,6 @@ _TIME = re.compile(
 )
 
 
-_A_YEAR = re.compile(r"(?:19|20)\d\d")
-
-
 def _a_number(value: str) -> bool:
     """A number or a phone number; not a name with a digit in it ("T1D", "XC60")."""
     return value[:1].isdigit()
@@ -203,11 +200,6 @@ def _a_number(value: str) -> bool:
 
 def _a_number_or_time(value: str) -> bool:
     return _a_number(value) or bool(_TIME.fullmatch(value))
-
-
-def _a_date(value: str) -> bool:
-    """A day, a month or a year: when, not what ("since 2019", "in March")."""
-    return bool(_TIME.fullmatch(value) or _A_YEAR.fullmatch(value))
 
 
 # (memory, relation, probability): what a statement, or a clause of it, is to one of the user's memories.

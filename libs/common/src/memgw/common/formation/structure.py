@@ -1481,23 +1481,26 @@ def _stems(sentence: str) -> set[str]:
     return set(_english_stems(sentence)) | set(_FRAME_ZH.sub("", "".join(_CJK.findall(sentence))))
 
 
-# Since when a state has held: "since 2015", "since last March", "2019年以来".
+# Since when or how long a state has held: "since 2015", "since last March", "2019年以来", "for 15 years", "十年".
 _SINCE_WHEN = re.compile(r"\bsince\s+(?:(?:the start of|the|early|late|mid-?|last)\s+)?\S+|\S+?年?以来", re.IGNORECASE)
+_HELD_FOR = re.compile(rf"{_SINCE_WHEN.pattern}|{_HOW_LONG.pattern}", re.IGNORECASE)
 
 
-def since_when(sentence: str) -> list[str]:
-    """The words of each time the statement says a state has held since ("2015" of "since 2015")."""
-    return [w for found in _SINCE_WHEN.findall(sentence) for w in re.findall(r"\d+|[^\W\d_]+", found)]
+def how_long_held(sentence: str) -> list[str]:
+    """The words of each time the statement says a state has held since, or of how long it has held ("2015" of
+    "since 2015", "15" of "for 15 years")."""
+    return [w for found in _HELD_FOR.findall(sentence) for w in re.findall(r"\d+|[^\W\d_]+", found)]
 
 
 def held_since(old: str, new: str) -> bool:
-    """Whether ``new`` says that what ``old`` states has held since some time, in no words but ``old``'s own ("I've
-    been vegetarian since 2015" beside "I'm vegetarian"): it held then, and holds still. Not a state ``old`` does
-    not name ("I've been working nights since March" beside "I work days"), nor a denial ("I haven't smoked since
-    March"), nor a change told ("I've been living in Porto since I moved")."""
-    if not _SINCE_WHEN.search(new) or denies(new) or denies(old) or tells_a_change(new):
+    """Whether ``new`` says that what ``old`` states has held since some time or for some time, in no words but
+    ``old``'s own ("I've been vegetarian since 2015", "I've been a nurse for 15 years" beside "I'm a nurse"): it
+    held then, and holds still. Not a state ``old`` does not name ("I've been working nights since March" beside
+    "I work days"), nor a denial ("I haven't smoked since March"), nor a change told ("I've been living in Porto
+    since I moved")."""
+    if not _HELD_FOR.search(new) or denies(new) or denies(old) or tells_a_change(new):
         return False
-    said = _stems(_SINCE_WHEN.sub(" ", new))
+    said = _stems(_HELD_FOR.sub(" ", new))
     return bool(said) and said <= _stems(old)
 
 
