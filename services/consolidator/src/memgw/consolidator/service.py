@@ -27,7 +27,7 @@ from memgw.common.formation import form as formation
 from memgw.common.formation import structure
 from memgw.common.index.base import Match, MatchAny, VectorIndex, Where
 from memgw.common.logging import get_logger
-from memgw.common.memories import MemoryStore, NewMemory, reads, vector_bytes, vector_of
+from memgw.common.memories import MemoryStore, NewMemory, reads, vector_of
 from memgw.common.namespaces import USER_KINDS, Owners, owners_in, user_namespace
 from memgw.common.principals import principal_of
 from memgw.common.settings import ConsolidationSettings
@@ -300,24 +300,30 @@ class Consolidator:
         changes (relation.py, weighed by ``reading.weighed``), or None. A memory about someone else ("My sister
         lives in Rome") only when ``text`` is about the same person, and then only said again: another's change
         is never the user's to review, nor is anything ``theirs`` (``text`` about someone else) a change."""
-        model = relation.for_embedder(self.embedder.name)
-        if model is None:
-            return None
         others = {e["id"] for e, _ in neighbours if theirs or structure.about_someone_else(e["content"])}
         known = [
-            e
+            (e, e["content"], vector_of(e["embedding"]).tolist())
             for e, _ in neighbours
             if e["embedding_model"] == self.embedder.name
             and (e["id"] not in others or structure.the_same_person(e["content"], text))
         ]
-        found = model.probabilities([vector_of(e["embedding"]).tolist() for e in known], [vector] * len(known))
+        return self._surest(text, vector, known, others)
+
+    def _surest(
+        self, text: str, vector: list[float], known: list[tuple[Any, str, list[float]]], others: set[str]
+    ) -> Any:
+        """(memory, relation, probability) for what ``text`` most surely says again or changes among ``known``:
+        each a memory, the words it is read by (its content, or one clause of it) and their vector; a memory in
+        ``others`` is someone else's."""
+        model = relation.for_embedder(self.embedder.name)
+        if model is None or not known:
+            return None
+        found = model.probabilities([v for _, _, v in known], [vector] * len(known))
         decision = classify_type(text) == "decision"
         best: Any = None
-        for existing, p in zip(known, found, strict=True):
+        for (existing, words, _), p in zip(known, found, strict=True):
             decisions = decision and existing["memory_type"] == "decision"
-            weighed = reading.weighed(
-                p, existing["content"], text, decisions=decisions, another=existing["id"] in others
-            )
+            weighed = reading.weighed(p, words, text, decisions=decisions, another=existing["id"] in others)
             for kind, sure_at in ((relation.SAME, reading.SAME_AT), (relation.CHANGE, reading.CHANGE_AT)):
                 if weighed is not None and weighed[kind] >= sure_at and (best is None or weighed[kind] > best[2]):
                     best = (existing, kind, weighed[kind])
@@ -370,7 +376,7 @@ class Consolidator:
         alone ("Airbus is my employer" beside "I work at Airbus in Toulouse, so I'm usually busy Mon-Fri"): evidence
         on it. Only the same again: what changes a part is read against the whole, as it was told."""
         parts = [
-            (dict(e), c)
+            (e, c)
             for e, _ in neighbours
             if e["embedding_model"] == self.embedder.name
             for c in structure.clauses(e["content"])
@@ -379,14 +385,9 @@ class Consolidator:
         if not parts:
             return None
         vectors = await self.store.embed_passages([c for _, c in parts], self.embedder, tenant=asked.event.user_id)
-        alone = [
-            ({**e, "content": c, "embedding": vector_bytes(v)}, 0.0) for (e, c), v in zip(parts, vectors, strict=True)
-        ]
-        found = self._related(asked.candidate.content, asked.vector, alone)
-        if found is None or found[1] != relation.SAME:
-            return None
-        whole = next(e for e, _ in neighbours if e["id"] == found[0]["id"])
-        return whole, relation.SAME, found[2]
+        known = [(e, c, v) for (e, c), v in zip(parts, vectors, strict=True)]
+        found = self._surest(asked.candidate.content, asked.vector, known, set())  # an own clause is no one else's
+        return found if found is not None and found[1] == relation.SAME else None
 
     async def _said_in_a_clause_of_the_users(self, asked: _Asked, neighbours: list[tuple[Any, float]]) -> Any:
         """What the user says of themselves after opening with someone or something else ("the Brompton got nicked,

@@ -1482,8 +1482,9 @@ def _stems(sentence: str) -> set[str]:
 
 
 # Since when or how long a state has held: "since 2015", "since last March", "2019年以来", "for 15 years", "十年".
-_SINCE_WHEN = re.compile(r"\bsince\s+(?:(?:the start of|the|early|late|mid-?|last)\s+)?\S+|\S+?年?以来", re.IGNORECASE)
-_HELD_FOR = re.compile(rf"{_SINCE_WHEN.pattern}|{_HOW_LONG.pattern}", re.IGNORECASE)
+_HELD_FOR = re.compile(
+    rf"\bsince\s+(?:(?:the start of|the|early|late|mid-?|last)\s+)?\S+|\S+?年?以来|{_HOW_LONG.pattern}", re.IGNORECASE
+)
 
 
 def how_long_held(sentence: str) -> list[str]:
