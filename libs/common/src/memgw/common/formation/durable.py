@@ -94,13 +94,23 @@ def fit(embedder: str, vectors: np.ndarray, keep: np.ndarray, *, l2: float = 0.1
 
 def statements() -> list[dict[str, Any]]:
     """The labelled set the shipped model is trained on: {text, lang, keep}."""
-    text = resources.files(__package__).joinpath(STATEMENTS_FILE).read_text(encoding="utf-8")
+    return labelled(STATEMENTS_FILE)
+
+
+def labelled(name: str) -> list[dict[str, Any]]:
+    """A labelled set shipped beside the models, one JSON object a line."""
+    text = resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
-@cache
 def shipped() -> DurableModel:
-    raw = json.loads(resources.files(__package__).joinpath(MODEL_FILE).read_text(encoding="utf-8"))
+    return load(MODEL_FILE)
+
+
+@cache
+def load(name: str) -> DurableModel:
+    """A model of this kind shipped beside its set (``durable.json``, ``ongoing.json``)."""
+    raw = json.loads(resources.files(__package__).joinpath(name).read_text(encoding="utf-8"))
     return DurableModel(
         raw["embedder"],
         np.asarray(raw["mean"]),

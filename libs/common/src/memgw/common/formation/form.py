@@ -1,30 +1,40 @@
 """The one way a conversation forms memory, on every path (session commit, mem0 ``add`` with infer,
 EverMemOS ``flush``, the plugins, the Conversation source): the user's statements by speaker, each
-judged durable or not by the shipped model over the embedder's vectors, then the ``extract_memory``
+judged durable or not by the shipped models over the embedder's vectors, then the ``extract_memory``
 skill (the LLM's, when one is configured)."""
 
 from __future__ import annotations
 
 from memgw.common.embedding.base import Embedder
-from memgw.common.formation.durable import KEEP_AT, DurableModel, for_embedder
+from memgw.common.formation import durable, ongoing
+from memgw.common.formation.durable import KEEP_AT, DurableModel
 from memgw.common.formation.speakers import user_statements
 from memgw.common.formation.structure import clauses_alone, framed
 from memgw.common.secrets import contains_secret
 from memgw.common.skills import Skills
 from memgw.common.skills.memory import ExtractInput, ExtractMemory, ExtractOutput
 
+Models = tuple[DurableModel, DurableModel]  # the durable model, and the ongoing model for statements in progress
+
 
 async def extract(skills: Skills, embedder: Embedder, episodes: list[tuple[str | None, str]]) -> ExtractOutput:
     """Candidate memories of what the user said in ``episodes`` ((role, text), role None = the user's)."""
     said = user_statements(episodes)
-    model = for_embedder(embedder.name)
-    durable: list[float] | None = None
-    if model is not None:
-        said, durable = await _judged(model, embedder, said)
-    return await skills.run(ExtractMemory, ExtractInput(episodes=said, durable=durable))
+    lasting, going = durable.for_embedder(embedder.name), ongoing.for_embedder(embedder.name)
+    weights: list[float] | None = None
+    if lasting is not None and going is not None:
+        said, weights = await _judged((lasting, going), embedder, said)
+    return await skills.run(ExtractMemory, ExtractInput(episodes=said, durable=weights))
 
 
-async def _judged(model: DurableModel, embedder: Embedder, said: list[str]) -> tuple[list[str], list[float]]:
+async def _probabilities(models: Models, embedder: Embedder, said: list[str]) -> list[float]:
+    """How likely each statement is durable: the durable model's, or the ongoing model's for what the user says
+    they are doing ("I'm charging my phone")."""
+    vectors = await embedder.embed_passages(said)
+    return ongoing.weighed(said, vectors, models[0].probabilities(vectors), models[1])
+
+
+async def _judged(models: Models, embedder: Embedder, said: list[str]) -> tuple[list[str], list[float]]:
     """Each statement with how likely it is durable. A sentence the model does not keep may still state a
     fact beside a request or an aside ("推荐个菜吧，香菜我是一点都不碰的", "I have a boyfriend now, so dinner
     for two"): the whole weighs the fact down, so such a sentence's clauses are judged each alone instead. So
@@ -33,7 +43,7 @@ async def _judged(model: DurableModel, embedder: Embedder, said: list[str]) -> t
     none of it becomes a memory."""
     if not said:
         return [], []
-    whole = model.probabilities(await embedder.embed_passages(said))
+    whole = await _probabilities(models, embedder, said)
     parts = {
         i: cut
         for i, (sentence, p) in enumerate(zip(said, whole, strict=True))
@@ -42,10 +52,10 @@ async def _judged(model: DurableModel, embedder: Embedder, said: list[str]) -> t
     if not parts:
         return said, whole
     flat = [clause for cut in parts.values() for clause in cut]
-    found = iter(model.probabilities(await embedder.embed_passages(flat)))
-    statements, durable = [], []
+    found = iter(await _probabilities(models, embedder, flat))
+    statements, weights = [], []
     for i, (sentence, p) in enumerate(zip(said, whole, strict=True)):
         for text in parts.get(i, [sentence]):
             statements.append(text)
-            durable.append(next(found) if i in parts else p)
-    return statements, durable
+            weights.append(next(found) if i in parts else p)
+    return statements, weights

@@ -904,6 +904,27 @@ def for_a_while(sentence: str) -> bool:
     )
 
 
+# What one says one is doing or where one is: the present progressive ("I'm queueing at the post office", "we're
+# renovating a farmhouse"), a state of being somewhere or at something ("I'm on hold", "I'm in sales"), and
+# Chinese 在 / 正在 before the verb or the place ("我在洗碗", "我在京东做采购"). The form says nothing of how long:
+# it is the same for this minute and for a stretch of a life, so it only marks what the ongoing model weighs.
+# Not 在乎 / 在意 (to care), a verb of its own.
+_IN_PROGRESS = re.compile(
+    r"^(?:(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(?:(?:just|currently|still|now|busy|literally|actually|already)\s+)*"
+    r"(?:[a-z]+ing|at|on|in|out|off|stuck)\b"
+    r"|(?:just|currently|busy|still)\s+[a-z]+ing\b"
+    r"|我们?(?:正在|正|在(?![乎意]))|正在)",
+    re.IGNORECASE,
+)
+
+
+def in_progress(sentence: str) -> bool:
+    """Whether the statement says what the user is doing or where they are now, in the progressive ("I'm charging
+    my phone", "I'm training for a triathlon", "我在排队", "我在读研"): whether that lasts is the ongoing model's to
+    weigh, not this form's."""
+    return bool(_IN_PROGRESS.search(without_opener(sentence)))
+
+
 def of_the_moment(sentence: str) -> bool:
     """Whether the statement is anchored to this day or moment ("I'm shattered today", "Today I had tea
     instead"). What such a statement tells holds then only; whether it also begins what lasts ("Today was
