@@ -266,6 +266,8 @@ def test_what_holds_still_is_told_from_what_is_set_against_it(text: str, still: 
         ("我一点也不喜欢。", False),  # not at all
         ("我又养了一只狗。", True),  # another one
         ("我又换了一个工作。", False),  # changed again
+        ("这个月我又存了五千块。", True),  # as much again, counted
+        ("我工资又涨了五百。", False),  # a new value, counted
         ("我又开始喝咖啡了。", False),
         ("I've stopped eating fish as well.", False),  # an ending told as one more
         ("I've cut out red meat too.", False),

@@ -229,7 +229,8 @@ _OF_THE_MOMENT = re.compile(
 # An additive focus ("I also like …", "我也…", "as well"): one more value of a many-valued fact, never
 # the same one again nor a replacement.
 # Not "也" of "一点也不" nor of "不吃肉也不吃鱼" (neither … nor): only "我也不…" adds a denial. "又…一只" is "another"
-# ("我又养了一只狗"), unless what is done again is a change ("我又换了一个工作"). Not "to another" nor "for another"
+# ("我又养了一只狗"), and "又…了" with a count is as much again ("这个月我又存了五千块", "another £500"), unless what is
+# done again is a change ("我又换了一个工作", "工资又涨了五百"). Not "to another" nor "for another"
 # ("Sandra moved to another team"): a different one. "A second …" is one more ("we adopted a second cat"), not when it
 # is asked for ("every merge needs a second approver") nor which year ("a second-year student").
 _ADDITIVE = re.compile(
@@ -237,7 +238,8 @@ _ADDITIVE = re.compile(
     r"|(?<!\bneed )(?<!\bneeds )(?<!\brequire )(?<!\brequires )\ba (?:second|third|fourth)\b(?!-)"
     r"|\bin addition\b|\bbesides\b"
     r"|也(?!不|没|许)|^\s*我们?也(?=不|没)|另外|此外|还有"
-    r"|又(?!换|搬|跳|转|改)[^，。,.\s]{0,3}一(?:只|个|辆|台|条|套|本|门|位|家|部|份)",
+    r"|又(?!换|搬|跳|转|改)[^，。,.\s]{0,3}一(?:只|个|辆|台|条|套|本|门|位|家|部|份)"
+    r"|又(?!换|搬|跳|转|改|涨|降|升|胖|瘦|长)[^，。,.\s\d了]{1,2}了[\d两三四五六七八九十几百千万]",
     re.IGNORECASE,
 )
 
