@@ -40,3 +40,11 @@ def test_of_a_question_that_first_states_something_the_statement_is_what_the_use
 def test_an_episode_without_prefixes_is_its_roles() -> None:
     assert user_statements([("tool", "exit code 0"), ("system", "You are helpful.")]) == []
     assert user_statements([(None, "I take the 8:05 train.")]) == ["I take the 8:05 train."]
+
+
+def test_typographic_apostrophes_are_read_as_typed_ones() -> None:
+    """What a phone writes is what the rules and the models read: "I don’t" is "I don't"."""
+    assert user_statements([("user", "I don’t eat meat. I‘m veggie, it’s my sister’s fault.")]) == [
+        "I don't eat meat.",
+        "I'm veggie, it's my sister's fault.",
+    ]
