@@ -48,3 +48,20 @@ def test_typographic_apostrophes_are_read_as_typed_ones() -> None:
         "I don't eat meat.",
         "I'm veggie, it's my sister's fault.",
     ]
+
+
+def test_the_text_an_ask_to_translate_or_rewrite_gives_is_not_the_users_statement() -> None:
+    episodes: list[tuple[str | None, str]] = [
+        ("user", "帮我翻译一下这句话：I love you"),
+        ("user", "Translate to French: I have two cats."),
+        ("user", "Can you proofread this: I has been a nurse since 2019."),
+        ("user", "Correction: I live in Leeds."),  # the user's own correction
+        ("user", "Please note: I'm allergic to nuts."),  # what is asked to be kept is theirs
+    ]
+    assert user_statements(episodes) == [
+        "帮我翻译一下这句话",
+        "Translate to French",
+        "Can you proofread this",
+        "Correction: I live in Leeds.",
+        "I'm allergic to nuts.",
+    ]

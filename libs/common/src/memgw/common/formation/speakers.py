@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memgw.common.formation.structure import stated_before_ask, without_closer, without_opener
+from memgw.common.formation.structure import stated_before_ask, without_closer, without_material, without_opener
 from memgw.common.text import sentences
 
 USER, ASSISTANT, OTHER = "user", "assistant", "other"
@@ -71,7 +71,8 @@ def turns(text: str, role: str | None = None) -> list[Turn]:
 def user_statements(episodes: list[tuple[str | None, str]]) -> list[str]:
     """Each sentence the user said, in order, from (role, text) episodes; of a question that first
     states something ("I live in Leeds, any good walks nearby?"), the statement without its ask; and
-    without what opens or closes it but says nothing ("btw", "对了，", ", just so you know"). Typographic
+    without what opens or closes it but says nothing ("btw", "对了，", ", just so you know"), nor the text an ask
+    to translate or rewrite gives ("帮我翻译一下这句话：I love you"). Typographic
     apostrophes are typed ones: phones and word processors write "I don’t", and neither the structure's rules
     nor the embedder read it as "I don't" (the relation model took "I don’t eat meat these days" beside "I eat
     meat" for the same fact)."""
@@ -82,7 +83,7 @@ def user_statements(episodes: list[tuple[str | None, str]]) -> list[str]:
         if t.speaker == USER
         for s in sentences(t.text)
     ]
-    return [without_closer(without_opener(stated_before_ask(s) or s)) for s in said]
+    return [without_material(without_closer(without_opener(stated_before_ask(s) or s))) for s in said]
 
 
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})

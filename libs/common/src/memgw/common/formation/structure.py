@@ -401,6 +401,35 @@ def asks(clause: str) -> bool:
     return bool(_ASK.match(clause) or _PROPOSAL.match(clause)) or is_question(clause) or a_task(clause)
 
 
+# An ask to work on a text, and the text after its colon ("帮我翻译一下这句话：I love you", "Can you proofread this: I
+# has been working here since 2019"): what follows is the ask's material, not a statement of the user's. Only a
+# working of the text: what the user asks to be kept ("Remember this: my wife's birthday is 3 May") is theirs.
+_ASK_AND_MATERIAL = re.compile(r"^(?P<ask>[^:：]{2,80}?)\s*[:：]\s*\S")
+_WORKING_A_TEXT = re.compile(
+    r"\b(?:translat|proofread|rewrit|rephras|paraphras|summari[sz]|polish|correct|edit|reword|shorten)\w*"
+    r"|翻译|润色|改写|修改|总结|校对|纠正|缩写|扩写|改成",
+    re.IGNORECASE,
+)
+# The same told as an order, not a note: "Translate to French", "翻译一下"; not "Edit" nor "Correction", which head
+# a user's own correction ("Correction: I live in Leeds").
+_WORK_ON_THIS = re.compile(
+    r"(?:translate|proofread|rewrite|rephrase|paraphrase|summari[sz]e|polish|reword|shorten)\b\s*\w"
+    r"|(?:翻译|润色|改写|总结|校对|缩写|扩写)",
+    re.IGNORECASE,
+)
+
+
+def without_material(sentence: str) -> str:
+    """The statement without the text an ask to work on a text gives after its colon ("帮我翻译一下这句话" of
+    "帮我翻译一下这句话：I love you", "Translate to French" of "Translate to French: I have two cats")."""
+    found = _ASK_AND_MATERIAL.match(sentence)
+    if not found:
+        return sentence
+    ask = found.group("ask").strip()
+    asked = (asks(ask) and _WORKING_A_TEXT.search(ask)) or _WORK_ON_THIS.match(ask)
+    return ask if asked else sentence
+
+
 # More than a discourse marker ("Also, what …?", "Oh, can you …?"): two words, or three Chinese characters.
 _A_CLAUSE = re.compile(r"\w+\W+\w+|[\u3400-\u9fff]{3}")
 
