@@ -122,6 +122,7 @@ def load(name: str) -> DurableModel:
     )
 
 
-def for_embedder(name: str) -> DurableModel | None:
-    model = shipped()
+def for_embedder(name: str, model_file: str = MODEL_FILE) -> DurableModel | None:
+    """The shipped model of this kind (``model_file``) for embedder ``name``, None for another embedder's vectors."""
+    model = load(model_file)
     return model if model.embedder == name else None

@@ -26,8 +26,7 @@ def statements() -> list[dict[str, Any]]:
 
 
 def for_embedder(name: str) -> durable.DurableModel | None:
-    model = durable.load(MODEL_FILE)
-    return model if model.embedder == name else None
+    return durable.for_embedder(name, MODEL_FILE)
 
 
 def weighed(said: list[str], vectors: list[list[float]], p: list[float], model: durable.DurableModel) -> list[float]:

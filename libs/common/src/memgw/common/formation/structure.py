@@ -405,18 +405,12 @@ def asks(clause: str) -> bool:
 # has been working here since 2019"): what follows is the ask's material, not a statement of the user's. Only a
 # working of the text: what the user asks to be kept ("Remember this: my wife's birthday is 3 May") is theirs.
 _ASK_AND_MATERIAL = re.compile(r"^(?P<ask>[^:：]{2,80}?)\s*[:：]\s*\S")
-_WORKING_A_TEXT = re.compile(
-    r"\b(?:translat|proofread|rewrit|rephras|paraphras|summari[sz]|polish|correct|edit|reword|shorten)\w*"
-    r"|翻译|润色|改写|修改|总结|校对|纠正|缩写|扩写|改成",
-    re.IGNORECASE,
-)
+_TEXT_WORK_EN = r"translate|proofread|rewrite|rephrase|paraphrase|summari[sz]e|polish|reword|shorten"
+_TEXT_WORK_ZH = r"翻译|润色|改写|总结|校对|缩写|扩写"
+_WORKING_A_TEXT = re.compile(rf"\b(?:{_TEXT_WORK_EN}|correct|edit)\w*|{_TEXT_WORK_ZH}|修改|纠正|改成", re.IGNORECASE)
 # The same told as an order, not a note: "Translate to French", "翻译一下"; not "Edit" nor "Correction", which head
 # a user's own correction ("Correction: I live in Leeds").
-_WORK_ON_THIS = re.compile(
-    r"(?:translate|proofread|rewrite|rephrase|paraphrase|summari[sz]e|polish|reword|shorten)\b\s*\w"
-    r"|(?:翻译|润色|改写|总结|校对|缩写|扩写)",
-    re.IGNORECASE,
-)
+_WORK_ON_THIS = re.compile(rf"(?:{_TEXT_WORK_EN})\b\s*\w|{_TEXT_WORK_ZH}", re.IGNORECASE)
 
 
 def without_material(sentence: str) -> str:
