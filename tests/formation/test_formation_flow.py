@@ -383,6 +383,14 @@ async def test_what_the_user_says_of_themselves_after_another_may_change_their_f
     beside = await _commit(system, key, "my husband eats meat, so we cook two dinners")
     assert beside["reviews"] == beside["merged"] == [], beside
 
+    # Another person moved to where the user lives: what the user says then follows from it (the clause alone
+    # reads as a change, 1.0).
+    key = await system.user(f"oa_{uuid.uuid4().hex[:6]}")
+    await _commit(system, key, "I live in Edinburgh.")
+    follows = await _commit(system, key, "my brother just moved to Edinburgh, so we're neighbours now")
+    assert follows["reviews"] == [], follows
+    assert "I live in Edinburgh." in [m["content"] for m in await _active(system, key)], follows
+
 
 async def test_a_fact_said_again_of_one_clause_of_a_memory_is_evidence_on_it(system: System) -> None:
     """ "I'm a mum of two" says again only the first clause of "I've got two kids, so weekends are busy": read beside

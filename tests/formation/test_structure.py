@@ -29,6 +29,7 @@ from memgw.common.formation.structure import (
     ends_a_state,
     ends_what_it_names,
     feels_about_what_holds,
+    follows_anothers_move_to,
     for_a_while,
     framed,
     goes_on,
@@ -1289,3 +1290,18 @@ def test_what_the_user_says_of_themselves_after_another(text: str, own: list[str
 )
 def test_what_has_held_since_a_time_in_the_facts_own_words(old: str, new: str, held: bool) -> None:
     assert held_since(old, new) is held
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "follows"),
+    [
+        ("I live in Edinburgh.", "My brother just moved to Edinburgh, so we're neighbours now.", True),
+        ("我住在杭州。", "我妹妹搬到杭州了，我们成了邻居。", True),
+        ("I work at Deloitte.", "My wife got a job at Deloitte, so we commute together now.", True),
+        ("I ride a Brompton to the office.", "The Brompton got nicked, so I take the bus now.", False),  # no person
+        ("我住在上海。", "我老公换了工作，我们搬到了杭州。", False),  # not to what the memory names
+        ("I live in Edinburgh.", "My brother lives in Edinburgh, we're neighbours.", False),  # no move
+    ],
+)
+def test_what_follows_another_persons_move_to_what_a_memory_names(old: str, new: str, follows: bool) -> None:
+    assert follows_anothers_move_to(old, new) is follows

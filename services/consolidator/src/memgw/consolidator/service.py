@@ -392,8 +392,12 @@ class Consolidator:
     async def _said_in_a_clause_of_the_users(self, asked: _Asked, neighbours: list[tuple[Any, float]]) -> Any:
         """What the user says of themselves after opening with someone or something else ("the Brompton got nicked,
         so I take the bus to the office now", ``structure.the_users_own_after_another``) tells of their memories as
-        a statement of their own: each such clause read alone (``_related``), the surest taken."""
-        own = [c for c in structure.the_users_own_after_another(asked.candidate.content) if self._owns(c)]
+        a statement of their own: each such clause read alone (``_related``), the surest taken. Not of a memory
+        whose value another person just moved to ("my brother just moved to Edinburgh, so we're neighbours now"
+        beside "I live in Edinburgh"): what the user says then follows from that."""
+        text = asked.candidate.content
+        own = [c for c in structure.the_users_own_after_another(text) if self._owns(c)]
+        neighbours = [(e, s) for e, s in neighbours if not structure.follows_anothers_move_to(e["content"], text)]
         if not own or not any(e["embedding_model"] == self.embedder.name for e, _ in neighbours):
             return None
         vectors = await self.store.embed_passages(own, self.embedder, tenant=asked.event.user_id)

@@ -679,6 +679,18 @@ def the_users_own_after_another(sentence: str) -> list[str]:
     return [c for c in clauses(sentence)[1:] if _THE_USER_OPENS.match(c) and not _BACK_TO_THEM.search(c)]
 
 
+def follows_anothers_move_to(old: str, sentence: str) -> bool:
+    """Whether the statement opens with another person's change that names what ``old`` names ("my brother just
+    moved to Edinburgh, so we're neighbours now" beside "I live in Edinburgh", "我妹妹搬到杭州了，我们成了邻居" beside
+    "我住在杭州"): what the user then says of themselves follows from it and changes nothing of ``old``. Not a thing
+    of the user's that ended ("the Brompton got nicked, so I take the bus now"): no person moved to it."""
+    first = clauses(sentence)[0]
+    if not (_KIN.search(first) and tells_a_change(first)):
+        return False
+    place_zh = {pair for pair in _content(old) & _content(first) if "\u4e00" <= pair[0] <= "\u9fff"}
+    return bool(place_zh) or any(re.search(rf"\b{re.escape(name)}\b", first) for name in _names(old))
+
+
 def ends_what_it_names(old: str, new: str) -> bool:
     """Whether ``new`` tells that the user ended what ``old`` names, by its name: the two of them ("Tom and I
     called it quits", "Zoe dumped me", "我和李娜离了") or the user and it ("I ditched Chrome for Firefox", "I sold
