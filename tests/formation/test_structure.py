@@ -1301,6 +1301,7 @@ def test_what_has_held_since_a_time_in_the_facts_own_words(old: str, new: str, h
         ("I ride a Brompton to the office.", "The Brompton got nicked, so I take the bus now.", False),  # no person
         ("我住在上海。", "我老公换了工作，我们搬到了杭州。", False),  # not to what the memory names
         ("I live in Edinburgh.", "My brother lives in Edinburgh, we're neighbours.", False),  # no move
+        ("I live in Edinburgh.", "My brother just moved to Edinburgh.", False),  # one clause: nothing follows
     ],
 )
 def test_what_follows_another_persons_move_to_what_a_memory_names(old: str, new: str, follows: bool) -> None:

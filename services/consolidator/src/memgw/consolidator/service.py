@@ -397,8 +397,10 @@ class Consolidator:
         beside "I live in Edinburgh"): what the user says then follows from that."""
         text = asked.candidate.content
         own = [c for c in structure.the_users_own_after_another(text) if self._owns(c)]
+        if not own:
+            return None
         neighbours = [(e, s) for e, s in neighbours if not structure.follows_anothers_move_to(e["content"], text)]
-        if not own or not any(e["embedding_model"] == self.embedder.name for e, _ in neighbours):
+        if not any(e["embedding_model"] == self.embedder.name for e, _ in neighbours):
             return None
         vectors = await self.store.embed_passages(own, self.embedder, tenant=asked.event.user_id)
         read = [found for c, v in zip(own, vectors, strict=True) if (found := self._related(c, v, neighbours))]

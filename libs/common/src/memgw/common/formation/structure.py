@@ -684,7 +684,10 @@ def follows_anothers_move_to(old: str, sentence: str) -> bool:
     moved to Edinburgh, so we're neighbours now" beside "I live in Edinburgh", "我妹妹搬到杭州了，我们成了邻居" beside
     "我住在杭州"): what the user then says of themselves follows from it and changes nothing of ``old``. Not a thing
     of the user's that ended ("the Brompton got nicked, so I take the bus now"): no person moved to it."""
-    first = clauses(sentence)[0]
+    cut = clauses(sentence)
+    if not cut:  # one clause: nothing of the user's follows
+        return False
+    first = cut[0]
     if not (_KIN.search(first) and tells_a_change(first)):
         return False
     place_zh = {pair for pair in _content(old) & _content(first) if "\u4e00" <= pair[0] <= "\u9fff"}
