@@ -690,8 +690,8 @@ def follows_anothers_move_to(old: str, sentence: str) -> bool:
     first = cut[0]
     if not (_KIN.search(first) and tells_a_change(first)):
         return False
-    place_zh = {pair for pair in _content(old) & _content(first) if "\u4e00" <= pair[0] <= "\u9fff"}
-    return bool(place_zh) or any(re.search(rf"\b{re.escape(name)}\b", first) for name in _names(old))
+    named_zh = any(_CJK.match(pair) for pair in _content(old) & _content(first))  # a pair of characters both say
+    return named_zh or any(re.search(rf"\b{re.escape(name)}\b", first) for name in _names(old))
 
 
 def ends_what_it_names(old: str, new: str) -> bool:
