@@ -53,6 +53,7 @@ def test_typographic_apostrophes_are_read_as_typed_ones() -> None:
 def test_the_text_an_ask_to_translate_or_rewrite_gives_is_not_the_users_statement() -> None:
     episodes: list[tuple[str | None, str]] = [
         ("user", "帮我翻译一下这句话：I love you"),
+        ("user", "帮我把这句话改得正式一点：我超爱加班的哈哈"),
         ("user", "Translate to French: I have two cats."),
         ("user", "Can you proofread this: I has been a nurse since 2019."),
         ("user", "Correction: I live in Leeds."),  # the user's own correction
@@ -60,6 +61,7 @@ def test_the_text_an_ask_to_translate_or_rewrite_gives_is_not_the_users_statemen
     ]
     assert user_statements(episodes) == [
         "帮我翻译一下这句话",
+        "帮我把这句话改得正式一点",
         "Translate to French",
         "Can you proofread this",
         "Correction: I live in Leeds.",

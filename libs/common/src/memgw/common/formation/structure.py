@@ -407,7 +407,9 @@ def asks(clause: str) -> bool:
 _ASK_AND_MATERIAL = re.compile(r"^(?P<ask>[^:：]{2,80}?)\s*[:：]\s*\S")
 _TEXT_WORK_EN = r"translate|proofread|rewrite|rephrase|paraphrase|summari[sz]e|polish|reword|shorten"
 _TEXT_WORK_ZH = r"翻译|润色|改写|总结|校对|缩写|扩写"
-_WORKING_A_TEXT = re.compile(rf"\b(?:{_TEXT_WORK_EN}|correct|edit)\w*|{_TEXT_WORK_ZH}|修改|纠正|改成", re.IGNORECASE)
+_WORKING_A_TEXT = re.compile(
+    rf"\b(?:{_TEXT_WORK_EN}|correct|edit)\w*|{_TEXT_WORK_ZH}|修改|纠正|改(?:成|得|一下)", re.IGNORECASE
+)
 # The same told as an order, not a note: "Translate to French", "翻译一下"; not "Edit" nor "Correction", which head
 # a user's own correction ("Correction: I live in Leeds").
 _WORK_ON_THIS = re.compile(rf"(?:{_TEXT_WORK_EN})\b\s*\w|{_TEXT_WORK_ZH}", re.IGNORECASE)
