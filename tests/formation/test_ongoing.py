@@ -45,7 +45,7 @@ def test_it_judges_only_statements_in_progress_and_in_the_durable_models_place()
     # two directions of a plane: the first lasts, the second does not
     model = durable.fit("toy", np.asarray([[1.0, 0.0], [0.0, 1.0]] * 4), np.asarray([True, False] * 4))
     said = ["I'm charging my phone.", "I charge my phone at night.", "I'm doing a PhD."]
-    weights = ongoing.weighed(said, [[0.0, 1.0], [0.0, 1.0], [1.0, 0.0]], [0.9, 0.9, 0.1], model)
+    weights = durable.in_place(said, [[0.0, 1.0], [0.0, 1.0], [1.0, 0.0]], [0.9, 0.9, 0.1], model, in_progress)
     assert weights[0] < 0.2  # in progress, and of the moment: the durable model's .9 is not what counts
     assert weights[1] == 0.9  # not in progress: the durable model's own
     assert weights[2] > 0.8  # in progress, and lasting: raised too

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import base64
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -126,3 +127,15 @@ def for_embedder(name: str, model_file: str = MODEL_FILE) -> DurableModel | None
     """The shipped model of this kind (``model_file``) for embedder ``name``, None for another embedder's vectors."""
     model = load(model_file)
     return model if model.embedder == name else None
+
+
+def in_place(
+    said: list[str], vectors: list[list[float]], p: list[float], model: DurableModel, form: Callable[[str], bool]
+) -> list[float]:
+    """``p``, each statement's durable probability, with ``model``'s in its place for each statement in ``form``
+    (the ongoing model's for a statement in progress, the answers model's for an answer)."""
+    chosen = [i for i, sentence in enumerate(said) if form(sentence)]
+    weights = list(p)
+    for i, q in zip(chosen, model.probabilities([vectors[i] for i in chosen]), strict=True):
+        weights[i] = q
+    return weights

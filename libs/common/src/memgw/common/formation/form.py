@@ -6,32 +6,37 @@ skill (the LLM's, when one is configured)."""
 from __future__ import annotations
 
 from memgw.common.embedding.base import Embedder
-from memgw.common.formation import durable, ongoing
+from memgw.common.formation import answers, durable, ongoing
 from memgw.common.formation.durable import KEEP_AT, DurableModel
 from memgw.common.formation.speakers import user_statements
-from memgw.common.formation.structure import clauses_alone, framed
+from memgw.common.formation.structure import clauses_alone, framed, in_progress
 from memgw.common.secrets import contains_secret
 from memgw.common.skills import Skills
 from memgw.common.skills.memory import ExtractInput, ExtractMemory, ExtractOutput
 
-Models = tuple[DurableModel, DurableModel]  # the durable model, and the ongoing model for statements in progress
+# The durable model; the ongoing model, for statements in progress; the answers model, for an answer to a question.
+Models = tuple[DurableModel, DurableModel, DurableModel]
 
 
 async def extract(skills: Skills, embedder: Embedder, episodes: list[tuple[str | None, str]]) -> ExtractOutput:
     """Candidate memories of what the user said in ``episodes`` ((role, text), role None = the user's)."""
     said = user_statements(episodes)
-    lasting, going = durable.for_embedder(embedder.name), ongoing.for_embedder(embedder.name)
+    name = embedder.name
+    lasting, going, answer = durable.for_embedder(name), ongoing.for_embedder(name), answers.for_embedder(name)
     weights: list[float] | None = None
-    if lasting is not None and going is not None:
-        said, weights = await _judged((lasting, going), embedder, said)
+    if lasting is not None and going is not None and answer is not None:
+        said, weights = await _judged((lasting, going, answer), embedder, said)
     return await skills.run(ExtractMemory, ExtractInput(episodes=said, durable=weights))
 
 
 async def _probabilities(models: Models, embedder: Embedder, said: list[str]) -> list[float]:
-    """How likely each statement is durable: the durable model's, or the ongoing model's for what the user says
-    they are doing ("I'm charging my phone")."""
+    """How likely each statement is durable: the durable model's, the ongoing model's for what the user says
+    they are doing ("I'm charging my phone"), or the answers model's for an answer to the assistant's question
+    ("Where am I based? Leeds")."""
     vectors = await embedder.embed_passages(said)
-    return ongoing.weighed(said, vectors, models[0].probabilities(vectors), models[1])
+    lasting, going, answer = models
+    p = durable.in_place(said, vectors, lasting.probabilities(vectors), going, in_progress)
+    return durable.in_place(said, vectors, p, answer, answers.answered)
 
 
 async def _judged(models: Models, embedder: Embedder, said: list[str]) -> tuple[list[str], list[float]]:

@@ -27,13 +27,3 @@ def statements() -> list[dict[str, Any]]:
 
 def for_embedder(name: str) -> durable.DurableModel | None:
     return durable.for_embedder(name, MODEL_FILE)
-
-
-def weighed(said: list[str], vectors: list[list[float]], p: list[float], model: durable.DurableModel) -> list[float]:
-    """``p``, each statement's durable probability, with the ongoing model's in its place for a statement in
-    progress."""
-    going = [i for i, sentence in enumerate(said) if in_progress(sentence)]
-    weights = list(p)
-    for i, q in zip(going, model.probabilities([vectors[i] for i in going]), strict=True):
-        weights[i] = q
-    return weights

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from memgw.common.formation.answers import with_its_question
 from memgw.common.formation.structure import stated_before_ask, without_closer, without_material, without_opener
 from memgw.common.text import sentences
 
@@ -72,18 +73,25 @@ def user_statements(episodes: list[tuple[str | None, str]]) -> list[str]:
     """Each sentence the user said, in order, from (role, text) episodes; of a question that first
     states something ("I live in Leeds, any good walks nearby?"), the statement without its ask; and
     without what opens or closes it but says nothing ("btw", "对了，", ", just so you know"), nor the text an ask
-    to translate or rewrite gives ("帮我翻译一下这句话：I love you"). Typographic
+    to translate or rewrite gives ("帮我翻译一下这句话：I love you"). A short answer to the assistant's question
+    about the user is read with its question ("Where am I based? Leeds", ``answers``). Typographic
     apostrophes are typed ones: phones and word processors write "I don’t", and neither the structure's rules
     nor the embedder read it as "I don't" (the relation model took "I don’t eat meat these days" beside "I eat
     meat" for the same fact)."""
-    said = [
-        s
-        for role, text in episodes
-        for t in turns(text.translate(_APOSTROPHES), role)
-        if t.speaker == USER
-        for s in sentences(t.text)
-    ]
-    return [without_material(without_closer(without_opener(stated_before_ask(s) or s))) for s in said]
+    said: list[str] = []
+    before: Turn | None = None
+    for role, text in episodes:
+        for turn in turns(text.translate(_APOSTROPHES), role):
+            if turn.speaker == USER:
+                own = [
+                    without_material(without_closer(without_opener(stated_before_ask(s) or s)))
+                    for s in sentences(turn.text)
+                ]
+                if own and before is not None and before.speaker == ASSISTANT:
+                    own[0] = with_its_question(before.text, own[0])
+                said += own
+            before = turn
+    return said
 
 
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
