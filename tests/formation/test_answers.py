@@ -43,7 +43,10 @@ def test_the_question_is_turned_to_the_users_voice(question: str, turned: str) -
         ("Any allergies?", "yes, shellfish", "Any allergies? yes, shellfish"),
         ("What's your email?", "jo@proton.me", "What's my email? jo@proton.me"),  # the address's "me" is not the user
         ("你住在哪？", "成都", "我住在哪？成都"),
+        ("What would you like to work on?", "my CV", "What would I like to work on? my CV"),  # no subject of its own
+        ("你和谁住在一起？", "我爸妈", "我和谁住在一起？我爸妈"),
         ("Where are you based?", "I live in Leeds", "I live in Leeds"),  # a statement of its own stands alone
+        ("你住在哪？", "我在上海", "我在上海"),
         ("Are you vegetarian?", "no", "no"),  # a bare "no": nothing worth looking up, or an offer declined
         ("你是素食者吗？", "不是", "不是"),
         ("Noted, thanks.", "Leeds", "Leeds"),  # no question

@@ -26,10 +26,13 @@ MODEL_FILE = "answers.json"
 STATEMENTS_FILE = "answers.jsonl"
 
 _ASKED = re.compile(r"[?？]\s*$")
-# A few words, and no statement of the user's own: "I live in Leeds" answers as well, but it stands alone. An
-# address's "me" ("jo@proton.me") is not the user.
+# A few words, and no statement of the user's own: "I live in Leeds" or "我在上海" answers as well, but it stands
+# alone; "my CV" or "四口，我爸妈、我老婆和我" names what the question asks, with no subject of its own. An address's
+# "me" ("jo@proton.me") is not the user.
 _MOST_WORDS, _MOST_CHARACTERS = 6, 40
-_OWN_STATEMENT = re.compile(r"(?<![\w.@-])(?:i|i'm|i've|i'd|my|me|we|we're|our)(?![\w.@-])|我", re.IGNORECASE)
+_OWN_STATEMENT = re.compile(
+    r"(?<![\w.@-])(?:i|i'm|i've|i'd|i'll|we|we're|we've)(?![\w.@-])|^\W*我(?!的|[爸妈家老儿女哥姐弟妹])", re.IGNORECASE
+)
 _DECLINED = re.compile(
     r"^\W*(?:no+|nope|nah|not really|none|no thanks?|no,? thank you|不(?:是|用|要|了|需要)?|没有?|没有的?|算了)\W*$",
     re.IGNORECASE,
