@@ -102,6 +102,7 @@ from memgw.common.formation.structure import (
         "Our intern is moving to Berlin next month.",
         "My mum says I should move back to Leeds.",  # her advice: what she says is hers
         "A new Greggs opened at the end of my street.",  # one told by "a"
+        "The longer commute is wearing Sam out.",  # a comparative alone is no correlative
     ],
 )
 def test_another_persons_or_things_statement(text: str) -> None:
@@ -142,6 +143,7 @@ def test_another_persons_or_things_statement(text: str) -> None:
         "The physio told me my knee has healed well.",
         "A week ago I moved to Leeds.",  # "a" of a time
         "A local bakery hired me.",  # what one told by "a" did to the user
+        "The shorter the answer the better for me.",  # a comparative correlative has no other subject
     ],
 )
 def test_the_users_own_statement(text: str) -> None:

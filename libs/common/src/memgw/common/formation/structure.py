@@ -64,9 +64,12 @@ _SAYS_OF_THE_USER = re.compile(
     rf"|^\s*(?:我的?|我们的?)?{_WHICH_ZH}{_PERSON_ZH}\S{{0,2}}?(?:说|讲)我(?![^。！？]*(?:应该|最好|建议))",
     re.IGNORECASE,
 )
+# "The shorter the answer the better for me", "the sooner the better": a comparative correlative has no subject of
+# its own to be someone else.
+_CORRELATIVE = r"(?:more|less|fewer|\w+er)\b[^.!?]*?\bthe\s+(?:more|less|fewer|\w+er)\b"
 # The subject is another person or thing: a relative, a friend, a colleague, an organisation, "his …", people at large.
 _SOMEONE_ELSE = re.compile(
-    rf"^\s*(?:(?:my|our)\s+(?:\w+\s+){{0,2}}?{_RELATIVE_EN}\b|(?:his|her|their|its)\b|the\s+(?!user\b)\w+"
+    rf"^\s*(?:(?:my|our)\s+(?:\w+\s+){{0,2}}?{_RELATIVE_EN}\b|(?:his|her|their|its)\b|the\s+(?!user\b|{_CORRELATIVE})\w+"
     rf"|{_NAMED_ONES_PERSON}"
     r"|(?:he|she|they)\b)"
     rf"|^\s*(?:我的?|我们的?|我家的?|用户的)?{_WHICH_ZH}{_RELATIVE_ZH}"
