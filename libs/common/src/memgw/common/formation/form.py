@@ -45,14 +45,16 @@ async def _judged(models: Models, embedder: Embedder, said: list[str]) -> tuple[
     for two"): the whole weighs the fact down, so such a sentence's clauses are judged each alone instead. So
     are those of a sentence a condition or a moment frames in part ("I'm exhausted today, I have a newborn at
     home"), within its scope (``structure.clauses_alone``: not "今天好累啊，不想动"). Not one that holds a secret:
-    none of it becomes a memory."""
+    none of it becomes a memory; nor an answer read with its question, which says what it says only whole."""
     if not said:
         return [], []
     whole = await _probabilities(models, embedder, said)
     parts = {
         i: cut
         for i, (sentence, p) in enumerate(zip(said, whole, strict=True))
-        if (p < KEEP_AT or framed(sentence)) and not contains_secret(sentence) and (cut := clauses_alone(sentence))
+        if (p < KEEP_AT or framed(sentence))
+        and not (contains_secret(sentence) or answers.answered(sentence))
+        and (cut := clauses_alone(sentence))
     }
     if not parts:
         return said, whole
