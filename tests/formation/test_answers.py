@@ -47,6 +47,8 @@ def test_the_question_is_turned_to_the_users_voice(question: str, turned: str) -
         ("你和谁住在一起？", "我爸妈", "我和谁住在一起？我爸妈"),
         ("Where are you based?", "I live in Leeds", "I live in Leeds"),  # a statement of its own stands alone
         ("你住在哪？", "我在上海", "我在上海"),
+        ("有什么可以帮你？", "帮我写个请假条，我在物流公司做调度", None),  # the user's own statement in a clause
+        ("你对这家店有什么看法？", "菜还可以但是服务太慢了下次不来了", None),  # not short: more than a few words
         ("Are you vegetarian?", "no", "no"),  # a bare "no": nothing worth looking up, or an offer declined
         ("你是素食者吗？", "不是", "不是"),
         ("Noted, thanks.", "Leeds", "Leeds"),  # no question

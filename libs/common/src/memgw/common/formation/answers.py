@@ -26,12 +26,14 @@ MODEL_FILE = "answers.json"
 STATEMENTS_FILE = "answers.jsonl"
 
 _ASKED = re.compile(r"[?？]\s*$")
-# A few words, and no statement of the user's own: "I live in Leeds" or "我在上海" answers as well, but it stands
-# alone; "my CV" or "四口，我爸妈、我老婆和我" names what the question asks, with no subject of its own. An address's
-# "me" ("jo@proton.me") is not the user.
-_MOST_WORDS, _MOST_CHARACTERS = 6, 40
+# A few words, and no statement of the user's own, in any clause: "I live in Leeds", "我在上海" or "帮我写个请假条，
+# 我在物流公司做调度" answers as well, but it stands alone; "my CV" or "四口，我爸妈、我老婆和我" names what the
+# question asks, with no subject of its own. An address's "me" ("jo@proton.me") is not the user.
+_MOST_WORDS, _MOST_CHARACTERS, _MOST_CJK = 6, 40, 12  # Chinese writes no spaces: its words are counted apart
+_CJK = re.compile(r"[\u3400-\u9fff]")
 _OWN_STATEMENT = re.compile(
-    r"(?<![\w.@-])(?:i|i'm|i've|i'd|i'll|we|we're|we've)(?![\w.@-])|^\W*我(?!的|[爸妈家老儿女哥姐弟妹])", re.IGNORECASE
+    r"(?<![\w.@-])(?:i|i'm|i've|i'd|i'll|we|we're|we've)(?![\w.@-])|(?:^|[，,、；;])\W*我(?!的|[爸妈家老儿女哥姐弟妹])",
+    re.IGNORECASE,
 )
 _DECLINED = re.compile(
     r"^\W*(?:no+|nope|nah|not really|none|no thanks?|no,? thank you|不(?:是|用|要|了|需要)?|没有?|没有的?|算了)\W*$",
@@ -96,7 +98,11 @@ def with_its_question(asked: str, answer: str) -> str:
     about what lasts, is the answers model's to judge ("Mac or Windows?" asks the user without a "you")."""
     said = sentences(asked)
     question = said[-1] if said else ""
-    short = len(answer) <= _MOST_CHARACTERS and len(answer.split()) <= _MOST_WORDS
+    short = (
+        len(answer) <= _MOST_CHARACTERS
+        and len(answer.split()) <= _MOST_WORDS
+        and len(_CJK.findall(answer)) <= _MOST_CJK
+    )
     if not (_ASKED.search(question) and short) or _ASKED.search(answer):
         return answer
     if _OWN_STATEMENT.search(answer) or _DECLINED.match(answer):
