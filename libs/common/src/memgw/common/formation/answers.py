@@ -20,7 +20,7 @@ import re
 from typing import Any
 
 from memgw.common.formation import durable
-from memgw.common.text import sentences
+from memgw.common.text import is_cjk, sentences
 
 MODEL_FILE = "answers.json"
 STATEMENTS_FILE = "answers.jsonl"
@@ -30,7 +30,6 @@ _ASKED = re.compile(r"[?？]\s*$")
 # 我在物流公司做调度" answers as well, but it stands alone; "my CV" or "四口，我爸妈、我老婆和我" names what the
 # question asks, with no subject of its own. An address's "me" ("jo@proton.me") is not the user.
 _MOST_WORDS, _MOST_CHARACTERS, _MOST_CJK = 6, 40, 12  # Chinese writes no spaces: its words are counted apart
-_CJK = re.compile(r"[\u3400-\u9fff]")
 _OWN_STATEMENT = re.compile(
     r"(?<![\w.@-])(?:i|i'm|i've|i'd|i'll|we|we're|we've)(?![\w.@-])|(?:^|[，,、；;])\W*我(?!的|[爸妈家老儿女哥姐弟妹])",
     re.IGNORECASE,
@@ -99,9 +98,7 @@ def with_its_question(asked: str, answer: str) -> str:
     said = sentences(asked)
     question = said[-1] if said else ""
     short = (
-        len(answer) <= _MOST_CHARACTERS
-        and len(answer.split()) <= _MOST_WORDS
-        and len(_CJK.findall(answer)) <= _MOST_CJK
+        len(answer) <= _MOST_CHARACTERS and len(answer.split()) <= _MOST_WORDS and sum(map(is_cjk, answer)) <= _MOST_CJK
     )
     if not (_ASKED.search(question) and short) or _ASKED.search(answer):
         return answer
