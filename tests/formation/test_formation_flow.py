@@ -414,3 +414,21 @@ async def test_since_when_a_fact_has_held_is_that_fact_again(system: System) -> 
     assert len(again["merged"]) == 1, again
     assert again["reviews"] == again["promoted"] == [], again
     assert [(m["content"], m["evidence_count"]) for m in await _active(system, key)] == [("I'm a nurse.", 2)]
+
+
+async def test_an_answer_is_kept_with_its_question_and_changes_a_fact_only_when_it_tells_a_change(
+    system: System,
+) -> None:
+    """Two questions answered with two values are two facts ("Where did you grow up? Inverness" beside "Which
+    city do you live in? Glasgow"), which the relation model alone reads as one value changed."""
+    key = await system.user(f"an_{uuid.uuid4().hex[:6]}")
+    first = await _commit(system, key, "Assistant: Which city do you live in?\nUser: Glasgow\nAssistant: Nice.")
+    assert first["promoted"], first
+    assert "Which city do I live in? Glasgow" in await _contents(system, key)
+    other = await _commit(system, key, "Assistant: Where did you grow up?\nUser: Inverness\nAssistant: Lovely.")
+    assert other["reviews"] == [], other
+
+    key = await system.user(f"an_{uuid.uuid4().hex[:6]}")
+    await _commit(system, key, "助手：你住在哪个城市？\n用户：南京\n助手：好。")
+    moved = await _commit(system, key, "助手：还住在南京吗？\n用户：不了，搬到杭州了\n助手：好的。")
+    assert len(moved["reviews"]) == 1, moved

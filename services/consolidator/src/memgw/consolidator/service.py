@@ -23,8 +23,8 @@ from memgw.common.domain import MemoryStatus, content_hash, new_id
 from memgw.common.embedding.base import Embedder
 from memgw.common.events import MemoryFeedbackGiven, ReviewDecided, SessionCommitted
 from memgw.common.extraction import classify_type
+from memgw.common.formation import answers, structure
 from memgw.common.formation import form as formation
-from memgw.common.formation import structure
 from memgw.common.index.base import Match, MatchAny, VectorIndex, Where
 from memgw.common.logging import get_logger
 from memgw.common.memories import MemoryStore, NewMemory, reads, vector_of
@@ -480,7 +480,10 @@ class Consolidator:
         changed her hair colour" beside "My girlfriend is Emma"), and so is what one names when the statement
         names no user ("Santander changed their app" beside "I bank with Santander"). Someone else's fact said
         again ("Theo, my son, is allergic to nuts") is evidence on the memory about the same person, and never a
-        change of it."""
+        change of it. Nor is an answer read with its question ("Where did I grow up? Inverness" beside "Which city do
+        I live in? Glasgow"), unless the answer itself tells a change ("Still in Nanjing? 不了，搬到杭州了"): the
+        relation model reads two questions answered with two values as one value changed, where the questions ask
+        different things."""
         text = asked.candidate.content
         theirs = structure.about_someone_else(text) and not any(
             structure.refers_back(e["content"], text) for e, _ in neighbours
@@ -501,6 +504,9 @@ class Consolidator:
         elif now:  # another's fact said again is evidence on it: never a change
             related = self._related(text, asked.vector, neighbours, theirs=True)
             related = related or await self._said_in_a_clause_of_the_users(asked, neighbours)
+        if related and related[1] == relation.CHANGE and answers.answered(text):
+            if not structure.says_it_changed(answers.the_answer(text)):
+                related = None  # an answer read with its question is a change only when the answer tells one
         if doubted := asked.candidate.stands_only_as:  # worth keeping only as what the model is sure it is
             if related is None or related[1] not in doubted or related[2] < SURE_AT:
                 return True

@@ -116,6 +116,11 @@ def answered(statement: str) -> bool:
     return bool(_AN_ANSWER.search(statement))
 
 
+def the_answer(statement: str) -> str:
+    """What the user said of a statement read with its question ("Leeds" of "Where am I based? Leeds")."""
+    return re.split(r"[?？]", statement)[-1].strip()
+
+
 def statements() -> list[dict[str, Any]]:
     """The labelled set the answers model is trained on, each as formation reads it ({text, lang, keep}: keep
     means what the question and answer say together lasts)."""
