@@ -20,12 +20,12 @@ import re
 from typing import Any
 
 from memgw.common.formation import durable
+from memgw.common.formation.structure import is_question
 from memgw.common.text import is_cjk, sentences
 
 MODEL_FILE = "answers.json"
 STATEMENTS_FILE = "answers.jsonl"
 
-_ASKED = re.compile(r"[?？]\s*$")
 # A few words, and no statement of the user's own, in any clause: "I live in Leeds", "我在上海" or "帮我写个请假条，
 # 我在物流公司做调度" answers as well, but it stands alone; "my CV" or "四口，我爸妈、我老婆和我" names what the
 # question asks, with no subject of its own. An address's "me" ("jo@proton.me") is not the user.
@@ -100,7 +100,7 @@ def with_its_question(asked: str, answer: str) -> str:
     short = (
         len(answer) <= _MOST_CHARACTERS and len(answer.split()) <= _MOST_WORDS and sum(map(is_cjk, answer)) <= _MOST_CJK
     )
-    if not (_ASKED.search(question) and short) or _ASKED.search(answer):
+    if not (is_question(question) and short) or is_question(answer):
         return answer
     if _OWN_STATEMENT.search(answer) or _DECLINED.match(answer):
         return answer
