@@ -20,6 +20,7 @@ from memgw.common.formation.structure import (
     changes_another_thing,
     clauses,
     clauses_alone,
+    denies,
     denies_a_change,
     denies_another_thing,
     denies_having,
@@ -672,6 +673,26 @@ def test_two_statements_about_others_are_about_the_same_one(old: str, new: str, 
 
 
 @pytest.mark.parametrize(
+    ("sentence", "denied"),
+    [
+        ("我不吃辣", True),
+        ("我不过敏", True),
+        ("我还没有孩子", True),
+        ("别放香菜", True),
+        ("I don't drive", True),
+        ("现在我特别能吃辣了", False),  # especially
+        ("这家店还不错", False),  # good
+        ("不过我住在北京", False),  # but
+        ("我不得不周末加班", False),  # must
+        ("没错，我是老师", False),  # right
+        ("别人的猫", False),  # others'
+    ],
+)
+def test_a_denial_is_told_from_words_that_carry_its_character(sentence: str, denied: bool) -> None:
+    assert denies(sentence) is denied
+
+
+@pytest.mark.parametrize(
     ("old", "new", "turned"),
     [
         ("我不吃牛肉。", "我现在也吃牛肉了。", True),
@@ -682,6 +703,7 @@ def test_two_statements_about_others_are_about_the_same_one(old: str, new: str, 
         ("I'm vegetarian.", "I don't eat meat or fish.", False),  # nothing says it holds now
         ("I eat meat and fish, no restrictions.", "I've gone vegetarian, so no more meat for me.", True),  # by clause
         ("I eat meat and fish, no restrictions.", "I don't go to the gym anymore.", False),  # clauses of other things
+        ("我不吃辣。", "在四川待了两年，现在我特别能吃辣了。", True),  # 特别 denies nothing
     ],
 )
 def test_a_fact_turned_around_is_told_from_one_more(old: str, new: str, turned: bool) -> None:

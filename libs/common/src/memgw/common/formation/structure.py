@@ -300,7 +300,13 @@ _CHANGE_OF_STATE = re.compile(
 
 # A denial ("I don't …", "never", "我不…", "没有…"), and the aspect that tells a state has changed since:
 # "now", "anymore", "no longer", "已经", the 了 of a new situation ("我不跑步了").
-_DENIAL = re.compile(r"n't\b|\b(?:not|never|no|nothing|none|nobody|neither)\b|不|没|别", re.IGNORECASE)
+# 不, 没 and 别 deny, except in words that carry them and deny nothing: 不错 (good), 不过 (but; 不过敏 denies), 不仅,
+# 不少, 不久, 不断, 不然, 不得不 (must), 没错, 没关系; 特别 (especially), 区别, 分别, 告别, 性别, 级别, 别的, 别人.
+_DENIAL = re.compile(
+    r"n't\b|\b(?:not|never|no|nothing|none|nobody|neither)\b"
+    r"|(?<!不得)不(?!错|过(?!敏)|仅|少|久|断|然|得不)|没(?!错|关系)|(?<![特区分告性级类个差辨识离])别(?![的人处致扭])",
+    re.IGNORECASE,
+)
 _PRESENT_EN = r"now|these days"
 _PRESENT_ZH = r"现在|如今"
 _NOW_EN = rf"{_PRESENT_EN}|any ?more|no more|no longer|again"
