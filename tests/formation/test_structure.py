@@ -890,17 +890,25 @@ def test_what_a_fact_names_is_news_of_its_own_when_the_user_is_not_in_it(old: st
 @pytest.mark.parametrize(
     ("sentence", "role"),
     [
-        ("As a paramedic I see a lot of car accidents.", ("I'm a paramedic", "I see a lot of car accidents.")),
-        ("as a night-shift baker, my sleep is a mess", ("I'm a night-shift baker", "my sleep is a mess")),
-        ("作为一名程序员，我每天都对着电脑。", ("我是一名程序员", "我每天都对着电脑。")),
-        ("身为老师我很少有空", ("我是老师", "我很少有空")),
+        (
+            "As a paramedic I see a lot of car accidents.",
+            ("I'm a paramedic", "I see a lot of car accidents.", "As a paramedic"),
+        ),
+        (
+            "as a night-shift baker, my sleep is a mess",
+            ("I'm a night-shift baker", "my sleep is a mess", "as a night-shift baker"),
+        ),
+        ("作为一名程序员，我每天都对着电脑。", ("我是一名程序员", "我每天都对着电脑。", "作为一名程序员")),
+        ("身为老师我很少有空", ("我是老师", "我很少有空", "身为老师")),
+        ("As a nurse working nights", ("I'm a nurse working nights", "", "As a nurse working nights")),  # alone
         ("As a kid I used to collect stamps.", None),  # a past
         ("As you know, I'm vegan.", None),  # no role
         ("As a kid, my brother was a pain.", None),  # not the user's
+        ("As a result, the trip was off.", None),  # more follows, not the user's
         ("I work as a nurse.", None),  # a role stated, not spoken in
     ],
 )
-def test_the_role_a_statement_is_said_in(sentence: str, role: tuple[str, str] | None) -> None:
+def test_the_role_a_statement_is_said_in(sentence: str, role: tuple[str, str, str] | None) -> None:
     assert as_a_role(sentence) == role
 
 

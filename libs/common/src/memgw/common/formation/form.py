@@ -9,7 +9,7 @@ from memgw.common.embedding.base import Embedder
 from memgw.common.formation import answers, durable, ongoing
 from memgw.common.formation.durable import KEEP_AT, DurableModel
 from memgw.common.formation.speakers import user_statements
-from memgw.common.formation.structure import clauses_alone, framed, in_progress
+from memgw.common.formation.structure import clauses_alone, framed, in_progress, opens_in_role
 from memgw.common.secrets import contains_secret
 from memgw.common.skills import Skills
 from memgw.common.skills.memory import ExtractInput, ExtractMemory, ExtractOutput
@@ -44,25 +44,37 @@ async def _judged(models: Models, embedder: Embedder, said: list[str]) -> tuple[
     fact beside a request or an aside ("推荐个菜吧，香菜我是一点都不碰的", "I have a boyfriend now, so dinner
     for two"): the whole weighs the fact down, so such a sentence's clauses are judged each alone instead. So
     are those of a sentence a condition or a moment frames in part ("I'm exhausted today, I have a newborn at
-    home"), within its scope (``structure.clauses_alone``: not "今天好累啊，不想动"). Not one that holds a secret:
-    none of it becomes a memory; nor an answer read with its question, which says what it says only whole."""
+    home"), within its scope (``structure.clauses_alone``: not "今天好累啊，不想动"). A role the user speaks in is
+    a clause of its own ("as a dad of two girls I need ideas for a rainy weekend"), judged as said ("as a result"
+    is no role) and kept as a statement ("I'm a dad of two girls"). Not a sentence that holds a secret: none of it
+    becomes a memory; nor an answer read with its question, which says what it says only whole."""
     if not said:
         return [], []
     whole = await _probabilities(models, embedder, said)
     parts = {
-        i: cut
+        i: [piece for clause in cut for piece in _in_role(clause)]
         for i, (sentence, p) in enumerate(zip(said, whole, strict=True))
         if (p < KEEP_AT or framed(sentence))
         and not (contains_secret(sentence) or answers.answered(sentence))
-        and (cut := clauses_alone(sentence))
+        and (cut := clauses_alone(sentence) or [sentence])
     }
-    if not parts:
-        return said, whole
-    flat = [clause for cut in parts.values() for clause in cut]
-    found = iter(await _probabilities(models, embedder, flat))
+    flat = [judged for cut in parts.values() for judged, _ in cut]
+    found = iter(await _probabilities(models, embedder, flat)) if flat else iter(())
     statements, weights = [], []
     for i, (sentence, p) in enumerate(zip(said, whole, strict=True)):
-        for text in parts.get(i, [sentence]):
-            statements.append(text)
-            weights.append(next(found) if i in parts else p)
+        if i not in parts:
+            alone = _in_role(sentence)  # a role said alone ("As a nurse working nights") is kept as a statement
+            statements.append(alone[0][1] if len(alone) == 1 else sentence)
+            weights.append(p)
+        for _, kept in parts.get(i, []):
+            statements.append(kept)
+            weights.append(next(found))
     return statements, weights
+
+
+def _in_role(clause: str) -> list[tuple[str, str]]:
+    """(as judged, as kept) of each piece of ``clause``: a role it opens with, and the rest."""
+    role = opens_in_role(clause)
+    if role is None:
+        return [(clause, clause)]
+    return [(role.said, role.statement), *([(role.rest, role.rest)] if role.rest else [])]

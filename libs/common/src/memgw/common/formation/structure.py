@@ -512,26 +512,43 @@ def clauses(sentence: str) -> list[str]:
 
 
 # A role the user speaks in, opening a statement or a clause: "As an emergency nurse I'm used to chaos", "being a
-# pharmacist, …", "作为急诊护士我早就习惯混乱了", "身为律师，…". Before the user (I, my, me; 我), so not "As a kid, my
-# brother …" nor "as you know".
+# pharmacist, …", "作为急诊护士我早就习惯混乱了", "身为律师，…", or standing alone as a clause ("As a nurse working
+# nights, how do I sleep by day?"). Before the user (I, my, me; 我) when more follows, so not "As a kid, my brother …"
+# nor "as you know".
 _AS_A_ROLE = re.compile(
-    r"^\s*(?:as|being)\s+(?P<en>an?\s+(?:[\w'-]+\s+){0,3}?[\w'-]+)\s*,?\s+(?P<en_rest>(?:I|I'\w+|my|me)\b.*)$"
-    r"|^\s*(?:作为|身为)(?P<zh>[\u4e00-\u9fff]{1,8}?)[，,]?\s*(?P<zh_rest>我.*)$",
+    r"^\s*(?P<en_said>(?:as|being)\s+(?P<en>an?\s+(?:[\w'-]+\s+){0,3}?[\w'-]+))"
+    r"(?:\s*,?\s+(?P<en_rest>(?:I|I'\w+|my|me)\b.*)|[\s,.!]*)$"
+    r"|^\s*(?P<zh_said>(?:作为|身为)(?P<zh>[\u4e00-\u9fff]{1,8}?))(?:[，,]?\s*(?P<zh_rest>我.*)|[\s，,。！]*)$",
     re.IGNORECASE | re.DOTALL,
 )
 
 
-def as_a_role(sentence: str) -> tuple[str, str] | None:
-    """The role a statement of the user's is said in, as a statement of its own, and the rest: ("I'm an emergency
-    nurse", "I'm used to chaos") of "As an emergency nurse I'm used to chaos"; ("我是急诊护士", "我早就习惯混乱了") of
-    "作为急诊护士我早就习惯混乱了". Said as a role, it is said again; a past ("As a kid I …") says nothing of now."""
-    for part in [sentence, *clauses(sentence)]:
-        found = _AS_A_ROLE.match(part)
-        if found and not in_the_past(part):
-            if found.group("en"):
-                return f"I'm {found.group('en')}", found.group("en_rest")
-            return f"我是{found.group('zh')}", found.group("zh_rest")
-    return None
+class Role(NamedTuple):
+    """A role the user speaks in (``as_a_role``)."""
+
+    statement: str  # as a statement of its own: "I'm an emergency nurse", "我是急诊护士"
+    rest: str  # what the user says in it: "I'm used to chaos"; "" when the role stands alone
+    said: str  # as the user said it: "As an emergency nurse"
+
+
+def as_a_role(sentence: str) -> Role | None:
+    """The role a statement of the user's is said in, it or one of its clauses: ("I'm an emergency nurse", "I'm used to
+    chaos", "As an emergency nurse") of "As an emergency nurse I'm used to chaos"; ("我是急诊护士", "我早就习惯混乱了",
+    "作为急诊护士") of "作为急诊护士我早就习惯混乱了". Said as a role, it is said again. A clause that is only a role
+    opens nothing of the user's ("As a result, the trip was off")."""
+    whole = opens_in_role(sentence)
+    in_a_clause = (role for part in clauses(sentence) if (role := opens_in_role(part)) and role.rest)
+    return whole or next(in_a_clause, None)
+
+
+def opens_in_role(clause: str) -> Role | None:
+    """The role ``clause`` itself opens with, or is (``as_a_role``); a past ("As a kid I …") says nothing of now."""
+    found = _AS_A_ROLE.match(clause)
+    if found is None or in_the_past(clause):
+        return None
+    if found.group("en"):
+        return Role(f"I'm {found.group('en')}", found.group("en_rest") or "", found.group("en_said"))
+    return Role(f"我是{found.group('zh')}", found.group("zh_rest") or "", found.group("zh_said"))
 
 
 # A name (not "I"), and a short phrase of the user's after it that says what that one is to them.
