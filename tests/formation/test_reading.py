@@ -90,9 +90,20 @@ def _verdict(p: dict[str, float], old: str, new: str, *, decisions: bool = False
         (CHANGE_READ, "我住在嘉定。", "我们计划明年搬去昆山。", OTHER),
         (CHANGE_READ, "I plan to move to Lisbon.", "I'm planning to move to Porto instead.", CHANGE),  # plan for plan
         (CHANGE_READ, "I work as a nurse.", "I left nursing and I'm hoping to teach.", CHANGE),  # done, then a plan
-        (CHANGE_READ, "I coach the under-12s.", "I still coach the under-12s, the season starts soon.", OTHER),
+        (CHANGE_READ, "I coach the under-12s.", "I still coach the under-12s, the season starts soon.", SAME),
         (CHANGE_READ, "我在成都做牙医。", "我依然在成都当牙医，每天都很忙。", OTHER),  # holds still
         (CHANGE_READ, "I live in Hackney.", "I still like Hackney, but we moved to Walthamstow.", CHANGE),
+        (CHANGE_READ, "I live in Bristol.", "still in Bristol, still loving it", SAME),  # in its own words
+        (CHANGE_READ, "我住在厦门。", "我还在厦门，挺好的", SAME),
+        (CHANGE_READ, "I live in Bristol.", "still in Bristol but moving to Bath next month", OTHER),  # a plan
+        (CHANGE_READ, "I live in Sheffield.", "I moved here from Leeds about six years ago.", OTHER),  # came here
+        (CHANGE_READ, "我住在杭州。", "我是三年前从南京搬过来的。", OTHER),
+        (CHANGE_READ, "I stopped drinking alcohol two years ago.", "I don't drink, so suggest some mocktails.", SAME),
+        (CHANGE_READ, "我两年前戒酒了。", "我不喝酒，推荐点无酒精饮料。", SAME),  # it stays ended
+        (CHANGE_READ, "I quit smoking.", "I started smoking again.", CHANGE),
+        (CHANGE_READ, "I moved to Oslo in 2019.", "I live in Oslo.", SAME),  # the state a move began
+        (CHANGE_READ, "我2018年搬到了成都。", "我住在成都。", SAME),
+        (CHANGE_READ, "I moved to Oslo in 2019.", "I live in Bergen.", CHANGE),
         # A denial in the fact's own words ends it, however the model reads the two; one that adds a
         # circumstance the fact does not state only narrows it.
         (SAME_READ, "I'm a member of the Labour Party.", "I'm not a member of the Labour Party anymore.", CHANGE),

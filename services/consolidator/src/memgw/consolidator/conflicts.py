@@ -233,6 +233,12 @@ def another_value(old: str, new: str) -> str | None:
     return None
 
 
+def the_same_value(old: str, new: str) -> bool:
+    """Whether ``new`` gives one of residence, workplace and name the very value ``old`` does ("I live in Oslo" beside
+    "I moved to Oslo in 2019", "我住在成都" beside "我2018年搬到了成都")."""
+    return any((before := _value(pattern, old)) and before == _value(pattern, new) for _, pattern in _ATTRIBUTES)
+
+
 def contradiction(old: str, new: str) -> str | None:
     """Why ``new`` contradicts ``old`` (None when it does not)."""
     if changed := another_value(old, new):

@@ -11,7 +11,15 @@ from typing import Any
 
 from memgw.common.formation import structure
 from memgw.consolidator import relation
-from memgw.consolidator.conflicts import another_value, kept_values, kinds, named_values, new_values, other_kinds
+from memgw.consolidator.conflicts import (
+    another_value,
+    kept_values,
+    kinds,
+    named_values,
+    new_values,
+    other_kinds,
+    the_same_value,
+)
 
 # How sure the reading must be that a statement says a memory again (it merges as evidence) or changes it
 # (a person reviews it): a false review costs a person's attention, so a change asks more.
@@ -61,7 +69,9 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
     same, change, other = p[relation.SAME], p[relation.CHANGE], p[relation.OTHER]
     one_fact = same + change >= other  # the model: the same fact
     # Where a trip is going is no value of a fact ("I'm changing trains at Crewe on my way to Glasgow").
-    values, kept = new_values(old, new) - structure.destinations(new), kept_values(old, new)
+    # Nor is where a move came from ("I moved here from Leeds").
+    values = new_values(old, new) - structure.destinations(new) - structure.origins(new)
+    kept = kept_values(old, new)
     # A number or a time is a new value of a fact that names one; beside one that names none, it counts or dates
     # something else ("I passed my grade 5 piano exam" beside "I'm learning the piano", "I took the dogs to the
     # beach on Sunday" beside "I have two dogs", "I moved our weekly sync to Friday" beside "I work for Siemens").
@@ -76,8 +86,19 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
     a_number = any(_a_number(v) or structure.an_address(v) for v in values)
     if values:
         same, change = 0.0, change + (same if a_number else 0.0)  # never the same
-    if not values and structure.held_since(old, new):
-        same, change = same + change, 0.0  # "I've been vegetarian since 2015" beside "I'm vegetarian": said again
+    if not values and (
+        structure.held_since(old, new)
+        or structure.says_again_as_it_holds_still(old, new)
+        or structure.says_again_as_it_stays_ended(old, new)
+        or _the_state_it_began(old, new)
+    ):
+        # Said again, however the model reads the two: since when or how long it has held ("I've been vegetarian
+        # since 2015" beside "I'm vegetarian"), that it holds still ("still in Bristol"), that what ended stays ended
+        # ("I don't drink" beside "I stopped drinking two years ago"), or the state a move began ("I live in Oslo"
+        # beside "I moved to Oslo in 2019").
+        same, change = same + change, 0.0
+    if structure.moved_here(new):
+        change = 0.0  # how the user came to where they are ("I moved here from Leeds six years ago")
     denial = _what_a_denial_does(old, new)
     if denial == ENDS:
         # Denied in its own words and no more, with the aspect of a change ("I'm not a member of the Green Party
@@ -142,7 +163,7 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
         # already leans to reading as a change ("We moved to Aberdeen" beside "I live in …"), or a move of
         # where the user lives or works ("We bought a house in Chorlton and moved in" beside "I rent a flat in
         # Hulme").
-        if values and ((one_fact and (kept or change > other)) or same_kind):
+        if values and not not_yet and ((one_fact and (kept or change > other)) or same_kind):
             change = max(change, CHANGE_AT)
         # Chinese names no place with a capital: a move of the user's own to another place is told by where
         # it goes ("我们全家上个月搬到大理去了" beside "我跟我老婆住在昆明"), unless it moves a thing
@@ -184,6 +205,15 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
     if not values and structure.held_for_long(new):
         change = 0.0  # "I've been plant-based for years" beside "I'm vegan": it held then too
     return {relation.SAME: same, relation.CHANGE: change, relation.OTHER: other}
+
+
+def _the_state_it_began(old: str, new: str) -> bool:
+    """Whether ``new`` states, telling no change and denying nothing, the value a beginning ``old`` tells gave where
+    the user lives or works, or their name ("I live in Oslo" beside "I moved to Oslo in 2019"; not beside "I moved out
+    of Oslo")."""
+    began = structure.tells_a_change(old) and not structure.ends_a_state(old)
+    told = structure.says_it_changed(new) or structure.denies(new) or structure.intends(new)
+    return began and not told and the_same_value(old, new)
 
 
 _TIME = re.compile(

@@ -169,7 +169,8 @@ _ABOUT_TO_ZH = r"快要|就要|马上(?:就)?要"
 _INTENT = re.compile(
     r"\b(?:plan(?:s|ning)?|intend(?:s|ing)?|aim(?:s|ing)?|hop(?:e|es|ing)|wants?|wanna|(?:would|'d) like) to\b"
     r"|(?<=[我们也还都])想要?(?![念起法象想])"
-    r"|\b(?:am|are|is|'m|'re|'s) (?:going|about|moving|relocating|emigrating) to\b"
+    # "I'm moving to …", or with no subject: "still in Bristol but moving to Bath next month"
+    r"|(?:\b(?:am|are|is|'m|'re|'s|but|and|so)\s+|^\s*)(?:going|about|moving|relocating|emigrating) to\b"
     r"|打算|计划|准备(?![了好])|预计|将要|即将|" + _ABOUT_TO_ZH,
     re.IGNORECASE,
 )
@@ -1281,8 +1282,9 @@ def moves_within(old: str, new: str) -> bool:
 
 def event_beside_state(old: str, new: str) -> bool:
     """Whether ``new`` tells of a change and ``old`` states how things are ("I quit smoking" beside "I
-    smoke"): never the same fact said again, however near their words."""
-    return tells_a_change(new) and not tells_a_change(old)
+    smoke"): never the same fact said again, however near their words. A change denied is none ("I can't quit
+    smoking")."""
+    return tells_a_change(new) and not denies_a_change(new) and not tells_a_change(old)
 
 
 def denies(sentence: str) -> bool:
@@ -1391,6 +1393,55 @@ def destinations(sentence: str) -> set[str]:
     return {m.group(1) or m.group(2) for m in _ON_THE_WAY.finditer(sentence)}
 
 
+# A move to where the user is ("I moved here from Leeds", "came over here", "我是三年前从南京搬过来的"), and where
+# a move or a switch came from ("from Leeds").
+_MOVED_HERE = re.compile(
+    r"\b(?:moved|came|relocated)\s+(?:(?:over|up|down|back|out)\s+)?here\b|搬(?:过来|来这|到这)|来到这",
+    re.IGNORECASE,
+)
+_FROM = re.compile(r"\bfrom\s+((?-i:[A-Z])[\w-]*(?:\s+(?-i:[A-Z])[\w-]*)*)", re.IGNORECASE)
+
+
+def moved_here(sentence: str) -> bool:
+    """Whether the statement tells how the user came to where they are ("I moved here from Leeds about six years
+    ago", "我是三年前从南京搬过来的"): where they live, said again with how they came, no new place."""
+    return bool(_MOVED_HERE.search(sentence))
+
+
+def origins(sentence: str) -> set[str]:
+    """The names a move or a switch in the statement came from ("Leeds" of "I moved to York from Leeds"): where the
+    user was, never a new value."""
+    return set(_FROM.findall(sentence))
+
+
+def says_again_as_it_holds_still(old: str, new: str) -> bool:
+    """Whether ``new`` says that what ``old`` states holds still, in no words but ``old``'s own beside the word of
+    continuity ("still in Bristol, still loving it" beside "I live in Bristol", "我还在厦门，挺好的" beside "我住在
+    厦门"), and tells no change nor anything against it (``goes_on``)."""
+    if not goes_on(new):
+        return False
+    said = _stems(old)
+    return any(
+        (words := _stems(_GOES_ON.sub(" ", part))) and words <= said
+        for part in [new, *clauses(new)]
+        if _GOES_ON.search(part)
+    )
+
+
+def says_again_as_it_stays_ended(old: str, new: str) -> bool:
+    """Whether ``new`` denies or ends what ``old`` ended, in a clause that shares ``old``'s words ("I don't drink, so
+    suggest some mocktails" beside "I stopped drinking two years ago", "我不喝酒" beside "我两年前戒酒了"): it stays
+    ended, said again (``agrees_in_ending``). Not by the words of since when ("I haven't dated anyone since the
+    divorce" beside "I'm divorced" denies another thing)."""
+    if not (ends_a_state(old) and agrees_in_ending(old, new)):
+        return False
+    said = _stems(old)
+    return any(
+        (denies(part) or ends_a_state(part)) and _stems(_HELD_FOR.sub(" ", part)) & said
+        for part in [new, *clauses(new)]
+    )
+
+
 def may_tell_a_change(old: str, new: str) -> bool:
     """Whether the words of ``new`` could tell a change of ``old`` at all, apart from any value it names: the
     aspect of a change ("now", "anymore", "moved", 现在), an ending of what ``old`` names ("我跟晓婷分了"),
@@ -1424,10 +1475,12 @@ def turns_around(old: str, new: str) -> bool:
     """Whether ``new`` says that what ``old`` denies or states now holds the other way ("我现在也吃牛肉了"
     beside "我不吃牛肉", "我不在杭州了" beside "我在杭州工作"): never the same fact again, and a change though
     it adds in form ("也", "too"). Clause by clause where either joins several, of the clauses that share what
-    they are about: "No more meat for me" turns "I eat meat and fish, no restrictions" around."""
+    they are about: "No more meat for me" turns "I eat meat and fish, no restrictions" around. A denial of what
+    ended agrees with it ("我已经一年没抽烟了" beside "我戒烟了", ``agrees_in_ending``)."""
     return any(
         denies(said) != denies(says)
         and holds_now(says)
+        and not agrees_in_ending(said, says)
         and ((said, says) == (old, new) or bool(_content(said) & _content(says)))
         for said in [old, *clauses(old)]
         for says in [new, *clauses(new)]
