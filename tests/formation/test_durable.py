@@ -157,3 +157,17 @@ async def test_a_role_the_user_speaks_in_is_kept_as_a_statement(
     finally:
         await skills.close()
     assert [c.content for c in found.candidates if not c.stands_only_as] == kept
+
+
+@pytest.mark.parametrize(
+    ("text", "taken"),
+    [
+        ("it's freezing up here in Aberdeen as usual", ["I live in Aberdeen"]),  # of the moment, whole
+        ("my partner Leo is cooking tonight", ["Leo is my partner"]),
+        ("If I lived here in Lisbon I'd surf every day.", []),  # a condition takes nothing for granted
+    ],
+)
+def test_what_a_sentence_takes_for_granted_stands_only_as_the_same_again(text: str, taken: list[str]) -> None:
+    """Whatever the sentence is worth, what it takes for granted of the user is evidence on a memory only."""
+    found = [c for c in durable_extract([text], [0.1]).candidates if c.stands_only_as == ["same"]]
+    assert [c.content for c in found] == taken

@@ -49,6 +49,7 @@ from memgw.common.formation.structure import (
     news_of_what_it_names,
     of_the_moment,
     only_takes_up,
+    presupposed,
     refers_back,
     says_it_changed,
     sets_a_part_of,
@@ -1338,3 +1339,19 @@ def test_what_has_held_since_a_time_in_the_facts_own_words(old: str, new: str, h
 )
 def test_what_follows_another_persons_move_to_what_a_memory_names(old: str, new: str, follows: bool) -> None:
     assert follows_anothers_move_to(old, new) is follows
+
+
+@pytest.mark.parametrize(
+    ("sentence", "taken"),
+    [
+        ("Here in Bristol it's been raining for days", ["I live in Bristol"]),
+        ("it's blowing a gale down here in Brighton", ["I live in Brighton"]),
+        ("my son Arlo has his first swimming lesson tomorrow", ["Arlo is my son"]),
+        ("my best friend Sam, who lives in Leeds, is visiting", ["Sam is my best friend"]),
+        ("my brother's wife Anna is lovely", []),  # his wife, not the user's
+        ("my friend said hi", []),  # no name
+        ("here in the office it's cold", []),  # no place named
+    ],
+)
+def test_what_a_sentence_takes_for_granted_of_the_user(sentence: str, taken: list[str]) -> None:
+    assert presupposed(sentence) == taken

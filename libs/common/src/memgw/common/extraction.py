@@ -28,6 +28,7 @@ from memgw.common.formation.structure import (
     names_a_relation,
     news_of_someone_else,
     of_the_moment,
+    presupposed,
     says_it_changed,
     says_what_holds_now,
     standing_instruction,
@@ -159,9 +160,15 @@ def durable_extract(statements: list[str], durable: list[float]) -> Extraction:
     memories ("坐飞机让我很紧张害怕" beside "我怕坐飞机"), or, when it tells a change in passing ("Sold the
     Corolla, got a BYD": no subject, so no rule; "我已经不去健身房了": a denial with the aspect of a change) or says
     what holds now ("I'm driving a Kia Picanto now"), as a change of one. What it is to a memory decides its
-    worth."""
+    worth. So is, whatever the sentence is worth, what it takes for granted of the user in passing
+    (``structure.presupposed``: "I live in Aberdeen" of "it's freezing up here in Aberdeen"), as the same fact
+    said again only."""
     candidates: list[Candidate] = []
     for sentence, p in zip(statements, durable, strict=True):
+        if not (contains_secret(sentence) or make_believe(sentence) or imagined(sentence)):
+            candidates += [
+                replace(_candidate(taken, ("fact", *_FACT)), stands_only_as=["same"]) for taken in presupposed(sentence)
+            ]
         if _too_short(sentence) or contains_secret(sentence) or _not_a_standing_fact(sentence):
             continue
         rule = _rule_of(sentence)

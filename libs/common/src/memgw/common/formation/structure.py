@@ -590,6 +590,23 @@ def about_user(sentence: str) -> bool:
     return bool(_ABOUT_USER.match(sentence))
 
 
+# What a statement takes for granted of the user in passing: where they live, told as where they are ("it's freezing
+# up here in Aberdeen", "here in Lisbon it's still warm"), and who someone named is to them ("my partner Leo is
+# cooking", "my daughter Mia starts school").
+_HERE_IN = re.compile(r"\bhere\s+in\s+((?-i:[A-Z])[\w-]*(?:\s+(?-i:[A-Z])[\w-]*)*)", re.IGNORECASE)
+_KIN_NAMED = re.compile(
+    rf"\bmy\s+((?:(?:little|big|older|younger|eldest|youngest|oldest|best)\s+)?{_PERSON_EN})[\s,]+((?-i:[A-Z])[\w'-]*)",
+    re.IGNORECASE,
+)
+
+
+def presupposed(sentence: str) -> list[str]:
+    """What ``sentence`` takes for granted of the user, each as a statement of its own: "I live in Aberdeen" of "it's
+    freezing up here in Aberdeen", "Leo is my partner" of "my partner Leo is cooking tonight"."""
+    here = [f"I live in {place}" for place in _HERE_IN.findall(sentence)]
+    return here + [f"{name} is my {kin}" for kin, name in _KIN_NAMED.findall(sentence)]
+
+
 def names_a_relation(sentence: str) -> bool:
     """Whether the statement says who someone is to the user ("Ravi is my husband", "我女朋友叫小雨")."""
     return bool(_NAMES_A_RELATION.match(sentence))
