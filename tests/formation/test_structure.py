@@ -183,6 +183,10 @@ def test_the_subject_the_past_and_questions() -> None:
         ("I moved back in with my parents.", False),  # "back in" of a move, no time
         ("When we lived in Porto we walked everywhere.", True),  # a time told by a state it was in
         ("When I moved to Porto I knew nobody.", False),  # by an event: a move, which may still hold
+        ("我上大学前住在九江。", True),  # before a stage of life
+        ("I lived in Derby before uni.", True),
+        ("我目前住在九江。", False),  # 目前 is now
+        ("我前天去了九江。", False),
     ],
 )
 def test_a_stretch_that_is_over_is_the_past(text: str, past: bool) -> None:

@@ -150,7 +150,10 @@ _PAST = re.compile(
     r"|\bduring (?:uni|university|college|school|my childhood)\b|\bin my (?:teens|twenties|thirties|youth)\b"
     r"|(?<!'ve )(?<!have )(?<!has )\b(?:lived|worked|studied|stayed)\b[^.;,]*\bfor (?:\w+ )?(?:years?|months?)\b"
     r"|以前|小时候|曾经|(?<![搬调转嫁跳])过去|那时候|当年|年轻时|(?:住|工作|待|呆|生活|当|做|干|打|读|上)过"
-    r"|(?:上学|读书|念书|上大学|大学|高中|初中|小学)(?:的)?时候",
+    r"|(?:上学|读书|念书|上大学|大学|高中|初中|小学)(?:的)?时候"
+    # before a stage of life: "我上大学前住在九江", "结婚之前", "before uni"
+    r"|(?:上学|读书|上大学|上高中|上初中|读研|毕业|工作|结婚|出国|退休|生孩子|来\S{1,4})(?:之|以)?前(?!面|天|台|段)"
+    r"|\bbefore (?:uni|university|college|i (?:got married|had (?:the )?kids|moved|started work(?:ing)?))\b",
     re.IGNORECASE,
 )
 
