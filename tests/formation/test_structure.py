@@ -765,6 +765,8 @@ def test_a_change_done_to_a_thing_of_what_the_fact_names(old: str, new: str, of_
         ("I work at Google.", "I changed jobs last month.", False),
         ("我在招商银行办的工资卡。", "招行的APP又改版了。", True),  # the app's, and its "again"
         ("I take sertraline every day.", "My GP switched me from sertraline to citalopram.", False),  # "me"
+        ("I'm vegan.", "My local vegan cafe moved to a bigger place.", True),  # the thing it opens with
+        ("I work at Siemens.", "My company moved to Leeds.", False),  # one of the user's own facts
         ("I live in Leeds.", "We've just moved down to Bristol.", False),
         ("我每天游泳。", "我买了一顶新泳帽。", True),
         ("我每天骑车上班。", "我买了个新gps，装在车把上。", True),  # a thing in Latin letters
@@ -972,6 +974,8 @@ def test_a_part_of_a_named_thing_set_to_a_value(old: str, new: str, its_part: bo
         ("I use Fedora.", "I changed my keyboard layout to Dvorak.", True),  # a value of another thing
         ("I'm with Vodafone.", "I switched my mobile contract to Giffgaff.", False),  # a fact of the user's own
         ("I'm with Vodafone.", "I switched my Vodafone plan to unlimited data.", False),  # a name: maybe its own
+        ("I live in Leeds.", "we switched energy supplier to Octopus", True),  # no determiner
+        ("I bank with Barclays.", "I switched banks to Monzo.", False),  # the head is what the fact names
     ],
 )
 def test_a_switch_to_a_thing_of_another_kind(old: str, new: str, another_thing: bool) -> None:

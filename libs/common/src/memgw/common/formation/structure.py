@@ -22,7 +22,8 @@ _PERSON_EN = (
     r"|aunt|cousin|nephew|niece|grand\w+|kids?|child(?:ren)?|landlord|in-laws?|\w+-in-law|teacher|doctor|classmate"
     r"|mentor|client|ex|bestie|mate|pal|buddy|supervisor|tutor|coach|therapist|dentist|trainer|professor|lecturer"
     r"|gp|vet|mp|councillor|vicar|priest|pastor|physio|accountant|solicitor|lawyer|barber|hairdresser|nanny"
-    r"|childminder|babysitter|midwife|optician|intern|trainee|apprentice)s?"
+    r"|childminder|babysitter|midwife|optician|intern|trainee|apprentice|head ?teacher|principal|headmaster"
+    r"|headmistress)s?"
 )
 _RELATIVE_EN = (
     rf"(?:{_PERSON_EN}|(?:family|team|company|office|firm|agency|clinic|lab|startup|school|hospital|factory|studio)s?)"
@@ -1152,7 +1153,7 @@ def sets_a_part_of(old: str, new: str) -> bool:
 # 辆 or 换了部 ("换了苹果", "换了辆崔克"), so English counts only in lower case and Chinese only after the measure
 # words of places, posts and everyday things.
 _SWITCHED_TO = re.compile(
-    r"\b(?i:switched|swapped|changed|set|turned)\s+(?:my|our|the)\s+((?:[a-z-]+\s+){0,2}[a-z-]+)\s+(?:over\s+)?to\b"
+    r"\b(?i:switched|swapped|changed|set|turned)\s+(?:(?:my|our|the)\s+)?((?:[a-z-]+\s+){0,2}[a-z-]+)\s+(?:over\s+)?to\b"
     r"|\b(?i:switched|swapped|changed)\s+(?:over\s+)?to\s+(?:an?|the|my|our|some)\s+"
     r"((?:[a-z-]+\s+){0,3}[a-z-]+?)(?=\s+(?:for|of(?!\s+[A-Z])|to|from|on|in|at|with|near|by|down|up|round|around"
     r"|across|off|over|next|behind|opposite|instead|that|which|where|because|so|and|but|or|since|this|last|a|an|the|just|now"
@@ -1257,6 +1258,15 @@ _THINGS = (_NEW_THING_EN, _CHANGED_THING_EN, _NEW_THING_ZH, _ACCESSORY_ZH)
 _AGAIN = re.compile(r"\bagain\b", re.IGNORECASE)  # a thing changed once more ("Slack changed its icons again")
 
 
+# A thing the statement opens with, then its change: "my local vegan cafe moved to a bigger place", "the gym I go to
+# switched to app-only booking"; what changed is the thing its head names, unless the change is done to the user.
+_THING_CHANGED_EN = re.compile(
+    r"^\s*(?:my|our|the)\s+(?:[\w'-]+\s+){0,3}?([\w-]+)\s+(?:(?:just|has|have|finally|recently|also)\s+)?"
+    r"(?:moved|changed|switched|relocated|swapped|merged|shut)\b(?!\s+(?:me|us|my|our)\b)",  # not "switched me to …"
+    re.IGNORECASE,
+)
+
+
 def changes_another_thing(old: str, new: str) -> bool:
     """Whether the change ``new`` tells is of a thing ``old`` does not name and that is no fact of the user's
     own ("I bought new running shoes" beside "I run every morning", "We moved the weekly standup to
@@ -1265,7 +1275,7 @@ def changes_another_thing(old: str, new: str) -> bool:
     holds now ("I got a new e-bike and ride to work now" beside "I commute by train")."""
     # A thing the statement opens with is what changed; what it names after, and its "now", are that thing's
     # ("我家门口的地铁站换了新名字": the station's name, not the user's).
-    opening = _THING_CHANGED_ZH.match(new)
+    opening = _THING_CHANGED_ZH.match(new) or _THING_CHANGED_EN.match(new)
     # What holds now of the user, not of someone else ("Priya and I swapped sides of the bed, she snores less now").
     now = any(holds_now(_AGAIN.sub(" ", c)) for c in clauses(new) or [new] if not about_someone_else(c))
     if ends_a_state(new) or (now and not opening):
