@@ -197,6 +197,8 @@ def test_a_clause_changes_nothing_when_the_whole_names_the_value_as_still_holdin
     # A whole that only denies what the memory does not name: none of its clauses changes it.
     assert not reading.a_clause_may_change("我在学尤克里里。", "好久没碰琴了，手都生了")
     assert reading.a_clause_may_change("我在学尤克里里。", "我已经不学了，手都生了")  # a change since, in words
+    # A whole that tells another thing's change: its clauses are that thing's.
+    assert not reading.a_clause_may_change("我住在青岛。", "我们家换了宽带，现在用电信的")
 
 
 def _found(memory: str, kind: str, p: float = 0.9) -> reading.Found:

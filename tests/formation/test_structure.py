@@ -767,6 +767,8 @@ def test_a_change_done_to_a_thing_of_what_the_fact_names(old: str, new: str, of_
         ("I take sertraline every day.", "My GP switched me from sertraline to citalopram.", False),  # "me"
         ("I'm vegan.", "My local vegan cafe moved to a bigger place.", True),  # the thing it opens with
         ("I work at Siemens.", "My company moved to Leeds.", False),  # one of the user's own facts
+        ("我住在青岛。", "我们家换了宽带，现在用电信的。", True),  # what the household changed, named after the verb
+        ("我住在青岛。", "我们家换了房子，搬到崂山了。", False),
         ("I live in Leeds.", "We've just moved down to Bristol.", False),
         ("我每天游泳。", "我买了一顶新泳帽。", True),
         ("我每天骑车上班。", "我买了个新gps，装在车把上。", True),  # a thing in Latin letters
@@ -1071,6 +1073,9 @@ def test_news_of_what_a_chinese_fact_names_opens_with_it(old: str, new: str, new
         ),
         ("我表哥搬到我们小区了，我们现在是邻居", ["我表哥搬到我们小区了, 我们现在是邻居"]),
         ("Claire left, we hired two people since.", ["Claire left", "we hired two people since."]),  # no news of hers
+        # After a thing's change, a clause with no subject of the user's goes on about that thing.
+        ("我们家换了宽带，现在用电信的", ["我们家换了宽带, 现在用电信的"]),
+        ("我们家换了宽带，我现在在家办公", ["我们家换了宽带", "我现在在家办公"]),
     ],
 )
 def test_a_condition_or_a_moment_frames_the_clauses_after_it(text: str, alone: list[str]) -> None:

@@ -292,11 +292,14 @@ def a_clause_may_change(old: str, whole: str) -> bool:
     """Whether a clause of ``whole`` may stand as a change of ``old``: not when the whole names ``old``'s value
     again as still holding, telling no change and nothing that holds now ("Home is Brixton, in south London"
     beside "I live in Brixton"; but "My Brompton got stolen, so I take the bus to work now"), nor when it only
-    denies what ``old`` does not name ("好久没练琴了，手都生了" beside "我在学吉他")."""
+    denies what ``old`` does not name ("好久没练琴了，手都生了" beside "我在学吉他"), nor when it tells another thing's
+    change ("我们家换了宽带，现在用电信的" beside "我住在青岛": the broadband is Telecom's now, not the user)."""
     if _changes_nothing_yet(old, whole) or _what_a_denial_does(old, whole) == NARROWS:
         return False  # whatever its clauses say ("I don't drive to work anymore, I take the train")
     if structure.denies_another_thing(old, whole):
         return False  # nor when the whole only denies what ``old`` does not name ("好久没练琴了，手都生了")
+    if structure.changes_another_thing(old, whole):
+        return False  # nor when the whole tells another thing's change ("我们家换了宽带，现在用电信的")
     return not kept_values(old, whole) or _tells_now(whole)
 
 

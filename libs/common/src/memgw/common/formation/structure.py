@@ -812,11 +812,14 @@ _WE_OPENING = re.compile(
 def clauses_alone(sentence: str) -> list[str]:
     """The clauses of ``sentence`` (``clauses``) less those a condition, a moment or a short stretch said before
     them frames: each of the rest says what it says alone. A clause whose "we" takes in the person whose news the
-    clause before it told stays with that clause."""
+    clause before it told stays with that clause, and so does one with no subject of the user's after a clause that
+    opens with a thing's change ("我们家换了宽带，现在用电信的": the broadband's, not where the user lives)."""
     alone: list[str] = []
     condition = moment = False
     for part in clauses(sentence):
-        if alone and about_someone_else(alone[-1]) and _WE_OPENING.search(part):
+        anothers = alone and about_someone_else(alone[-1]) and _WE_OPENING.search(part)
+        a_things = alone and _a_things_change(alone[-1]) and not about_user(part)
+        if anothers or a_things:
             alone[-1] = f"{alone[-1]}, {part[:1].lower()}{part[1:]}"
         elif not ((condition and _CONSEQUENCE.search(part)) or (moment and not _SOMEONE.search(part))):
             alone.append(part)
@@ -1236,6 +1239,8 @@ _NEW_THING_ZH = re.compile(
 )
 _THING_CHANGED_ZH = re.compile(
     r"^\s*(?:[^，,。\s]{1,8}的|我们?家的?|家里的?)([\u4e00-\u9fffA-Za-z]{1,6}?)(?:又|也|都|刚|最近)?(?:换|改|变|调|搬)"
+    # or what the household changed, named after the verb: "我们家换了宽带", "家里换了台冰箱"
+    r"|^\s*(?:我们?家|家里)(?:又|也|都|刚|最近)?换了[个台家种款辆套]?([\u4e00-\u9fff]{1,4}?)(?=[，,。.！!了]|$)"
 )
 # Told by the head of what changed, its last word (a compound's head comes last in English and Chinese alike): "a new
 # phone" is one, "a new phone case" and "车载手机支架" are not.
@@ -1267,6 +1272,11 @@ _THING_CHANGED_EN = re.compile(
 )
 
 
+def _a_things_change(clause: str) -> bool:
+    """Whether the clause opens with a thing and tells its change ("我们家换了宽带", "my gym moved")."""
+    return bool(_THING_CHANGED_ZH.match(clause) or _THING_CHANGED_EN.match(clause))
+
+
 def changes_another_thing(old: str, new: str) -> bool:
     """Whether the change ``new`` tells is of a thing ``old`` does not name and that is no fact of the user's
     own ("I bought new running shoes" beside "I run every morning", "We moved the weekly standup to
@@ -1280,7 +1290,11 @@ def changes_another_thing(old: str, new: str) -> bool:
     now = any(holds_now(_AGAIN.sub(" ", c)) for c in clauses(new) or [new] if not about_someone_else(c))
     if ends_a_state(new) or (now and not opening):
         return False
-    things = [opening.group(1)] if opening else [m.group(1) for pattern in _THINGS for m in pattern.finditer(new)]
+    things = (
+        [next(g for g in opening.groups() if g)]
+        if opening
+        else [m.group(1) for pattern in _THINGS for m in pattern.finditer(new)]
+    )
     said = old.lower()
     for thing in things:
         words = [w.rstrip("s") for w in thing.lower().split() if len(w) > 2]
