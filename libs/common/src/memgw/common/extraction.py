@@ -165,11 +165,13 @@ def durable_extract(statements: list[str], durable: list[float]) -> Extraction:
     said again only."""
     candidates: list[Candidate] = []
     for sentence, p in zip(statements, durable, strict=True):
-        if not (contains_secret(sentence) or make_believe(sentence) or imagined(sentence)):
+        if contains_secret(sentence):
+            continue
+        if not (make_believe(sentence) or imagined(sentence)):
             candidates += [
                 replace(_candidate(taken, ("fact", *_FACT)), stands_only_as=["same"]) for taken in presupposed(sentence)
             ]
-        if _too_short(sentence) or contains_secret(sentence) or _not_a_standing_fact(sentence):
+        if _too_short(sentence) or _not_a_standing_fact(sentence):
             continue
         rule = _rule_of(sentence)
         if standing_instruction(sentence):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Iterator
 
 _NEGATION = re.compile(
     r"(不再|不喜欢|不想|不要|不用|不是|没有|从不|别|戒了|\bno longer\b|\bnot\b|\bnever\b|n't\b|\bstopped\b|\bquit\b|"
@@ -223,12 +224,19 @@ def _plain(value: str) -> str:
     return value.replace(" ", "").replace("-", "").lower()
 
 
+def _both_values(old: str, new: str) -> Iterator[tuple[str, str, str]]:
+    """(attribute, old's value, new's value) of each of residence, workplace and name both give a value."""
+    for attribute, pattern in _ATTRIBUTES:
+        before, after = _value(pattern, old), _value(pattern, new)
+        if before and after:
+            yield attribute, before, after
+
+
 def another_value(old: str, new: str) -> str | None:
     """Which of residence, workplace and name ``new`` gives another value than ``old`` does ("搬到大理" beside
     "住在昆明"; not "搬到北京朝阳" beside "住在北京", a value within the older one), as "attribute: old → new"."""
-    for attribute, pattern in _ATTRIBUTES:
-        before, after = _value(pattern, old), _value(pattern, new)
-        if before and after and before != after and not (before in after or after in before):
+    for attribute, before, after in _both_values(old, new):
+        if before != after and not (before in after or after in before):
             return f"{attribute} changed: {before} → {after}"
     return None
 
@@ -236,7 +244,7 @@ def another_value(old: str, new: str) -> str | None:
 def the_same_value(old: str, new: str) -> bool:
     """Whether ``new`` gives one of residence, workplace and name the very value ``old`` does ("I live in Oslo" beside
     "I moved to Oslo in 2019", "我住在成都" beside "我2018年搬到了成都")."""
-    return any((before := _value(pattern, old)) and before == _value(pattern, new) for _, pattern in _ATTRIBUTES)
+    return any(before == after for _, before, after in _both_values(old, new))
 
 
 def contradiction(old: str, new: str) -> str | None:

@@ -1272,9 +1272,9 @@ _THING_CHANGED_EN = re.compile(
 )
 
 
-def _a_things_change(clause: str) -> bool:
-    """Whether the clause opens with a thing and tells its change ("我们家换了宽带", "my gym moved")."""
-    return bool(_THING_CHANGED_ZH.match(clause) or _THING_CHANGED_EN.match(clause))
+def _a_things_change(clause: str) -> re.Match[str] | None:
+    """The thing the clause opens with and tells the change of ("我们家换了宽带", "my gym moved"), if any."""
+    return _THING_CHANGED_ZH.match(clause) or _THING_CHANGED_EN.match(clause)
 
 
 def changes_another_thing(old: str, new: str) -> bool:
@@ -1285,7 +1285,7 @@ def changes_another_thing(old: str, new: str) -> bool:
     holds now ("I got a new e-bike and ride to work now" beside "I commute by train")."""
     # A thing the statement opens with is what changed; what it names after, and its "now", are that thing's
     # ("我家门口的地铁站换了新名字": the station's name, not the user's).
-    opening = _THING_CHANGED_ZH.match(new) or _THING_CHANGED_EN.match(new)
+    opening = _a_things_change(new)
     # What holds now of the user, not of someone else ("Priya and I swapped sides of the bed, she snores less now").
     now = any(holds_now(_AGAIN.sub(" ", c)) for c in clauses(new) or [new] if not about_someone_else(c))
     if ends_a_state(new) or (now and not opening):
