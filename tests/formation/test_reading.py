@@ -175,6 +175,11 @@ def _verdict(p: dict[str, float], old: str, new: str, *, decisions: bool = False
         (CHANGE_READ, "I live in York.", "I've lived in Hull for 2 years.", CHANGE),
         (CHANGE_READ, "I eat anything.", "I've been vegan since January.", CHANGE),  # a state of another
         (CHANGE_READ, "I live in Oslo.", "Since June I've been living in Bergen.", CHANGE),  # another value
+        # What a statement opens with took the values it names; an ending of what the fact names by its name is one.
+        (CHANGE_READ, "我是Java程序员。", "我们项目从Maven换成Gradle了。", OTHER),
+        (CHANGE_READ, "I play guitar in a band.", "Our drummer quit, so we're auditioning.", OTHER),
+        (CHANGE_READ, "I bank with Monzo.", "I moved all my accounts over to Starling.", CHANGE),
+        (SAME_READ, "I bank with Nationwide.", "I closed my Nationwide account.", CHANGE),
     ],
 )
 def test_a_reading_weighed_by_structure(p: dict[str, float], old: str, new: str, verdict: str) -> None:

@@ -787,6 +787,12 @@ def test_a_change_done_to_a_thing_of_what_the_fact_names(old: str, new: str, of_
         ("我开的是一辆比亚迪。", "我换了个车载香薰。", True),  # what goes with the car
         ("我用小米手机。", "我换了个华为。", False),  # a bare name may be a new value
         ("我开的是一辆比亚迪。", "我换了辆车。", False),
+        ("I play guitar in a band.", "Our drummer quit, so we're auditioning.", True),  # the person it opens with
+        ("I live in London.", "My wife and I left London for Leeds.", False),  # the user too
+        ("I'm married to Anna.", "My wife left.", False),  # one of the user's own facts
+        ("我是Java程序员。", "我们项目从Maven换成Gradle了。", True),  # a thing of ours, with no 的
+        ("我住在郑州。", "我们全家从郑州搬到洛阳了。", False),  # the household is the user
+        ("我住在郑州。", "我们上个月从郑州搬到洛阳了。", False),  # when, not what
     ],
 )
 def test_a_change_of_another_thing_of_the_users_life(old: str, new: str, another: bool) -> None:
@@ -948,6 +954,7 @@ def test_being_used_to_something_is_no_past() -> None:
         ("I use Chrome.", "I switched from Chrome to Firefox.", False),  # the thing replaced
         ("I'm with EE.", "I switched my EE contract to Three.", False),  # switched: maybe elsewhere
         ("I use Chrome.", "I changed the Safari theme to dark.", False),  # a part of another thing
+        ("I work at Amazon.", "I changed my Amazon delivery address to my office.", True),  # two words
     ],
 )
 def test_a_part_of_a_named_thing_set_to_a_value(old: str, new: str, its_part: bool) -> None:
@@ -978,6 +985,10 @@ def test_a_part_of_a_named_thing_set_to_a_value(old: str, new: str, its_part: bo
         ("I'm with Vodafone.", "I switched my Vodafone plan to unlimited data.", False),  # a name: maybe its own
         ("I live in Leeds.", "we switched energy supplier to Octopus", True),  # no determiner
         ("I bank with Barclays.", "I switched banks to Monzo.", False),  # the head is what the fact names
+        ("我是前端工程师。", "组里把构建工具从webpack换成vite了。", True),  # what is put in place shares nothing
+        ("I read a lot.", "I replaced my Kindle with a Kobo.", True),
+        ("I bank with Monzo.", "I swapped my Monzo account for Starling.", False),  # a word of the fact
+        ("我用小米手机。", "我把手机从小米换成苹果了。", False),
     ],
 )
 def test_a_switch_to_a_thing_of_another_kind(old: str, new: str, another_thing: bool) -> None:
@@ -1043,6 +1054,8 @@ def test_what_has_held_for_long(text: str, long: bool) -> None:
         ("我的微信号是 abc_123。", "微信号换成 xyz_789 了。", False),  # a new address
         ("我用飞书办公。", "我们公司的飞书又改版了。", False),  # the user in it
         ("I use Slack at work.", "Slack changed its logo.", False),  # English names with a capital
+        ("我在招商银行开的户。", "招行App又改版了。", True),  # 招行 abbreviates 招商银行
+        ("我在招商银行开的户。", "招聘会又改期了。", False),  # 招聘 abbreviates nothing it names
     ],
 )
 def test_news_of_what_a_chinese_fact_names_opens_with_it(old: str, new: str, news: bool) -> None:
@@ -1104,6 +1117,9 @@ def test_a_stretch_that_ends_soon_frames_part_of_a_statement() -> None:
         ("I'm seeing a guy called Tom.", "I left my coat at Tom's.", False),  # what ended is not Tom
         ("I'm seeing a guy called Tom.", "Tom and I went to Rome.", False),  # no ending
         ("My girlfriend is Emma.", "Emma quit her job.", False),  # her ending, not the two of them
+        ("I bank with Nationwide.", "I closed my Nationwide account and bank with Starling now.", True),
+        ("I use Netflix.", "I cancelled Netflix last week.", True),
+        ("I use Netflix.", "Netflix cancelled my favourite show.", False),  # not the user's ending
     ],
 )
 def test_an_ending_of_what_a_fact_names_by_its_name(old: str, new: str, ends: bool) -> None:
@@ -1364,6 +1380,10 @@ def test_what_follows_another_persons_move_to_what_a_memory_names(old: str, new:
         ("my brother's wife Anna is lovely", []),  # his wife, not the user's
         ("my friend said hi", []),  # no name
         ("here in the office it's cold", []),  # no place named
+        ("my two cats are fighting over the sofa again", ["I have two cats"]),
+        ("My 3 kids are off school this week", ["I have 3 kids"]),
+        ("我家两只猫今天又打架了", ["我有两只猫"]),
+        ("my two colleagues are off sick", []),  # neither a child nor an animal
     ],
 )
 def test_what_a_sentence_takes_for_granted_of_the_user(sentence: str, taken: list[str]) -> None:

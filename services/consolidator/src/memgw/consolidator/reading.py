@@ -131,8 +131,9 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
     if done_to and not structure.done_to_a_thing(old):
         same = 0.0
     # Another thing of the user's life, unless a new value goes where ``old`` names one ("I moved all my accounts
-    # over to Starling" beside "I bank with Monzo").
-    another_thing = another_changed and not (values and named_values(old))
+    # over to Starling" beside "I bank with Monzo") and the thing the statement opens with is not what took it
+    # ("我们项目从Maven换成Gradle了" beside "我是Java程序员": the project's values).
+    another_thing = another_changed and not (values and named_values(old) and not structure.a_things_change(new))
     if (not values and structure.done_to_a_thing_of(old, new)) or another_thing:
         change = 0.0  # a thing of what ``old`` names, or another thing of the user's life
     if structure.moves_within(old, new):

@@ -346,7 +346,9 @@ class Consolidator:
             return whole, None
         if not any(e["embedding_model"] == self.embedder.name for e, _ in neighbours):
             return whole, None  # nothing a clause could be compared with: not worth embedding the clauses
-        cut = structure.clauses(text)
+        # Clauses as formation reads them: what follows a thing's change is that thing's ("楼下面包店换了老板，无麸质
+        # 的都不做了"), and what a condition or a moment frames says nothing alone.
+        cut = structure.clauses_alone(text)
         # Failing the whole and its clauses, a clause without the reason it gives may tell a change the reason
         # hid (``reading.changed_without_reason``).
         cores = [core for c in cut or [text] if (core := structure.without_reason(c)) != c]
@@ -540,6 +542,9 @@ class Consolidator:
             same = same and not structure.event_beside_state(existing["content"], text)
             same = same and not structure.denies_having(existing["content"], text)
             same = same and not structure.turns_around(existing["content"], text)
+            # What holds now beside what was stated as holding is a new situation, close in words as it may be
+            # ("我谈恋爱了" beside "我单身"): the relation model weighs it; the words alone do not merge it.
+            same = same and not (structure.holds_now(text) and not structure.holds_now(existing["content"]))
             another = structure.about_someone_else(existing["content"])
             same_subject = another == structure.about_someone_else(text)
             same_subject = same_subject and (not another or structure.the_same_person(existing["content"], text))

@@ -28,6 +28,8 @@ _PERSON_EN = (
 _RELATIVE_EN = (
     rf"(?:{_PERSON_EN}|(?:family|team|company|office|firm|agency|clinic|lab|startup|school|hospital|factory|studio)s?)"
 )
+_PET_EN = r"(?:dog|cat|puppy|kitten|pet|rabbit|bunny|hamster|guinea pig|parrot|budgie|tortoise|turtle|horse|pony)s?"
+_PET_ZH = r"(?:猫|狗|宠物|兔|仓鼠|鹦鹉|乌龟|马)"
 _WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 _MY_PERSON_EN = rf"(?:my|our)\s+(?:\w+\s+){{0,2}}?{_PERSON_EN}\b"  # "my sister", "my best friend", "our son"
 # Someone named by whose they are: "Tom's brother", "Priya's mum".
@@ -604,11 +606,25 @@ _KIN_NAMED = re.compile(
 )
 
 
+# And how many of their children or animals there are ("my two cats are fighting again", "我家两只猫又打架了").
+_COUNT_EN = r"two|three|four|five|six|seven|eight|nine|ten|[2-9]"
+_KIDS_EN = r"(?:kids|children|sons|daughters|boys|girls|twins|grandchildren|grandkids)"
+_COUNTED_EN = re.compile(
+    rf"\bmy\s+((?:{_COUNT_EN})\s+(?:(?:little|young|grown-up)\s+)?(?:{_KIDS_EN}|{_PET_EN}))\b", re.IGNORECASE
+)
+_COUNTED_ZH = re.compile(
+    rf"我(?:家|的|家的)((?:[两三四五六七八九]|[2-9])(?:只|个|条|匹)(?:{_PET_ZH}|孩子|娃|儿子|女儿|闺女|小孩))"
+)
+
+
 def presupposed(sentence: str) -> list[str]:
     """What ``sentence`` takes for granted of the user, each as a statement of its own: "I live in Aberdeen" of "it's
-    freezing up here in Aberdeen", "Leo is my partner" of "my partner Leo is cooking tonight"."""
+    freezing up here in Aberdeen", "Leo is my partner" of "my partner Leo is cooking tonight", "I have two cats" of
+    "my two cats are fighting over the sofa"."""
     here = [f"I live in {place}" for place in _HERE_IN.findall(sentence)]
-    return here + [f"{name} is my {kin}" for kin, name in _KIN_NAMED.findall(sentence)]
+    counted = [f"I have {many}" for many in _COUNTED_EN.findall(sentence)]
+    counted += [f"我有{many}" for many in _COUNTED_ZH.findall(sentence)]
+    return here + [f"{name} is my {kin}" for kin, name in _KIN_NAMED.findall(sentence)] + counted
 
 
 def names_a_relation(sentence: str) -> bool:
@@ -673,8 +689,6 @@ def refers_back(old: str, new: str) -> bool:
 # A person or an animal of the user's named in a statement ("My girlfriend is Emma", "Ana is my sister", "I
 # have a dog called Biscuit", "我女朋友叫小雨", "我养了一只猫叫豆豆"): in English a capitalised word that is not
 # a pronoun, in Chinese what 叫 or 是 names, or what opens the sentence before "是我…" or ", 我的…".
-_PET_EN = r"(?:dog|cat|puppy|kitten|pet|rabbit|bunny|hamster|guinea pig|parrot|budgie|tortoise|turtle|horse|pony)s?"
-_PET_ZH = r"(?:猫|狗|宠物|兔|仓鼠|鹦鹉|乌龟|马)"
 _OF_THE_USERS = re.compile(
     rf"\b{_MY_PERSON_EN}|\b(?:my|our)\s+(?:\w+\s+){{0,2}}?{_PET_EN}\b"
     rf"|\b(?:have|has|got|adopted)\s+(?:an?|one|two|three|\d+)\s+(?:\w+\s+){{0,2}}?(?:{_PERSON_EN}|{_PET_EN})\b"
@@ -747,13 +761,15 @@ def follows_anothers_move_to(old: str, sentence: str) -> bool:
 def ends_what_it_names(old: str, new: str) -> bool:
     """Whether ``new`` tells that the user ended what ``old`` names, by its name: the two of them ("Tom and I
     called it quits", "Zoe dumped me", "我和李娜离了") or the user and it ("I ditched Chrome for Firefox", "I sold
-    the Focus", "Traded the Focus in for a Tesla"). An ending told of something else ("I left my coat at Tom's") is
+    the Focus", "Traded the Focus in for a Tesla", "I closed my Nationwide account"). An ending told of something else
+    ("I left my coat at Tom's") is
     not."""
     for name in (re.escape(n) for n in _names(old) if n in new):
         ended = re.search(
             rf"\b{name}\s+(?:and|&)\s+I\b[^.;,]*?\b(?:{_ENDS_EN})\b|\b{name}\s+(?:{_ENDS_EN})\s+(?:me|us)\b"
             rf"|\b(?:{_ENDS_EN})\s+(?:up\s+)?(?:with\s+|on\s+)?(?:the\s+|my\s+)?{name}\b"
             rf"|\b(?:traded|swapped|exchanged)\s+(?:in\s+)?(?:the\s+|my\s+|our\s+)?{name}(?:\s+in)?\s+for\b"
+            rf"|\b(?:closed|cancell?ed|terminated)\s+(?:the\s+|my\s+|our\s+)?{name}\b"  # "closed my Nationwide account"
             rf"|[和跟与]{name}[^，。,.]{{0,4}}?(?:{_ENDS_ZH}|[分离散吹]了)|{name}[^，。,.]{{0,3}}?(?:甩了我|跟我分手)",
             new,
             re.IGNORECASE,
@@ -818,7 +834,7 @@ def clauses_alone(sentence: str) -> list[str]:
     condition = moment = False
     for part in clauses(sentence):
         anothers = alone and about_someone_else(alone[-1]) and _WE_OPENING.search(part)
-        a_things = alone and _a_things_change(alone[-1]) and not about_user(part)
+        a_things = alone and a_things_change(alone[-1]) and not about_user(part)
         if anothers or a_things:
             alone[-1] = f"{alone[-1]}, {part[:1].lower()}{part[1:]}"
         elif not ((condition and _CONSEQUENCE.search(part)) or (moment and not _SOMEONE.search(part))):
@@ -855,7 +871,8 @@ def news_of_what_it_names(old: str, new: str) -> bool:
     """Whether ``new`` opens with what ``old`` names and tells that thing's news, not a change of the user's fact
     ("钉钉又改版了" beside "我工作用钉钉", "马自达的4S店搬到郊区去了" beside "我开的是马自达3"): the Chinese of
     ``about_what_it_names``. Chinese names nothing with a capital, so the name is an opening of ``new`` that
-    ``old`` says too: its first two characters, which any longer opening ``old`` says begins with. Chinese drops
+    ``old`` says too: its first two characters, which any longer opening ``old`` says begins with, or which
+    abbreviate a name ``old`` says (招行 of 招商银行, 北大 of 北京大学: the first of each word). Chinese drops
     the user a clause is said of, so the user is in it, and it is no news of the thing, when it says what holds
     now ("嘉年华处理掉了，现在开起亚"), tells an ending ("捷安特卖掉了": the user sold it), names an address or
     a number for it ("手机号换成138…了") or names when, as a habit's change does ("瑜伽课改到周四了"). What it
@@ -866,7 +883,7 @@ def news_of_what_it_names(old: str, new: str) -> bool:
     if ends_a_state(new) or an_address(new):
         return False
     opening = name.group(1)[:2]
-    return len(opening) == 2 and opening in old
+    return len(opening) == 2 and bool(re.search(rf"{re.escape(opening[0])}.{{0,2}}{re.escape(opening[1])}", old))
 
 
 # The opening words of a Chinese statement, not those that frame it (when, who, how): a thing or a name.
@@ -1139,7 +1156,7 @@ def done_to_a_thing_of(old: str, new: str) -> bool:
 # 的字体调成大号". Not "moved" nor "switched", which may take a thing elsewhere ("I switched my Vodafone contract to
 # O2", "I moved the Monzo savings to Starling").
 _SETS_A_PART = re.compile(
-    rf"\b(?i:changed|set|turned)\s+{_NAMED_OWNER}\s+[a-z]+\s+(?i:to|into)\b"
+    rf"\b(?i:changed|set|turned)\s+{_NAMED_OWNER}\s+[a-z]+(?:\s+[a-z]+)?\s+(?i:to|into)\b"
     r"|把([A-Za-z][\w .+-]*?|[\u4e00-\u9fff]{2,4}?)的[\u4e00-\u9fff]{1,4}?(?:调|设置?|改|换)(?:成|为|到)"
 )
 
@@ -1188,13 +1205,27 @@ def switches_to_another_thing(old: str, new: str) -> bool:
         head = thing.split()[-1].rstrip("s") if thing.isascii() else thing[-2:]
         if head not in said and not _FACT_OF_ONES_OWN.search(thing):
             return True
-    return False
+    # What is put in place of a thing that shares no word with ``old`` is that thing's new value ("组里把构建工具
+    # 从webpack换成vite了" beside "我是前端工程师"; not "I swapped my Monzo account for Starling" beside "I bank with
+    # Monzo").
+    return any(
+        not _shares_a_word(thing := next(g for g in m.groups() if g), said) and not _FACT_OF_ONES_OWN.search(thing)
+        for m in _REPLACED.finditer(new)
+    )
+
+
+def _shares_a_word(thing: str, said: str) -> bool:
+    """Whether the name of a thing shares a word (two characters, in Chinese) with ``said``, in lower case."""
+    words = [w.rstrip("s") for w in thing.lower().split() if len(w) > 2]
+    return any(w in said for w in words) or any(
+        a + b in said for a, b in itertools.pairwise(thing) if not (a + b).isascii()
+    )
 
 
 # What is put in place of a thing, by 把 or by "replaced … with": "我把小米手机换成苹果了", "I replaced my Kindle with a
 # Kobo".
 _REPLACED = re.compile(
-    r"把([^，,。！!？?]{2,8}?)(?:换成|换掉|替换成|改成)"
+    r"把([^，,。！!？?]{2,8}?)(?:从[^，,。！!？?]{1,12}?)?(?:换成|换掉|替换成|改成)"
     r"|\b(?:replaced|swapped|traded|exchanged)\s+(?:(?:my|the|our)\s+)?((?:[\w-]+\s+){0,2}?[\w-]+)\s+(?:for|with)\b",
     re.IGNORECASE,
 )
@@ -1241,6 +1272,13 @@ _THING_CHANGED_ZH = re.compile(
     r"^\s*(?:[^，,。\s]{1,8}的|我们?家的?|家里的?)([\u4e00-\u9fffA-Za-z]{1,6}?)(?:又|也|都|刚|最近)?(?:换|改|变|调|搬)"
     # or what the household changed, named after the verb: "我们家换了宽带", "家里换了台冰箱"
     r"|^\s*(?:我们?家|家里)(?:又|也|都|刚|最近)?换了[个台家种款辆套]?([\u4e00-\u9fff]{1,4}?)(?=[，,。.！!了]|$)"
+    # or a thing of ours named with no 的, from what to what: "我们项目从Maven换成Gradle了" (not "我们全家从…",
+    # "我们上个月从…": who, and when)
+    r"|^\s*(?:我们|咱们)(?![上下这今去前明昨刚最已终早也都又还就才在俩两几一全家])([\u4e00-\u9fff]{1,3}?)里?"
+    r"(?:又|也|都|刚|最近|已经)?从[^，,。]{1,12}?(?:换|改|迁|转|切)"
+    # or a place or an institution, told by the end of its name: "楼下面包店换了老板", "小区物业换了"
+    r"|^\s*(?![我你他她])([\u4e00-\u9fff]{0,6}?(?:店|馆|厅|站|院|所|局|厂|园|校|中心|超市|食堂|小区|物业))"
+    r"(?:又|也|都|刚|最近|已经)?(?:换|改|搬|调|挪)"
 )
 # Told by the head of what changed, its last word (a compound's head comes last in English and Chinese alike): "a new
 # phone" is one, "a new phone case" and "车载手机支架" are not.
@@ -1263,16 +1301,19 @@ _THINGS = (_NEW_THING_EN, _CHANGED_THING_EN, _NEW_THING_ZH, _ACCESSORY_ZH)
 _AGAIN = re.compile(r"\bagain\b", re.IGNORECASE)  # a thing changed once more ("Slack changed its icons again")
 
 
-# A thing the statement opens with, then its change: "my local vegan cafe moved to a bigger place", "the gym I go to
-# switched to app-only booking"; what changed is the thing its head names, unless the change is done to the user.
+# A thing or a person the statement opens with, then its change: "my local vegan cafe moved to a bigger place", "the
+# gym I go to switched to app-only booking", "our drummer quit"; what changed is the thing or the person its head
+# names, unless the change is done to the user.
 _THING_CHANGED_EN = re.compile(
-    r"^\s*(?:my|our|the)\s+(?:[\w'-]+\s+){0,3}?([\w-]+)\s+(?:(?:just|has|have|finally|recently|also)\s+)?"
-    r"(?:moved|changed|switched|relocated|swapped|merged|shut)\b(?!\s+(?:me|us|my|our)\b)",  # not "switched me to …"
+    r"^\s*(?:my|our|the)\s+(?:[\w'-]+\s+){0,3}?(?!(?:i|me|we|us)\b)([\w-]+)\s+"  # not "my wife and I moved"
+    r"(?:(?:just|has|have|finally|recently|also)\s+)?"
+    r"(?:moved|changed|switched|relocated|swapped|merged|shut|closed|quit|left|retired|resigned)\b"
+    r"(?!\s+(?:me|us|my|our)\b)",  # not "switched me to …"
     re.IGNORECASE,
 )
 
 
-def _a_things_change(clause: str) -> re.Match[str] | None:
+def a_things_change(clause: str) -> re.Match[str] | None:
     """The thing the clause opens with and tells the change of ("我们家换了宽带", "my gym moved"), if any."""
     return _THING_CHANGED_ZH.match(clause) or _THING_CHANGED_EN.match(clause)
 
@@ -1282,13 +1323,14 @@ def changes_another_thing(old: str, new: str) -> bool:
     own ("I bought new running shoes" beside "I run every morning", "We moved the weekly standup to
     Thursdays" beside "I work from home", "我们小区换了新物业" beside "我住在西安"): an event within the user's
     life, not a new value of ``old``, whatever it names. Not when it ends something, nor when it says what
-    holds now ("I got a new e-bike and ride to work now" beside "I commute by train")."""
+    holds now ("I got a new e-bike and ride to work now" beside "I commute by train"), unless what changed opens the
+    statement: then the ending and the "now" are its own ("our drummer quit, so we're auditioning")."""
     # A thing the statement opens with is what changed; what it names after, and its "now", are that thing's
     # ("我家门口的地铁站换了新名字": the station's name, not the user's).
-    opening = _a_things_change(new)
+    opening = a_things_change(new)
     # What holds now of the user, not of someone else ("Priya and I swapped sides of the bed, she snores less now").
     now = any(holds_now(_AGAIN.sub(" ", c)) for c in clauses(new) or [new] if not about_someone_else(c))
-    if ends_a_state(new) or (now and not opening):
+    if not opening and (ends_a_state(new) or now):
         return False
     things = (
         [next(g for g in opening.groups() if g)]
@@ -1297,10 +1339,7 @@ def changes_another_thing(old: str, new: str) -> bool:
     )
     said = old.lower()
     for thing in things:
-        words = [w.rstrip("s") for w in thing.lower().split() if len(w) > 2]
-        shared = any(w in said for w in words) or any(
-            a + b in said for a, b in itertools.pairwise(thing) if not (a + b).isascii()
-        )
+        shared = _shares_a_word(thing, said)
         named = not opening and any(c.isupper() or c.isdigit() for c in thing)  # a new value, maybe
         if shared or _FACT_OF_ONES_OWN.search(thing) or named:
             return False
