@@ -16,6 +16,7 @@ from typing import Any
 
 import httpx
 
+from memgw.common.formation import relationship_status
 from memgw.common.formation.durable import DOUBTED_AT, KEEP_AT
 from memgw.common.formation.structure import (
     a_task,
@@ -146,7 +147,8 @@ def durable_extract(statements: list[str], durable: list[float]) -> Extraction:
     was said: the user's own clause. The model decides whether; besides, a statement whose
     subject is the user ("I …", "The user …", "我…", "用户…", not "If I …" nor "My brother …") and
     that states a fact, preference, decision or lesson of theirs is kept too, and so is one that says who
-    someone is to the user ("Ravi is my husband", "我女朋友叫小雨": family is a standing fact), and one that tells
+    someone is to the user ("Ravi is my husband", "我女朋友叫小雨": family is a standing fact), or says their
+    relationship status outright ("I'm seeing someone", "我们已经分开了": ``relationship_status``), and one that tells
     the assistant how to answer or address the user from now on ("Please answer in Portuguese", "Call me
     Sam", "回答请用英文": a preference, whatever the model says of a request), and one that gives a contact of the
     user's with its value ("My email is tom.h@yahoo.com": the vectors read an address poorly). The type (and with it
@@ -177,7 +179,11 @@ def durable_extract(statements: list[str], durable: list[float]) -> Extraction:
         if standing_instruction(sentence):
             candidates.append(_candidate(sentence, rule or ("preference", *_PREFERENCE)))
         elif (
-            p >= KEEP_AT or (about_user(sentence) and rule) or names_a_relation(sentence) or states_a_contact(sentence)
+            p >= KEEP_AT
+            or (about_user(sentence) and rule)
+            or names_a_relation(sentence)
+            or relationship_status.said(sentence) is not None
+            or states_a_contact(sentence)
         ):
             candidates.append(_candidate(sentence, rule or ("fact", *_FACT)))
         elif p >= DOUBTED_AT and not _other_or_passing(sentence):

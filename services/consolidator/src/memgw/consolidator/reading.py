@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from memgw.common.formation import structure
+from memgw.common.formation import relationship_status, structure
 from memgw.consolidator import relation
 from memgw.consolidator.conflicts import (
     another_value,
@@ -196,6 +196,21 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
         values or structure.says_it_changed(new) or structure.denies(old) != structure.denies(new)
     ):
         change = 0.0  # an address or a number is changed by another, or said to be ("我邮箱满了" is neither)
+    if relationship_status.changed(old, new):
+        # Single, seeing someone, engaged, married: the vectors read one status beside another as the same fact said
+        # again ("我有男朋友了" beside "我单身"), and a turned polarity as the same in other words. Said outright in
+        # both, the words settle it ("我们已经分开了" beside "我有男朋友"); taken for granted in one ("my girlfriend
+        # and I …"), it is as sure as a change must be.
+        outright = relationship_status.said(old) and relationship_status.said(new)
+        same, change = 0.0, change if not_yet else max(change, 1.0 if outright else CHANGE_AT)
+    elif relationship_status.said_alone(old) and not values:
+        # A status said alone is said again only by a status, and changed only by another, or by what speaks of a bond
+        # or tells a change ("I'm the best man!" beside "I'm single", "我和老公吵架了" beside "我结婚了"; but "she left
+        # me" beside "I'm married", "我和小美开始约会了" beside "我单身").
+        same = same if relationship_status.of(new) else 0.0
+        bond = relationship_status.speaks_of_a_bond(new) or structure.says_it_changed(new)
+        if relationship_status.holds_still(old, new) or not bond:
+            change = 0.0
     # Another's change is never the user's to review; a past ("我以前在北京住过三年") held then, and still did; a value
     # given to a part of what ``old`` names is the part's ("I changed the VS Code font to JetBrains Mono"); a switch
     # to a thing of another kind is that thing's ("I switched to a new vegan bakery" beside "I'm vegan").
