@@ -51,7 +51,7 @@ def _verdict(p: dict[str, float], old: str, new: str, *, decisions: bool = False
         (CHANGE_READ, "I use Chrome.", "I changed the Chrome theme to Dracula.", OTHER),  # the value is the part's
         (CHANGE_READ, "我开的是本田雅阁。", "雅阁卖了，现在开电车。", CHANGE),  # the user's, though unnamed
         (CHANGE_READ, "My phone number is 07700 900123.", "That number doesn't work anymore.", CHANGE),
-        (CHANGE_READ, "I'm a vegetarian.", "I don't eat meat or fish.", OTHER),  # a denial, no change told
+        (CHANGE_READ, "I'm a vegetarian.", "I don't eat meat or fish.", SAME),  # a diet said again (statuses.py)
         (SAME_READ, "I have two kids.", "I don't have children.", OTHER),  # denying having: never the same
         (SAME_READ, "我在杭州工作。", "我不在杭州了。", CHANGE),  # denied in its own words: its end
         (SAME_READ, "我不吃猪肉。", "我现在也吃猪肉了。", CHANGE),  # a denial taken back in its own words

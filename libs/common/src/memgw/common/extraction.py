@@ -16,7 +16,7 @@ from typing import Any
 
 import httpx
 
-from memgw.common.formation import relationship_status
+from memgw.common.formation import statuses
 from memgw.common.formation.durable import DOUBTED_AT, KEEP_AT
 from memgw.common.formation.structure import (
     a_task,
@@ -147,9 +147,10 @@ def durable_extract(statements: list[str], durable: list[float]) -> Extraction:
     was said: the user's own clause. The model decides whether; besides, a statement whose
     subject is the user ("I …", "The user …", "我…", "用户…", not "If I …" nor "My brother …") and
     that states a fact, preference, decision or lesson of theirs is kept too, and so is one that says who
-    someone is to the user ("Ravi is my husband", "我女朋友叫小雨": family is a standing fact), or says their
-    relationship status outright ("I'm seeing someone", "我们已经分开了": ``relationship_status``), and one that tells
-    the assistant how to answer or address the user from now on ("Please answer in Portuguese", "Call me
+    someone is to the user ("Ravi is my husband", "我女朋友叫小雨": family is a standing fact), or says
+    their relationship status, diet or drinking outright ("I'm seeing someone", "我们已经分开了", "I'm
+    teetotal": ``statuses``), and one that tells the assistant how to answer or address the user from
+    now on ("Please answer in Portuguese", "Call me
     Sam", "回答请用英文": a preference, whatever the model says of a request), and one that gives a contact of the
     user's with its value ("My email is tom.h@yahoo.com": the vectors read an address poorly). The type (and with it
     importance and confidence, so what is promoted at once and what waits as a candidate) is its
@@ -182,7 +183,7 @@ def durable_extract(statements: list[str], durable: list[float]) -> Extraction:
             p >= KEEP_AT
             or (about_user(sentence) and rule)
             or names_a_relation(sentence)
-            or relationship_status.said(sentence) is not None
+            or statuses.said_outright(sentence)
             or states_a_contact(sentence)
         ):
             candidates.append(_candidate(sentence, rule or ("fact", *_FACT)))

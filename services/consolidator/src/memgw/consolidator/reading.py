@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from memgw.common.formation import relationship_status, structure
+from memgw.common.formation import statuses, structure
 from memgw.consolidator import relation
 from memgw.consolidator.conflicts import (
     another_value,
@@ -196,21 +196,7 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
         values or structure.says_it_changed(new) or structure.denies(old) != structure.denies(new)
     ):
         change = 0.0  # an address or a number is changed by another, or said to be ("我邮箱满了" is neither)
-    if relationship_status.changed(old, new):
-        # Single, seeing someone, engaged, married: the vectors read one status beside another as the same fact said
-        # again ("我有男朋友了" beside "我单身"), and a turned polarity as the same in other words. Said outright in
-        # both, the words settle it ("我们已经分开了" beside "我有男朋友"); taken for granted in one ("my girlfriend
-        # and I …"), it is as sure as a change must be.
-        outright = relationship_status.said(old) and relationship_status.said(new)
-        same, change = 0.0, change if not_yet else max(change, 1.0 if outright else CHANGE_AT)
-    elif relationship_status.said_alone(old) and not values:
-        # A status said alone is said again only by a status, and changed only by another, or by what speaks of a bond
-        # or tells a change ("I'm the best man!" beside "I'm single", "我和老公吵架了" beside "我结婚了"; but "she left
-        # me" beside "I'm married", "我和小美开始约会了" beside "我单身").
-        same = same if relationship_status.of(new) else 0.0
-        bond = relationship_status.speaks_of_a_bond(new) or structure.says_it_changed(new)
-        if relationship_status.holds_still(old, new) or not bond:
-            change = 0.0
+    same, change = _weighed_by_status(same, change, old, new, told=bool(values), not_yet=not_yet)
     # Another's change is never the user's to review; a past ("我以前在北京住过三年") held then, and still did; a value
     # given to a part of what ``old`` names is the part's ("I changed the VS Code font to JetBrains Mono"); a switch
     # to a thing of another kind is that thing's ("I switched to a new vegan bakery" beside "I'm vegan").
@@ -224,6 +210,38 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
     if not values and structure.held_for_long(new):
         change = 0.0  # "I've been plant-based for years" beside "I'm vegan": it held then too
     return {relation.SAME: same, relation.CHANGE: change, relation.OTHER: other}
+
+
+def _weighed_by_status(
+    same: float, change: float, old: str, new: str, *, told: bool, not_yet: bool
+) -> tuple[float, float]:
+    """(same, change) once the user's attributes of one value at a time are weighed (``statuses.py``: a
+    relationship, a diet, drinking or not): the vectors read one value beside another as the same fact said again
+    ("我有男朋友了" beside "我单身", "I've started having a beer at weekends" beside "I don't drink"), and a turned
+    polarity as the same in other words. Another value is a change, never the same again: said outright in both,
+    the words settle it ("我们已经分开了" beside "我有男朋友"); taken for granted in one ("my girlfriend and I …"),
+    it is as sure as a change must be. A value said alone, naming nothing else, is said again only by a value or by
+    what speaks of its kind in words the forms do not know ("酒我是不碰的" beside "我不喝酒"), never by what does not
+    ("I'm the best man!" beside "I'm single") nor by what denies it ("vegan didn't work for me" beside "I'm vegan");
+    and changed only by another value, by a change told ("she left me" beside "I'm married"), or by what speaks of
+    its kind as holding now or denying it ("I've gone back to eating dairy and eggs, vegan didn't work for me"); not
+    by the same value ("我和老公吵架了" beside "我结婚了") nor by what only speaks of its kind ("公司年会大家都在拼
+    酒，我喝的果汁" beside "我不喝酒"). The same value said alone is the same again."""
+    for attribute in statuses.ATTRIBUTES:
+        was, now = attribute.of(old), attribute.of(new)
+        if was is not None and now is not None and was != now:
+            outright = attribute.said(old) is not None and attribute.said(new) is not None
+            return 0.0, change if not_yet else max(change, 1.0 if outright else CHANGE_AT)
+        if was is not None and was == now and attribute.said_alone(new) and not told:
+            # The same value, said alone: the words settle it ("我不喝酒" beside "我滴酒不沾").
+            return 1.0, 0.0
+        if attribute.said_alone(old) and not told:
+            of_its_kind = attribute.speaks_of(new)
+            denied = structure.denies(new) and not structure.denies(old)  # "vegan didn't work for me"
+            tells = structure.says_it_changed(new) or (of_its_kind and (structure.holds_now(new) or denied))
+            again = now is not None or (of_its_kind and not denied)
+            return (same if again else 0.0), (change if now is None and tells else 0.0)
+    return same, change
 
 
 def _the_state_it_began(old: str, new: str) -> bool:

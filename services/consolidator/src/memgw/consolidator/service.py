@@ -23,7 +23,7 @@ from memgw.common.domain import MemoryStatus, content_hash, new_id
 from memgw.common.embedding.base import Embedder
 from memgw.common.events import MemoryFeedbackGiven, ReviewDecided, SessionCommitted
 from memgw.common.extraction import classify_type
-from memgw.common.formation import answers, relationship_status, structure
+from memgw.common.formation import answers, statuses, structure
 from memgw.common.formation import form as formation
 from memgw.common.index.base import Match, MatchAny, VectorIndex, Where
 from memgw.common.logging import get_logger
@@ -545,7 +545,7 @@ class Consolidator:
             # What holds now beside what was stated as holding is a new situation, close in words as it may be
             # ("我谈恋爱了" beside "我单身"): the relation model weighs it; the words alone do not merge it.
             same = same and not (structure.holds_now(text) and not structure.holds_now(existing["content"]))
-            same = same and not relationship_status.changed(existing["content"], text)
+            same = same and not statuses.changed(existing["content"], text)
             another = structure.about_someone_else(existing["content"])
             same_subject = another == structure.about_someone_else(text)
             same_subject = same_subject and (not another or structure.the_same_person(existing["content"], text))

@@ -1,12 +1,24 @@
-"""The relationship status a statement gives the user, Chinese and English (pure functions), and what a new one does
-to a reading of the relation model that took it for the same fact said again."""
+"""The values of the user's one-valued attributes a statement gives (a relationship status, a diet, drinking or
+not), Chinese and English (pure functions), and what a new one does to a reading of the relation model that took it
+for the same fact said again."""
 
 from __future__ import annotations
 
 import pytest
 
-from memgw.common.formation import relationship_status
-from memgw.common.formation.relationship_status import DATING, ENGAGED, MARRIED, SINGLE
+from memgw.common.formation import statuses
+from memgw.common.formation.statuses import (
+    DATING,
+    DRINKS,
+    EATS_MEAT,
+    ENGAGED,
+    MARRIED,
+    PESCATARIAN,
+    SINGLE,
+    TEETOTAL,
+    VEGAN,
+    VEGETARIAN,
+)
 from memgw.consolidator import reading
 from memgw.consolidator.relation import CHANGE, OTHER, SAME
 
@@ -59,8 +71,49 @@ pytestmark = pytest.mark.unit
         ("We're getting married next year.", None),  # a plan
     ],
 )
-def test_the_status_a_statement_gives_the_user(statement: str, status: str | None) -> None:
-    assert relationship_status.of(statement) == status
+def test_the_relationship_status_a_statement_gives_the_user(statement: str, status: str | None) -> None:
+    assert statuses.RELATIONSHIP.of(statement) == status
+
+
+@pytest.mark.parametrize(
+    ("statement", "diet"),
+    [
+        ("I've gone vegan", VEGAN),
+        ("plant-based for me, no animal products at all", VEGAN),
+        ("I don't eat meat or fish.", VEGETARIAN),
+        ("a year without meat now and I feel great", VEGETARIAN),
+        ("As a vegetarian I need more iron", VEGETARIAN),
+        ("我现在吃素", VEGETARIAN),
+        ("I'm pescatarian", PESCATARIAN),
+        ("我只吃鱼不吃肉", PESCATARIAN),
+        ("I've been eating chicken again for a few months", EATS_MEAT),
+        ("I eat meat, no restrictions.", EATS_MEAT),
+        ("我最近又开始吃肉了", EATS_MEAT),
+        ("I'm eating chicken tonight", None),  # a meal, no diet
+        ("I don't eat meat on Fridays", None),  # a habit of a day
+        ("my sister is vegan", None),
+    ],
+)
+def test_the_diet_a_statement_gives_the_user(statement: str, diet: str | None) -> None:
+    assert statuses.DIET.of(statement) == diet
+
+
+@pytest.mark.parametrize(
+    ("statement", "drinking"),
+    [
+        ("I don't drink.", TEETOTAL),
+        ("I'm teetotal", TEETOTAL),
+        ("I'm two years sober", TEETOTAL),
+        ("我滴酒不沾", TEETOTAL),
+        ("I've started having a beer at weekends", DRINKS),
+        ("I have the odd glass of wine with dinner these days", DRINKS),
+        ("我现在偶尔喝点酒", DRINKS),
+        ("I don't drink coffee after 4", None),
+        ("I'm having a beer tonight", None),  # an evening, no habit
+    ],
+)
+def test_whether_a_statement_says_the_user_drinks(statement: str, drinking: str | None) -> None:
+    assert statuses.DRINKING.of(statement) == drinking
 
 
 SAME_READ = {SAME: 0.9, CHANGE: 0.05, OTHER: 0.05}
@@ -78,6 +131,9 @@ SAME_READ = {SAME: 0.9, CHANGE: 0.05, OTHER: 0.05}
         ("我结婚了", "我和老公吵架了，气死我了", False),  # the status holds still
         ("I'm single.", "I'm the best man!", False),  # no status: neither said again nor changed
         ("我结婚了", "气死我了", False),  # no word of a bond, no change told
+        ("I don't drink.", "I've started having a beer at weekends.", True),
+        ("I'm vegetarian.", "I've been eating chicken again for a few months.", True),
+        ("I'm vegan.", "plant-based for me, no animal products at all", False),
     ],
 )
 def test_another_status_is_a_change_never_the_same_again(old: str, new: str, changed: bool) -> None:
@@ -99,9 +155,29 @@ CHANGE_READ = {SAME: 0.05, CHANGE: 0.9, OTHER: 0.05}
         ("我单身", "我和小美开始约会了", True),  # a word of a bond: the model's reading stands
         ("I'm married.", "She left me.", True),  # a change told
         ("我结婚了", "我和老公吵架了", False),  # the status holds still
+        ("我不喝酒", "公司年会大家都在拼酒，我喝的果汁", False),  # of its kind, but neither another value nor a change
     ],
 )
-def test_a_status_said_alone_is_changed_only_by_what_speaks_of_a_bond(old: str, new: str, changed: bool) -> None:
+def test_a_value_said_alone_is_changed_only_by_another_or_a_change_told(old: str, new: str, changed: bool) -> None:
     weighed = reading.weighed(CHANGE_READ, old, new, decisions=False, another=False)
     assert weighed is not None
     assert (weighed[CHANGE] >= reading.CHANGE_AT) is changed
+
+
+OTHER_READ = {SAME: 0.05, CHANGE: 0.15, OTHER: 0.8}
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "said_again"),
+    [
+        ("I don't drink.", "I'm teetotal.", True),  # the same value, said alone
+        ("我不喝酒", "我滴酒不沾的", True),
+        ("I'm vegetarian.", "still meat-free", True),
+        ("I'm vegetarian.", "still meat-free, and I moved to Leeds", False),  # more than the value: the model's
+    ],
+)
+def test_the_same_value_said_alone_is_the_same_again(old: str, new: str, said_again: bool) -> None:
+    weighed = reading.weighed(OTHER_READ, old, new, decisions=False, another=False)
+    assert weighed is not None
+    assert (weighed[SAME] >= reading.SAME_AT) is said_again
+    assert weighed[CHANGE] < reading.CHANGE_AT
