@@ -86,6 +86,9 @@ def test_the_relationship_status_a_statement_gives_the_user(statement: str, stat
         ("我现在吃素", VEGETARIAN),
         ("I'm pescatarian", PESCATARIAN),
         ("我只吃鱼不吃肉", PESCATARIAN),
+        ("I've gone back to vegetarian, I missed cheese too much", VEGETARIAN),
+        ("我不吃肉也不吃鱼。", VEGETARIAN),
+        ("I don't eat meat.", None),  # a pescatarian says it too
         ("I've been eating chicken again for a few months", EATS_MEAT),
         ("I eat meat, no restrictions.", EATS_MEAT),
         ("我最近又开始吃肉了", EATS_MEAT),

@@ -84,7 +84,10 @@ _RELATIONSHIP_TAKEN = {
 }
 
 VEGAN, VEGETARIAN, PESCATARIAN, EATS_MEAT = "vegan", "vegetarian", "pescatarian", "eats meat"
-_I_AM_EN = r"\b(?:i'm|i am|i've been|i have been|i've gone|i have gone|i went|gone|going|turned|went)\s+(?:\w+\s+)?"
+_I_AM_EN = (
+    r"\b(?:i'm|i am|i've been|i have been|i've gone|i have gone|i went|gone|going|turned|went)\s+"
+    r"(?:back\s+to\s+|\w+\s+)?"  # "I've gone back to vegetarian"
+)
 _AS_A = r"\bas\s+an?\s+"  # the role one speaks in: "as a vegan I need more protein"
 _I_EAT = r"\bi(?:'m|\s+am|'ve|\s+have)?\s+(?:now\s+)?(?:eat|eating|started eating|been eating)"
 _MEAT_EN = r"(?:meat|chicken|beef|pork|lamb|steak|bacon|burgers?|turkey)"
@@ -101,7 +104,8 @@ _DIET_SAID = {
         # no meat and no fish: no meat alone may be a pescatarian's
         r"|\bi\s+(?:don't|do not|never|no longer)\s+eat\s+(?:any\s+)?meat\s+(?:or|and|nor)\s+fish\b"
         r"|\b(?:without|no)\s+meat\b|\bmeat-free\b"
-        rf"|我{_WHEN_ZH}(?:吃素|是素食(?:者|主义者)?)|{_DROPPED_ZH}吃素|作为(?:一个|一名)?素食(?:者|主义者)",
+        rf"|我{_WHEN_ZH}(?:吃素|是素食(?:者|主义者)?)|{_DROPPED_ZH}吃素|作为(?:一个|一名)?素食(?:者|主义者)"
+        r"|不吃肉也不吃鱼|肉和鱼都不吃|不吃肉和鱼",
         re.IGNORECASE,
     ),
     PESCATARIAN: re.compile(
