@@ -26,97 +26,86 @@ pytestmark = pytest.mark.unit
 
 
 @pytest.mark.parametrize(
-    ("statement", "status"),
+    ("attribute", "statement", "value"),
     [
-        ("I'm single.", SINGLE),
-        ("I'm not seeing anyone at the moment.", SINGLE),
-        ("Sam and I split up in the summer.", SINGLE),
-        ("The divorce went through last month.", SINGLE),
-        ("I've been seeing someone for a few weeks.", DATING),
-        ("I have a girlfriend now.", DATING),
-        ("I'm seeing Tom.", DATING),
-        ("Tom and I got engaged!", ENGAGED),
-        ("Mark and I tied the knot in June.", MARRIED),
-        ("我单身很多年了", SINGLE),
-        ("我和小周分了", SINGLE),
-        ("我现在没对象", SINGLE),
-        ("跟你说个事，我谈恋爱了", DATING),
-        ("我和小美在一起一个月了", DATING),
-        ("我上周领证了", MARRIED),
-        ("I met someone! We've been together three months now", DATING),
-        ("我最近交了个男朋友", DATING),
-        ("我上个月结婚了！", MARRIED),
-        ("我和老公结婚十年了", MARRIED),
+        # a relationship status
+        (statuses.RELATIONSHIP, "I'm single.", SINGLE),
+        (statuses.RELATIONSHIP, "I'm not seeing anyone at the moment.", SINGLE),
+        (statuses.RELATIONSHIP, "Sam and I split up in the summer.", SINGLE),
+        (statuses.RELATIONSHIP, "The divorce went through last month.", SINGLE),
+        (statuses.RELATIONSHIP, "I've been seeing someone for a few weeks.", DATING),
+        (statuses.RELATIONSHIP, "I have a girlfriend now.", DATING),
+        (statuses.RELATIONSHIP, "I'm seeing Tom.", DATING),
+        (statuses.RELATIONSHIP, "Tom and I got engaged!", ENGAGED),
+        (statuses.RELATIONSHIP, "Mark and I tied the knot in June.", MARRIED),
+        (statuses.RELATIONSHIP, "我单身很多年了", SINGLE),
+        (statuses.RELATIONSHIP, "我和小周分了", SINGLE),
+        (statuses.RELATIONSHIP, "我现在没对象", SINGLE),
+        (statuses.RELATIONSHIP, "跟你说个事，我谈恋爱了", DATING),
+        (statuses.RELATIONSHIP, "我和小美在一起一个月了", DATING),
+        (statuses.RELATIONSHIP, "我上周领证了", MARRIED),
+        (statuses.RELATIONSHIP, "I met someone! We've been together three months now", DATING),
+        (statuses.RELATIONSHIP, "我最近交了个男朋友", DATING),
+        (statuses.RELATIONSHIP, "我上个月结婚了！", MARRIED),
+        (statuses.RELATIONSHIP, "我和老公结婚十年了", MARRIED),
         # its subject dropped, as chat drops it
-        ("still single, still happy about it", SINGLE),
-        ("我一直是一个人，没对象", SINGLE),
-        ("Happily married, two kids", MARRIED),
+        (statuses.RELATIONSHIP, "still single, still happy about it", SINGLE),
+        (statuses.RELATIONSHIP, "我一直是一个人，没对象", SINGLE),
+        (statuses.RELATIONSHIP, "Happily married, two kids", MARRIED),
         # taken for granted in naming a partner, where nothing says it outright
-        ("my girlfriend and I live together in Hove", DATING),
-        ("我和老公吵架了", MARRIED),
-        ("my girlfriend and I broke up", SINGLE),  # said outright
+        (statuses.RELATIONSHIP, "my girlfriend and I live together in Hove", DATING),
+        (statuses.RELATIONSHIP, "我和老公吵架了", MARRIED),
+        (statuses.RELATIONSHIP, "my girlfriend and I broke up", SINGLE),  # said outright
         # none of the user's own
-        ("I'm seeing a physio for my knee.", None),
-        ("I'm seeing Dr Patel on Monday.", None),
-        ("I'm single-handedly running the project.", None),
-        ("We split up the bill.", None),
-        ("My sister got married.", None),
-        ("我妹妹结婚了", None),
-        ("我还没结婚", None),  # not married is no status of its own: maybe engaged, maybe seeing someone
-        ("我们分开住", None),
-        ("我们在一起吃饭", None),
-        ("Married to my job lol", None),
-        ("married people are boring", None),
-        ("my ex-wife called", None),
-        ("We're getting married next year.", None),  # a plan
+        (statuses.RELATIONSHIP, "I'm seeing a physio for my knee.", None),
+        (statuses.RELATIONSHIP, "I'm seeing Dr Patel on Monday.", None),
+        (statuses.RELATIONSHIP, "I'm single-handedly running the project.", None),
+        (statuses.RELATIONSHIP, "We split up the bill.", None),
+        (statuses.RELATIONSHIP, "My sister got married.", None),
+        (statuses.RELATIONSHIP, "我妹妹结婚了", None),
+        (
+            statuses.RELATIONSHIP,
+            "我还没结婚",
+            None,
+        ),  # not married is no status of its own: maybe engaged, maybe seeing someone
+        (statuses.RELATIONSHIP, "我们分开住", None),
+        (statuses.RELATIONSHIP, "我们在一起吃饭", None),
+        (statuses.RELATIONSHIP, "Married to my job lol", None),
+        (statuses.RELATIONSHIP, "married people are boring", None),
+        (statuses.RELATIONSHIP, "my ex-wife called", None),
+        (statuses.RELATIONSHIP, "We're getting married next year.", None),  # a plan
+        # a diet
+        (statuses.DIET, "I've gone vegan", VEGAN),
+        (statuses.DIET, "plant-based for me, no animal products at all", VEGAN),
+        (statuses.DIET, "I don't eat meat or fish.", VEGETARIAN),
+        (statuses.DIET, "a year without meat now and I feel great", VEGETARIAN),
+        (statuses.DIET, "As a vegetarian I need more iron", VEGETARIAN),
+        (statuses.DIET, "我现在吃素", VEGETARIAN),
+        (statuses.DIET, "I'm pescatarian", PESCATARIAN),
+        (statuses.DIET, "我只吃鱼不吃肉", PESCATARIAN),
+        (statuses.DIET, "I've gone back to vegetarian, I missed cheese too much", VEGETARIAN),
+        (statuses.DIET, "我不吃肉也不吃鱼。", VEGETARIAN),
+        (statuses.DIET, "I don't eat meat.", None),  # a pescatarian says it too
+        (statuses.DIET, "I've been eating chicken again for a few months", EATS_MEAT),
+        (statuses.DIET, "I eat meat, no restrictions.", EATS_MEAT),
+        (statuses.DIET, "我最近又开始吃肉了", EATS_MEAT),
+        (statuses.DIET, "I'm eating chicken tonight", None),  # a meal, no diet
+        (statuses.DIET, "I don't eat meat on Fridays", None),  # a habit of a day
+        (statuses.DIET, "my sister is vegan", None),
+        # drinking or not
+        (statuses.DRINKING, "I don't drink.", TEETOTAL),
+        (statuses.DRINKING, "I'm teetotal", TEETOTAL),
+        (statuses.DRINKING, "I'm two years sober", TEETOTAL),
+        (statuses.DRINKING, "我滴酒不沾", TEETOTAL),
+        (statuses.DRINKING, "I've started having a beer at weekends", DRINKS),
+        (statuses.DRINKING, "I have the odd glass of wine with dinner these days", DRINKS),
+        (statuses.DRINKING, "我现在偶尔喝点酒", DRINKS),
+        (statuses.DRINKING, "I don't drink coffee after 4", None),
+        (statuses.DRINKING, "I'm having a beer tonight", None),  # an evening, no habit
     ],
 )
-def test_the_relationship_status_a_statement_gives_the_user(statement: str, status: str | None) -> None:
-    assert statuses.RELATIONSHIP.of(statement) == status
-
-
-@pytest.mark.parametrize(
-    ("statement", "diet"),
-    [
-        ("I've gone vegan", VEGAN),
-        ("plant-based for me, no animal products at all", VEGAN),
-        ("I don't eat meat or fish.", VEGETARIAN),
-        ("a year without meat now and I feel great", VEGETARIAN),
-        ("As a vegetarian I need more iron", VEGETARIAN),
-        ("我现在吃素", VEGETARIAN),
-        ("I'm pescatarian", PESCATARIAN),
-        ("我只吃鱼不吃肉", PESCATARIAN),
-        ("I've gone back to vegetarian, I missed cheese too much", VEGETARIAN),
-        ("我不吃肉也不吃鱼。", VEGETARIAN),
-        ("I don't eat meat.", None),  # a pescatarian says it too
-        ("I've been eating chicken again for a few months", EATS_MEAT),
-        ("I eat meat, no restrictions.", EATS_MEAT),
-        ("我最近又开始吃肉了", EATS_MEAT),
-        ("I'm eating chicken tonight", None),  # a meal, no diet
-        ("I don't eat meat on Fridays", None),  # a habit of a day
-        ("my sister is vegan", None),
-    ],
-)
-def test_the_diet_a_statement_gives_the_user(statement: str, diet: str | None) -> None:
-    assert statuses.DIET.of(statement) == diet
-
-
-@pytest.mark.parametrize(
-    ("statement", "drinking"),
-    [
-        ("I don't drink.", TEETOTAL),
-        ("I'm teetotal", TEETOTAL),
-        ("I'm two years sober", TEETOTAL),
-        ("我滴酒不沾", TEETOTAL),
-        ("I've started having a beer at weekends", DRINKS),
-        ("I have the odd glass of wine with dinner these days", DRINKS),
-        ("我现在偶尔喝点酒", DRINKS),
-        ("I don't drink coffee after 4", None),
-        ("I'm having a beer tonight", None),  # an evening, no habit
-    ],
-)
-def test_whether_a_statement_says_the_user_drinks(statement: str, drinking: str | None) -> None:
-    assert statuses.DRINKING.of(statement) == drinking
+def test_the_value_a_statement_gives_the_user(attribute: statuses.Attribute, statement: str, value: str | None) -> None:
+    assert attribute.of(statement) == value
 
 
 SAME_READ = {SAME: 0.9, CHANGE: 0.05, OTHER: 0.05}
