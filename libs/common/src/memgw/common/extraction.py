@@ -150,11 +150,11 @@ def durable_extract(statements: list[str], durable: list[float]) -> Extraction:
     someone is to the user ("Ravi is my husband", "我女朋友叫小雨": family is a standing fact), or says
     their relationship status, diet or drinking outright ("I'm seeing someone", "我们已经分开了", "I'm
     teetotal": ``statuses``), and one that tells the assistant how to answer or address the user from
-    now on ("Please answer in Portuguese", "Call me
-    Sam", "回答请用英文": a preference, whatever the model says of a request), and one that gives a contact of the
-    user's with its value ("My email is tom.h@yahoo.com": the vectors read an address poorly). The type (and with it
-    importance and confidence, so what is promoted at once and what waits as a candidate) is its
-    rule's where one matches, else a plain fact's. A question, make-believe ("Imagine I were …"), a
+    now on ("Please answer in Portuguese", "Call me Sam", "回答请用英文": a preference, whatever the
+    model says of a request), and one that gives a contact of the user's with its value ("My email is
+    tom.h@yahoo.com": the vectors read an address poorly). The type (and with it importance and
+    confidence, so what is promoted at once and what waits as a candidate) is its rule's where one
+    matches, else a plain fact's. A question, make-believe ("Imagine I were …"), a
     condition or a wish ("If I were rich …"), another person's news ("My cousin is getting married in
     May") or what holds only today ("I'm shattered today") is never kept, whatever its vector says.
 

@@ -166,9 +166,12 @@ _BOND_WORDS = re.compile(
 )
 
 
-def _found(patterns: dict[str, re.Pattern[str]], statement: str) -> str | None:
-    found = {value for value, pattern in patterns.items() if pattern.search(statement)}
-    return found.pop() if len(found) == 1 else None
+def _values(patterns: dict[str, re.Pattern[str]], statement: str) -> set[str]:
+    return {value for value, pattern in patterns.items() if pattern.search(statement)}
+
+
+def _one(values: set[str]) -> str | None:
+    return next(iter(values)) if len(values) == 1 else None
 
 
 @dataclass(frozen=True)
@@ -182,13 +185,12 @@ class Attribute:
     def of(self, statement: str) -> str | None:
         """The value ``statement`` gives the user, said outright or else taken for granted; None when it gives none,
         or more than one."""
-        if any(pattern.search(statement) for pattern in self.said_as.values()):
-            return self.said(statement)
-        return _found(self.taken_as, statement)
+        said = _values(self.said_as, statement)
+        return _one(said if said else _values(self.taken_as, statement))
 
     def said(self, statement: str) -> str | None:
         """The value ``statement`` says outright ("I'm single", "我和小周分了"), if one."""
-        return _found(self.said_as, statement)
+        return _one(_values(self.said_as, statement))
 
     def said_alone(self, statement: str) -> bool:
         """Whether ``statement`` says a value outright and nothing more ("I'm single", "我吃素"; not "I'm married with

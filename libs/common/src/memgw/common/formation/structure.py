@@ -762,8 +762,7 @@ def ends_what_it_names(old: str, new: str) -> bool:
     """Whether ``new`` tells that the user ended what ``old`` names, by its name: the two of them ("Tom and I
     called it quits", "Zoe dumped me", "我和李娜离了") or the user and it ("I ditched Chrome for Firefox", "I sold
     the Focus", "Traded the Focus in for a Tesla", "I closed my Nationwide account"). An ending told of something else
-    ("I left my coat at Tom's") is
-    not."""
+    ("I left my coat at Tom's") is not."""
     for name in (re.escape(n) for n in _names(old) if n in new):
         ended = re.search(
             rf"\b{name}\s+(?:and|&)\s+I\b[^.;,]*?\b(?:{_ENDS_EN})\b|\b{name}\s+(?:{_ENDS_EN})\s+(?:me|us)\b"
@@ -1202,16 +1201,18 @@ def switches_to_another_thing(old: str, new: str) -> bool:
     said = old.lower()
     for m in itertools.chain(_SWITCHED_TO.finditer(new), _SWITCHED_FOR_A_USE.finditer(new)):
         thing = next(group for group in m.groups() if group)
-        head = thing.split()[-1].rstrip("s") if thing.isascii() else thing[-2:]
-        if head not in said and not _FACT_OF_ONES_OWN.search(thing):
+        if _head(thing) not in said and not _FACT_OF_ONES_OWN.search(thing):
             return True
     # What is put in place of a thing that shares no word with ``old`` is that thing's new value ("组里把构建工具
     # 从webpack换成vite了" beside "我是前端工程师"; not "I swapped my Monzo account for Starling" beside "I bank with
     # Monzo").
-    return any(
-        not _shares_a_word(thing := next(g for g in m.groups() if g), said) and not _FACT_OF_ONES_OWN.search(thing)
-        for m in _REPLACED.finditer(new)
-    )
+    return any(not _shares_a_word(thing, said) and not _FACT_OF_ONES_OWN.search(thing) for thing in _replaced(new))
+
+
+def _head(thing: str) -> str:
+    """The head of a thing's name, its end (a compound's head comes last in English and Chinese alike): its last word
+    in the singular, or its last two characters."""
+    return thing.split()[-1].rstrip("s") if thing.isascii() else thing[-2:]
 
 
 def _shares_a_word(thing: str, said: str) -> bool:
@@ -1235,12 +1236,12 @@ def replaces_what_it_names(old: str, new: str) -> bool:
     """Whether ``new`` puts something in place of what ``old`` names ("我把小米手机换成苹果了" beside "我用的是小米
     手机"): done to that thing, it is a new value of the fact, not a change to a thing of the user's. Told by the
     head of the thing's name, its end: "我把手机铃声换成了…" replaces a ringtone, not the phone."""
-    for m in _REPLACED.finditer(new):
-        thing = (m.group(1) or m.group(2)).lower().strip()
-        head = thing.split()[-1].rstrip("s") if thing.isascii() else thing[-2:]
-        if head in old.lower():
-            return True
-    return False
+    return any(_head(thing.lower().strip()) in old.lower() for thing in _replaced(new))
+
+
+def _replaced(new: str) -> list[str]:
+    """The name of each thing ``new`` puts something in place of (``_REPLACED``), as said."""
+    return [m.group(1) or m.group(2) for m in _REPLACED.finditer(new)]
 
 
 # A thing of the user's life that changed: something new got or put in place of the old one ("I got a new bow
