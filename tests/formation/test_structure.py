@@ -1089,6 +1089,11 @@ def test_news_of_what_a_chinese_fact_names_opens_with_it(old: str, new: str, new
         # After a thing's change, a clause with no subject of the user's goes on about that thing.
         ("我们家换了宽带，现在用电信的", ["我们家换了宽带, 现在用电信的"]),
         ("我们家换了宽带，我现在在家办公", ["我们家换了宽带", "我现在在家办公"]),
+        # A clause that names the present as its time is out of the moment's frame; one of the moment is not.
+        ("今天升职了，现在是部门主管了", ["今天升职了", "现在是部门主管了"]),
+        ("Got the keys today, so it's home now.", ["Got the keys today", "It's home now."]),
+        ("今天好累，现在只想睡觉", ["今天好累"]),  # what one wants at the moment
+        ("I'm shattered today, need a nap right now.", ["I'm shattered today"]),
     ],
 )
 def test_a_condition_or_a_moment_frames_the_clauses_after_it(text: str, alone: list[str]) -> None:
