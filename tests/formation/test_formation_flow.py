@@ -405,6 +405,22 @@ async def test_a_fact_said_again_of_one_clause_of_a_memory_is_evidence_on_it(sys
     ]
 
 
+async def test_a_change_of_one_clause_of_a_memory_sends_the_whole_to_review(system: System) -> None:
+    """ "现在在成都安顿下来了" reads to the durable model as doubted, so it stands only as a sure change; beside
+    the whole of "我住在厦门，所以周末常去海边" it is another fact, beside that memory's first clause a new value of
+    it. The review holds the whole memory: a person sees all it said."""
+    for first, moved in (
+        ("我住在厦门，所以周末常去海边。", "现在在成都安顿下来了"),
+        ("I live in Brighton, so beach walks are my thing.", "Settling into Manchester now."),
+    ):
+        key = await system.user(f"cp_{uuid.uuid4().hex[:6]}")
+        await _commit(system, key, first)
+        changed = await _commit(system, key, moved)
+        assert len(changed["reviews"]) == 1, changed
+        assert changed["merged"] == changed["promoted"] == [], changed
+        assert first in await _contents(system, key, "needs_review")
+
+
 async def test_since_when_a_fact_has_held_is_that_fact_again(system: System) -> None:
     """ "I've been a nurse since 2009" names a year the memory does not: no new value of it, but since when it has
     held. Said in the memory's own words, it is evidence on it and opens no review."""

@@ -373,10 +373,11 @@ class Consolidator:
         said, clause = again
         return said, role[1] if role and clause == role[0] else structure.without_clause(text, clause)
 
-    async def _said_again_of_a_part(self, asked: _Asked, neighbours: list[tuple[Any, float]]) -> Any:
+    async def _related_to_a_part(self, asked: _Asked, neighbours: list[tuple[Any, float]]) -> Any:
         """The memory one of whose own clauses the statement says again, read as the user's memory of that clause
         alone ("Airbus is my employer" beside "I work at Airbus in Toulouse, so I'm usually busy Mon-Fri"): evidence
-        on it. Only the same again: what changes a part is read against the whole, as it was told."""
+        on it; or, as surely as a doubted statement must be, changes ("we moved down to Bath in October" beside "I
+        live in York with my wife and our two kids"): the whole goes to review, where a person sees all it said."""
         parts = [
             (e, c)
             for e, _ in neighbours
@@ -389,7 +390,7 @@ class Consolidator:
         vectors = await self.store.embed_passages([c for _, c in parts], self.embedder, tenant=asked.event.user_id)
         known = [(e, c, v) for (e, c), v in zip(parts, vectors, strict=True)]
         found = self._surest(asked.candidate.content, asked.vector, known, set())  # an own clause is no one else's
-        return found if found is not None and found[1] == relation.SAME else None
+        return found if found is not None and (found[1] == relation.SAME or found[2] >= SURE_AT) else None
 
     async def _said_in_a_clause_of_the_users(self, asked: _Asked, neighbours: list[tuple[Any, float]]) -> Any:
         """What the user says of themselves after opening with someone or something else ("the Brompton got nicked,
@@ -502,7 +503,10 @@ class Consolidator:
         related, rest = None, None
         if own:
             related, rest = await self._related_in_whole_or_part(asked, neighbours)
-            related = related or await self._said_again_of_a_part(asked, neighbours)
+            if related is None or (related[1] == relation.CHANGE and related[2] < SURE_AT):
+                # A memory of several facts read whole may hide which one changed: one of its own clauses may say.
+                part = await self._related_to_a_part(asked, neighbours)
+                related = part if related is None or (part is not None and part[1] == relation.CHANGE) else related
         elif now:  # another's fact said again is evidence on it: never a change
             related = self._related(text, asked.vector, neighbours, theirs=True)
             related = related or await self._said_in_a_clause_of_the_users(asked, neighbours)
