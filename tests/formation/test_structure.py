@@ -955,6 +955,9 @@ def test_being_used_to_something_is_no_past() -> None:
         ("I'm with EE.", "I switched my EE contract to Three.", False),  # switched: maybe elsewhere
         ("I use Chrome.", "I changed the Safari theme to dark.", False),  # a part of another thing
         ("I work at Amazon.", "I changed my Amazon delivery address to my office.", True),  # two words
+        ("I use a MacBook Pro.", "I changed the keyboard layout on my Mac to Dvorak.", True),  # the part, then whose
+        ("I drive a Golf.", "I set the radio in the Golf to Radio 4.", True),
+        ("I live in Leeds.", "I changed the address on my Amazon account to York.", False),  # not what it names
     ],
 )
 def test_a_part_of_a_named_thing_set_to_a_value(old: str, new: str, its_part: bool) -> None:

@@ -1165,13 +1165,16 @@ def done_to_a_thing_of(old: str, new: str) -> bool:
 _SETS_A_PART = re.compile(
     rf"\b(?i:changed|set|turned)\s+{_NAMED_OWNER}\s+[a-z]+(?:\s+[a-z]+)?\s+(?i:to|into)\b"
     r"|把([A-Za-z][\w .+-]*?|[\u4e00-\u9fff]{2,4}?)的[\u4e00-\u9fff]{1,4}?(?:调|设置?|改|换)(?:成|为|到)"
+    rf"|\b(?i:changed|set|turned|switched)\s+(?i:the|my)\s+[a-z]+(?:\s+[a-z]+)?\s+(?i:on|of|in)\s+{_NAMED_OWNER}"
+    r"\s+(?i:to|into)\b"
 )
 
 
 def sets_a_part_of(old: str, new: str) -> bool:
     """Whether ``new`` sets a part of what ``old`` names to a value ("I changed the VS Code font to JetBrains
-    Mono" beside "I use VS Code"): the value is the part's, never a new value of the fact."""
-    return any((m.group(1) or m.group(2)).lower() in old.lower() for m in _SETS_A_PART.finditer(new))
+    Mono", "I changed the keyboard layout on my Mac to Dvorak" beside "I use VS Code", "I use a MacBook Pro"):
+    the value is the part's, never a new value of the fact."""
+    return any(next(g for g in m.groups() if g).lower() in old.lower() for m in _SETS_A_PART.finditer(new))
 
 
 # Where a switch goes: "switched to a new rota system", "我换了一家理发店", "换了个工位"; or what it changes, given a
