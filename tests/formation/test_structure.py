@@ -597,6 +597,7 @@ def test_a_change_done_to_a_thing_is_told_from_one_of_the_user(text: str, thing:
         ("I got a job at Tesco, my last day at Ocado was Friday.", True),  # a new job, a last day
         ("I accepted an offer from Stripe.", True),
         ("I was promoted to head of sales.", True),
+        ("Ported my number over to Giffgaff.", True),  # a contract moved with its number
         ("公司把我调到了杭州分部。", True),  # a transfer
         ("我下周去字节报到。", True),
         ("我们上个月搬进了新家。", True),  # a move, told by where it goes in

@@ -293,7 +293,7 @@ _ENDING = re.compile(rf"\b(?:{_ENDS_EN})\b|{_ENDS_ZH}", re.IGNORECASE)
 # nor "又": a thing happening once more ("late again") changes nothing.
 _CHANGE_OF_STATE = re.compile(
     rf"\b(?:{_ENDS_EN}|start(?:ed|ing)|began|switch(?:ed|ing)|mov(?:ed|ing)|relocated"
-    r"|chang(?:ed|ing)(?!\s+(?:my|his|her|their|our|your)\s+minds?\b)|swapp?(?:ed|ing)"
+    r"|chang(?:ed|ing)(?!\s+(?:my|his|her|their|our|your)\s+minds?\b)|swapp?(?:ed|ing)|ported"
     r"|replaced|traded|became|got (?:engaged|married|divorced)|promoted|transferred|instead|first (?:day|shift|week)"
     r"|got (?:a |an )?(?:new )?job|new job|(?:my|our) new (?:place|house|home|flat|apartment)|got the keys"
     r"|joined|accepted (?:an? |the |their )?(?:offer|job|role|position)|graduated"
