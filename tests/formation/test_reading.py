@@ -148,8 +148,12 @@ def _verdict(p: dict[str, float], old: str, new: str, *, decisions: bool = False
         (CHANGE_READ, "I'm coeliac.", "I switched to a coeliac-friendly cafe for lunch.", OTHER),
         (CHANGE_READ, "我在京东上班。", "我换了个新组长，人很随和", OTHER),
         (CHANGE_READ, "I eat meat.", "I switched to a plant-based diet in May.", CHANGE),
-        # What has held for long held beside what was said before, unless it names a new value.
-        (CHANGE_READ, "I'm vegan.", "I've been plant-based for ages.", OTHER),
+        # What has held for long held beside what was said before, unless it names a new value: read as one fact, it
+        # is that fact said again; read as another, another; denied, never the same.
+        (CHANGE_READ, "I'm vegan.", "I've been plant-based for ages.", SAME),
+        (CHANGE_READ, "我是素食主义者。", "吃素好几年了，感觉身体挺好", SAME),
+        (OTHER_READ, "I have asthma.", "I've had back pain for years.", OTHER),
+        (SAME_READ, "I eat meat.", "I haven't eaten meat for years.", OTHER),
         (CHANGE_READ, "I live in York.", "I've lived in Hull for years.", CHANGE),
         (CHANGE_READ, "我每天喝茶。", "我戒茶了", CHANGE),
         # What is done to a named thing of the user's is that thing's; done to what the fact names, it may change it.

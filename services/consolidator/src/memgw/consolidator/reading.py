@@ -94,6 +94,7 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
         or structure.says_again_as_it_holds_still(old, new)
         or structure.says_again_as_it_stays_ended(old, new)
         or _the_state_it_began(old, new)
+        or (one_fact and _held_for_long_as_said(old, new))
     ):
         # Said again, however the model reads the two: since when or how long it has held ("I've been vegetarian
         # since 2015" beside "I'm vegetarian"), that it holds still ("still in Bristol"), that what ended stays ended
@@ -242,6 +243,13 @@ def _weighed_by_status(
             again = now is not None or (of_its_kind and not denied)
             return (same if again else 0.0), (change if now is None and tells else 0.0)
     return same, change
+
+
+def _held_for_long_as_said(old: str, new: str) -> bool:
+    """Whether ``new``, telling no change, says that what it states has held for long, and neither denies ("吃素好几
+    年了" beside "我是素食主义者", "I've been plant-based for years" beside "I'm vegan"): read as one fact with
+    ``old``, it held then and holds still, so it is that fact said again, in words of its own."""
+    return structure.held_for_long(new) and not (structure.denies(new) or structure.denies(old))
 
 
 def _the_state_it_began(old: str, new: str) -> bool:
