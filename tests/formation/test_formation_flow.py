@@ -72,6 +72,13 @@ async def test_mem0_add_with_infer_keeps_the_users_facts_only(system: System) ->
     assert [r["memory"] for r in added.json()["results"]] == ["I'm a paramedic and I work night shifts."]
 
 
+async def _said_after(system: System, first: str, then: str) -> tuple[str, dict[str, Any]]:
+    """A new user's key, and what committing ``then`` did after ``first`` (a session each)."""
+    key = await system.user(f"sa_{uuid.uuid4().hex[:6]}")
+    await _commit(system, key, first)
+    return key, await _commit(system, key, then)
+
+
 async def _active(system: System, key: str) -> list[dict[str, Any]]:
     listed = await system.client.get("/v1/memory", headers=system.auth(key))
     return [m for m in listed.json()["items"] if m["visibility"] != "global"]  # other tests write global ones
@@ -237,9 +244,7 @@ async def test_a_change_done_to_a_thing_changes_no_fact_of_the_user(system: Syst
         ("我住在成都。", "我们小区最近换了新物业。"),
         ("我在腾讯做产品经理。", "我从微信团队调到了游戏部门。"),
     ):
-        key = await system.user(f"th_{uuid.uuid4().hex[:6]}")
-        await _commit(system, key, first)
-        then_ = await _commit(system, key, then)
+        key, then_ = await _said_after(system, first, then)
         assert then_["reviews"] == [], (then, then_)
         assert first in await _contents(system, key)
 
@@ -248,9 +253,7 @@ async def test_where_the_user_lives_and_where_they_work_are_two_facts(system: Sy
     """The embedder reads "I live in X" and "I work in X" alike; neither is the other said again or
     changed: no merge, no review, both kept."""
     for first, then in (("I work in Manchester.", "I live in Manchester."), ("我住在杭州。", "我在上海上班。")):
-        key = await system.user(f"lw_{uuid.uuid4().hex[:6]}")
-        await _commit(system, key, first)
-        second = await _commit(system, key, then)
+        key, second = await _said_after(system, first, then)
         assert second["merged"] == second["reviews"] == [], second
         assert {first, then} <= set(await _contents(system, key))
 
@@ -373,9 +376,7 @@ async def test_what_the_user_says_of_themselves_after_another_may_change_their_f
         ("I live in Manchester.", "the Sheffield house is ours at last, we moved in on Saturday"),
         ("我住在上海。", "我老公换了工作，我们搬到了杭州"),
     ):
-        key = await system.user(f"oa_{uuid.uuid4().hex[:6]}")
-        await _commit(system, key, first)
-        changed = await _commit(system, key, moved)
+        _, changed = await _said_after(system, first, moved)
         assert len(changed["reviews"]) == 1, changed
 
     key = await system.user(f"oa_{uuid.uuid4().hex[:6]}")
@@ -413,9 +414,7 @@ async def test_a_change_of_one_clause_of_a_memory_sends_the_whole_to_review(syst
         ("我住在厦门，所以周末常去海边。", "现在在成都安顿下来了"),
         ("I live in Brighton, so beach walks are my thing.", "Settling into Manchester now."),
     ):
-        key = await system.user(f"cp_{uuid.uuid4().hex[:6]}")
-        await _commit(system, key, first)
-        changed = await _commit(system, key, moved)
+        key, changed = await _said_after(system, first, moved)
         assert len(changed["reviews"]) == 1, changed
         assert changed["merged"] == changed["promoted"] == [], changed
         assert first in await _contents(system, key, "needs_review")
