@@ -672,6 +672,10 @@ def test_a_person_the_user_named_is_someone_else(old: str, new: str, theirs: boo
         ("My sister is a nurse.", "My brother is a nurse.", False),
         ("我姐姐住在北京。", "我妹妹住在北京。", False),
         ("My sister Ana lives in Rome.", "My sister Eva lives in Rome.", False),  # two sisters
+        ("我老公在医院上班。", "我先生在医院当护士。", True),  # two words of one relation
+        ("我有个三岁的女儿。", "我闺女三岁了。", True),
+        ("My mum lives in Leeds.", "My mother moved to Leeds.", True),
+        ("我老公在医院上班。", "我儿子在医院上班。", False),
     ],
 )
 def test_two_statements_about_others_are_about_the_same_one(old: str, new: str, same: bool) -> None:

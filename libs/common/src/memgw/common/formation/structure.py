@@ -859,14 +859,30 @@ def about_what_it_names(old: str, new: str) -> bool:
     return bool(opening and opening.group(1) in old and not _THE_USER.search(new))
 
 
+# Kin words that name one relation: "我老公" and "我先生" are the same person, and so are "my mum" and "my mother".
+_ONE_RELATION = {
+    **dict.fromkeys(("老公", "先生", "丈夫"), "husband"),
+    **dict.fromkeys(("老婆", "太太", "妻子"), "wife"),
+    **dict.fromkeys(("女儿", "闺女"), "daughter"),
+    **dict.fromkeys(("男朋友", "男友"), "boyfriend"),
+    **dict.fromkeys(("女朋友", "女友"), "girlfriend"),
+    **dict.fromkeys(("mom", "mum", "mother"), "mother"),
+    **dict.fromkeys(("dad", "father"), "father"),
+}
+
+
 def the_same_person(old: str, new: str) -> bool:
     """Whether two statements about others of the user's are about the same one: a name or a kin word in
-    common ("My son Theo has a nut allergy", "Theo, my son, is allergic to nuts"; "My sister lives in Rome",
-    "My sister's home is in Rome"; not "My brother …"), and no name in each that the other lacks ("My sister
-    Ana …", "My sister Eva …")."""
-    kin = {k.lower() for k in _KIN.findall(old)} & {k.lower() for k in _KIN.findall(new)}
+    common, or two words of one relation ("My son Theo has a nut allergy", "Theo, my son, is allergic to nuts"; "My
+    sister lives in Rome", "My sister's home is in Rome"; "我老公是厨师", "我先生在酒店当厨师"; not "My brother …"),
+    and no name in each that the other lacks ("My sister Ana …", "My sister Eva …")."""
+    kin = _relations(old) & _relations(new)
     said, says = _names(old), _names(new)
     return bool(said & says or kin) and not (said - says and says - said)
+
+
+def _relations(sentence: str) -> set[str]:
+    return {_ONE_RELATION.get(k.lower(), k.lower()) for k in _KIN.findall(sentence)}
 
 
 def _names(sentence: str) -> set[str]:
