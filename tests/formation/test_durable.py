@@ -116,6 +116,20 @@ async def test_a_fact_beside_a_request_is_judged_by_its_own_clause(formed: Forme
     assert [c.content for c in found.candidates] == ["I hate horror."]
 
 
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        # The whole asks, so it states nothing; its first clause states a fact, the ask after it none.
+        ("I'm on blood thinners so could you check which supplements interact?", ["I'm on blood thinners"]),
+        ("我是糖尿病人，能帮我推荐几个早餐吗？", ["我是糖尿病人"]),
+        ("Can you recommend a hotel in Rome, I'm going there next week?", []),  # a question through and through
+    ],
+)
+async def test_what_a_question_states_beside_its_ask_is_kept(formed: Formed, said: str, kept: list[str]) -> None:
+    found = await formed([("user", said)])
+    assert [c.content for c in found.candidates if not c.stands_only_as] == kept
+
+
 async def test_a_fact_beside_a_request_for_this_week_is_kept_alone(formed: Formed) -> None:
     """The stretch the request names ("这周") holds for its own clause only; whole, the statement would be
     dropped as holding for a while."""

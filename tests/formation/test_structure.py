@@ -1190,6 +1190,11 @@ def test_a_name_and_what_it_is_to_the_user_are_one_clause() -> None:
     assert clauses("Claire left, so my manager is Hassan now") == ["Claire left", "My manager is Hassan now"]
 
 
+def test_an_ask_opened_with_a_conjunction_is_a_clause_of_its_own() -> None:
+    assert clauses("I'm coeliac so can you check the menu?") == ["I'm coeliac", "Can you check the menu?"]
+    assert clauses("I'm coeliac so I check every menu") == []  # a conjunction alone parts nothing
+
+
 def test_a_statement_without_one_of_its_clauses() -> None:
     assert without_clause("Nuts are dangerous for me, I carry an EpiPen.", "Nuts are dangerous for me") == (
         "I carry an EpiPen."

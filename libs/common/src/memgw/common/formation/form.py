@@ -9,7 +9,16 @@ from memgw.common.embedding.base import Embedder
 from memgw.common.formation import answers, durable, ongoing
 from memgw.common.formation.durable import KEEP_AT, DurableModel
 from memgw.common.formation.speakers import user_statements
-from memgw.common.formation.structure import clauses_alone, framed, in_progress, opens_in_role
+from memgw.common.formation.structure import (
+    asks,
+    clauses_alone,
+    framed,
+    in_progress,
+    is_question,
+    names_an_address,
+    opens_in_role,
+    standing_instruction,
+)
 from memgw.common.secrets import contains_secret
 from memgw.common.skills import Skills
 from memgw.common.skills.memory import ExtractInput, ExtractMemory, ExtractOutput
@@ -43,6 +52,7 @@ async def _judged(models: Models, embedder: Embedder, said: list[str]) -> tuple[
     """Each statement with how likely it is durable. A sentence the model does not keep may still state a
     fact beside a request or an aside ("推荐个菜吧，香菜我是一点都不碰的", "I have a boyfriend now, so dinner
     for two"): the whole weighs the fact down, so such a sentence's clauses are judged each alone instead. So
+    are those of a question, which as a whole states nothing ("I'm diabetic so can you suggest a cake?"). So
     are those of a sentence a condition or a moment frames in part ("I'm exhausted today, I have a newborn at
     home"), within its scope (``structure.clauses_alone``: not "今天好累啊，不想动"). A role the user speaks in is
     a clause of its own ("as a dad of two girls I need ideas for a rainy weekend"), judged as said ("as a result"
@@ -54,9 +64,7 @@ async def _judged(models: Models, embedder: Embedder, said: list[str]) -> tuple[
     parts = {
         i: [piece for clause in cut for piece in _in_role(clause)]
         for i, (sentence, p) in enumerate(zip(said, whole, strict=True))
-        if (p < KEEP_AT or framed(sentence))
-        and not (contains_secret(sentence) or answers.answered(sentence))
-        and (cut := clauses_alone(sentence) or [sentence])
+        if (cut := _cut(sentence, p))
     }
     flat = [judged for cut in parts.values() for judged, _ in cut]
     found = iter(await _probabilities(models, embedder, flat)) if flat else iter(())
@@ -70,6 +78,19 @@ async def _judged(models: Models, embedder: Embedder, said: list[str]) -> tuple[
             statements.append(kept)
             weights.append(next(found))
     return statements, weights
+
+
+def _cut(sentence: str, p: float) -> list[str] | None:
+    """The clauses ``sentence`` is judged by, each alone (``_judged``); None when it is judged whole. A clause that
+    asks is none of them, unless it asks how to answer or reach the user from now on ("please use sam@proton.me from
+    now on"): the ask itself is no memory ("帮我写封邮件")."""
+    weighed_down = p < KEEP_AT or framed(sentence)
+    if contains_secret(sentence) or answers.answered(sentence) or not (weighed_down or is_question(sentence)):
+        return None
+    cut = clauses_alone(sentence)
+    if not cut:
+        return [sentence] if weighed_down else None
+    return [c for c in cut if standing_instruction(c) or names_an_address(c) or not asks(c)] or None
 
 
 def _in_role(clause: str) -> list[tuple[str, str]]:

@@ -365,9 +365,12 @@ _WORKS_FOR = re.compile(r"给[^，,。]{1,8}?(?:打工|当|干活|做事|上班|
 
 
 # A question that first states something: "I'm allergic to peanuts, so can you …?", "我搬到杭州了，你能
-# 推荐…吗？". Its clauses are cut where punctuation joins them; the ask is the clause that opens with an
-# interrogative, an auxiliary or a request ("so can you", "any ideas", "你能", "请"), else the last one.
-_CLAUSE = re.compile(r"\s*(?:[,，;；:：]|\s[-–—]\s)\s*")
+# 推荐…吗？". Its clauses are cut where punctuation joins them, or where an ask opens with a conjunction ("I'm
+# diabetic so can you suggest a cake?"); the ask is the clause that opens with an interrogative, an auxiliary or a
+# request ("so can you", "any ideas", "你能", "请"), else the last one.
+_CLAUSE = re.compile(
+    r"\s*(?:[,，;；:：]|\s[-–—]\s)\s*|\s+(?=(?:so|and|but)\s+(?:can|could|would|will)\s+you\b)", re.IGNORECASE
+)
 _ASK = re.compile(
     r"^\s*(?:(?:so|and|but|then|now|anyway|also)\s+)?(?:can|could|would|will|should|shall|do|does|did|is|are|was"
     r"|were|may|am|any|anything|how|what|what's|where|when|which|who|whom|whose|why|please|let me know|tell me)\b"
@@ -650,6 +653,11 @@ _CONTACT = re.compile(
 def an_address(value: str) -> bool:
     """Whether ``value`` is an email address, a handle or a phone number (six digits or more)."""
     return "@" in value or "_" in value or sum(c.isdigit() for c in value) >= 6
+
+
+def names_an_address(sentence: str) -> bool:
+    """Whether any word of the statement is an address, a handle or a phone number (``an_address``)."""
+    return any(an_address(word) for word in sentence.split())
 
 
 def states_a_contact(sentence: str) -> bool:
