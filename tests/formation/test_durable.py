@@ -156,7 +156,7 @@ async def test_a_role_the_user_speaks_in_is_kept_as_a_statement(formed: Formed, 
     ("text", "taken"),
     [
         ("it's freezing up here in Aberdeen as usual", ["I live in Aberdeen"]),  # of the moment, whole
-        ("my partner Leo is cooking tonight", ["Leo is my partner"]),
+        ("my colleague Leo is cooking tonight", ["Leo is my colleague"]),
         ("If I lived here in Lisbon I'd surf every day.", []),  # a condition takes nothing for granted
     ],
 )
@@ -164,3 +164,18 @@ def test_what_a_sentence_takes_for_granted_stands_only_as_the_same_again(text: s
     """Whatever the sentence is worth, what it takes for granted of the user is evidence on a memory only."""
     found = [c for c in durable_extract([text], [0.1]).candidates if c.stands_only_as == ["same"]]
     assert [c.content for c in found] == taken
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("my partner Leo is cooking tonight", ["Leo is my partner"]),
+        ("my wife Priya and I are thinking about a trip in spring", ["Priya is my wife"]),  # whatever they plan
+        ("my colleague Dave is off sick again", []),  # no family
+        ("Imagine my husband Tom were a pirate.", []),  # make-believe
+    ],
+)
+def test_who_a_family_member_named_is_to_the_user_is_kept(text: str, kept: list[str]) -> None:
+    """Whatever the sentence is worth, who a partner or a family member it names is to the user is a standing fact."""
+    found = [c for c in durable_extract([text], [0.1]).candidates if not c.stands_only_as]
+    assert [c.content for c in found] == kept

@@ -22,6 +22,7 @@ from memgw.common.formation.structure import (
     a_task,
     about_someone_else,
     about_user,
+    family_named,
     for_a_while,
     imagined,
     is_question,
@@ -165,34 +166,45 @@ def durable_extract(statements: list[str], durable: list[float]) -> Extraction:
     what holds now ("I'm driving a Kia Picanto now"), as a change of one. What it is to a memory decides its
     worth. So is, whatever the sentence is worth, what it takes for granted of the user in passing
     (``structure.presupposed``: "I live in Aberdeen" of "it's freezing up here in Aberdeen"), as the same fact
-    said again only."""
+    said again only, unless it is who a family member or a partner named is to the user ("Luke is my boyfriend"
+    of "my boyfriend Luke and I are going to Rome in May"): a standing fact of their own."""
     candidates: list[Candidate] = []
     for sentence, p in zip(statements, durable, strict=True):
         if contains_secret(sentence):
             continue
-        if not (make_believe(sentence) or imagined(sentence)):
-            candidates += [
-                replace(_candidate(taken, ("fact", *_FACT)), stands_only_as=["same"]) for taken in presupposed(sentence)
-            ]
-        if _too_short(sentence) or _not_a_standing_fact(sentence):
-            continue
-        rule = _rule_of(sentence)
-        if standing_instruction(sentence):
-            candidates.append(_candidate(sentence, rule or ("preference", *_PREFERENCE)))
-        elif (
-            p >= KEEP_AT
-            or (about_user(sentence) and rule)
-            or names_a_relation(sentence)
-            or statuses.said_outright(sentence)
-            or states_a_contact(sentence)
-        ):
-            candidates.append(_candidate(sentence, rule or ("fact", *_FACT)))
-        elif p >= DOUBTED_AT and not _other_or_passing(sentence):
-            stands_only_as = (
-                ["same", "change"] if says_it_changed(sentence) or says_what_holds_now(sentence) else ["same"]
-            )
-            candidates.append(replace(_candidate(sentence, rule or ("fact", *_FACT)), stands_only_as=stands_only_as))
+        own = None if _too_short(sentence) or _not_a_standing_fact(sentence) else _judged_alone(sentence, p)
+        if not make_believe(sentence):  # who they are to the user holds whatever the user imagines they do
+            # Kept whole, the sentence says who they are already ("My daughter Emma is 7").
+            family = family_named(sentence) if own is None or own.stands_only_as else []
+            candidates += [_candidate(taken, ("fact", *_FACT)) for taken in family]
+            if not imagined(sentence):
+                candidates += [
+                    replace(_candidate(taken, ("fact", *_FACT)), stands_only_as=["same"])
+                    for taken in presupposed(sentence)
+                    if taken not in family
+                ]
+        if own is not None:
+            candidates.append(own)
     return Extraction(candidates=candidates, summary=summarize(statements), method="durable")
+
+
+def _judged_alone(sentence: str, p: float) -> Candidate | None:
+    """The candidate a statement of the user's is by itself (``durable_extract``), or None."""
+    rule = _rule_of(sentence)
+    if standing_instruction(sentence):
+        return _candidate(sentence, rule or ("preference", *_PREFERENCE))
+    if (
+        p >= KEEP_AT
+        or (about_user(sentence) and rule)
+        or names_a_relation(sentence)
+        or statuses.said_outright(sentence)
+        or states_a_contact(sentence)
+    ):
+        return _candidate(sentence, rule or ("fact", *_FACT))
+    if p >= DOUBTED_AT and not _other_or_passing(sentence):
+        stands_only_as = ["same", "change"] if says_it_changed(sentence) or says_what_holds_now(sentence) else ["same"]
+        return replace(_candidate(sentence, rule or ("fact", *_FACT)), stands_only_as=stands_only_as)
+    return None
 
 
 def _too_short(sentence: str) -> bool:

@@ -620,6 +620,21 @@ _COUNTED_ZH = re.compile(
 )
 
 
+# Who someone named is to the user, when they are family or a partner ("my boyfriend Luke and I are off to Rome"): a
+# standing fact of the user's own, whatever else the statement tells.
+_FAMILY_EN = (
+    r"(?:wife|husband|partner|boyfriend|girlfriend|fianc[eé]e?|son|daughter|mum|mom|dad|mother|father|brother|sister"
+    r"|stepson|stepdaughter)"
+)
+
+
+def family_named(sentence: str) -> list[str]:
+    """Of what ``sentence`` takes for granted (``presupposed``), who someone named is to the user when they are family
+    or a partner: "Luke is my boyfriend" of "my boyfriend Luke and I are going to Rome in May"; not "Dave is my
+    colleague" of "my colleague Dave is allergic to everything"."""
+    return [f"{name} is my {kin}" for kin, name in _KIN_NAMED.findall(sentence) if re.fullmatch(_FAMILY_EN, kin, re.I)]
+
+
 def presupposed(sentence: str) -> list[str]:
     """What ``sentence`` takes for granted of the user, each as a statement of its own: "I live in Aberdeen" of "it's
     freezing up here in Aberdeen", "Leo is my partner" of "my partner Leo is cooking tonight", "I have two cats" of
