@@ -376,8 +376,8 @@ class Consolidator:
     async def _related_to_a_part(self, asked: _Asked, neighbours: list[tuple[Any, float]]) -> Any:
         """The memory one of whose own clauses the statement says again, read as the user's memory of that clause
         alone ("Airbus is my employer" beside "I work at Airbus in Toulouse, so I'm usually busy Mon-Fri"): evidence
-        on it; or, as surely as a doubted statement must be, changes ("we moved down to Bath in October" beside "I
-        live in York with my wife and our two kids"): the whole goes to review, where a person sees all it said."""
+        on it; or, as surely as a doubted statement must be, changes ("Settling into Manchester now" beside "I live
+        in Brighton, so beach walks are my thing"): the whole goes to review, where a person sees all it said."""
         parts = [
             (e, c)
             for e, _ in neighbours
