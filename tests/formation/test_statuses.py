@@ -63,11 +63,8 @@ pytestmark = pytest.mark.unit
         (statuses.RELATIONSHIP, "We split up the bill.", None),
         (statuses.RELATIONSHIP, "My sister got married.", None),
         (statuses.RELATIONSHIP, "我妹妹结婚了", None),
-        (
-            statuses.RELATIONSHIP,
-            "我还没结婚",
-            None,
-        ),  # not married is no status of its own: maybe engaged, maybe seeing someone
+        # not married is no status of its own: maybe engaged, maybe seeing someone
+        (statuses.RELATIONSHIP, "我还没结婚", None),
         (statuses.RELATIONSHIP, "我们分开住", None),
         (statuses.RELATIONSHIP, "我们在一起吃饭", None),
         (statuses.RELATIONSHIP, "Married to my job lol", None),

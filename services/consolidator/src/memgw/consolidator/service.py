@@ -506,7 +506,8 @@ class Consolidator:
             if related is None or (related[1] == relation.CHANGE and related[2] < SURE_AT):
                 # A memory of several facts read whole may hide which one changed: one of its own clauses may say.
                 part = await self._related_to_a_part(asked, neighbours)
-                related = part if related is None or (part is not None and part[1] == relation.CHANGE) else related
+                if part is not None and (related is None or part[1] == relation.CHANGE):
+                    related = part
         elif now:  # another's fact said again is evidence on it: never a change
             related = self._related(text, asked.vector, neighbours, theirs=True)
             related = related or await self._said_in_a_clause_of_the_users(asked, neighbours)
