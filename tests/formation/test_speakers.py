@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memgw.common.formation.speakers import ASSISTANT, USER, turns, user_statements
+from memgw.common.formation.speakers import ASSISTANT, USER, spelled_out, turns, user_statements
 
 
 def test_prefixed_turns_are_split_by_speaker_and_continuation_lines_stay_with_theirs() -> None:
@@ -48,6 +48,15 @@ def test_typographic_apostrophes_are_read_as_typed_ones() -> None:
         "I don't eat meat.",
         "I'm veggie, it's my sister's fault.",
     ]
+
+
+def test_contractions_chat_types_without_an_apostrophe_are_spelled_out() -> None:
+    """ "im vegan" is "I'm vegan" to the rules and the models; words a bare contraction could also be stay as typed."""
+    assert user_statements([("user", "im vegan and i dont drink. Ive got two kids, doesnt matter")]) == [
+        "I'm vegan and I don't drink.",
+        "I've got two kids, doesn't matter",
+    ]
+    assert spelled_out("I'll be ill, its id is i.e. the well") == "I'll be ill, its id is i.e. the well"
 
 
 def test_the_text_an_ask_to_translate_or_rewrite_gives_is_not_the_users_statement() -> None:

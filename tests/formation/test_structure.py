@@ -1192,7 +1192,16 @@ def test_a_name_and_what_it_is_to_the_user_are_one_clause() -> None:
 
 def test_an_ask_opened_with_a_conjunction_is_a_clause_of_its_own() -> None:
     assert clauses("I'm coeliac so can you check the menu?") == ["I'm coeliac", "Can you check the menu?"]
-    assert clauses("I'm coeliac so I check every menu") == []  # a conjunction alone parts nothing
+
+
+def test_so_before_a_subject_parts_clauses_chat_writes_without_a_comma() -> None:
+    assert clauses("I'm coeliac so I check every menu") == ["I'm coeliac", "I check every menu"]
+    assert clauses("I'm asthmatic so the gym air con gets me") == ["I'm asthmatic", "The gym air con gets me"]
+    assert clauses("I got an offer in Leeds and so we moved") == ["I got an offer in Leeds", "We moved"]
+    # "so" of degree or purpose parts nothing
+    assert clauses("I love my job so much") == []
+    assert clauses("I saved up so that I could travel") == []
+    assert clauses("I'm so tired of my commute") == []
 
 
 def test_a_statement_without_one_of_its_clauses() -> None:

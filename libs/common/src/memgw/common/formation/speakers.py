@@ -77,11 +77,11 @@ def user_statements(episodes: list[tuple[str | None, str]]) -> list[str]:
     about the user is read with its question ("Where am I based? Leeds", ``answers``). Typographic
     apostrophes are typed ones: phones and word processors write "I don’t", and neither the structure's rules
     nor the embedder read it as "I don't" (the relation model took "I don’t eat meat these days" beside "I eat
-    meat" for the same fact)."""
+    meat" for the same fact). So are those chat leaves out ("im vegan", "i dont drink": ``spelled_out``)."""
     said: list[str] = []
     before: Turn | None = None
     for role, text in episodes:
-        for turn in turns(text.translate(_APOSTROPHES), role):
+        for turn in turns(spelled_out(text), role):
             if turn.speaker == USER:
                 own = [
                     without_material(without_closer(without_opener(stated_before_ask(s) or s)))
@@ -95,3 +95,33 @@ def user_statements(episodes: list[tuple[str | None, str]]) -> list[str]:
 
 
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
+# English contractions chat types without the apostrophe, where the bare word is no other word: not "ill", "id",
+# "its", "were", "wont", "lets", "well", "hell", "shell".
+_BARE = {
+    "im": "I'm",
+    "ive": "I've",
+    **{f"{verb}nt": f"{verb}n't" for verb in ("do", "does", "did", "is", "are", "was", "were", "has", "have", "had")},
+    **{f"{verb}nt": f"{verb}n't" for verb in ("would", "could", "should")},
+    "cant": "can't",
+    "thats": "that's",
+    "whats": "what's",
+    "youre": "you're",
+    "theyre": "they're",
+    "shes": "she's",
+}
+_BARE_WORD = re.compile(r"\b(" + "|".join(_BARE) + r")\b", re.IGNORECASE)
+# The pronoun typed in lower case: a word alone, so not "i.e." nor "i-9".
+_LOWER_I = re.compile(r"(?<![\w.'-])i(?![\w.'-]|\.\w)|(?<![\w.'-])i(?=')")
+
+
+def spelled_out(text: str) -> str:
+    """``text`` with its apostrophes as typed ones ("I don’t" → "I don't"), the contractions chat types without one
+    spelled out ("im" → "I'm", "dont" → "don't") and the pronoun capitalised ("i" → "I"): the structure's rules and
+    the embedder read English as it is written."""
+    text = _BARE_WORD.sub(lambda m: _with_case(m.group(1), _BARE[m.group(1).lower()]), text.translate(_APOSTROPHES))
+    return _LOWER_I.sub("I", text)
+
+
+def _with_case(typed: str, spelled: str) -> str:
+    """``spelled`` opening in capitals as ``typed`` does ("Dont" → "Don't"); "I" always one."""
+    return spelled[0].upper() + spelled[1:] if typed[0].isupper() else spelled

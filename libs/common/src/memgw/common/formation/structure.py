@@ -365,11 +365,14 @@ _WORKS_FOR = re.compile(r"给[^，,。]{1,8}?(?:打工|当|干活|做事|上班|
 
 
 # A question that first states something: "I'm allergic to peanuts, so can you …?", "我搬到杭州了，你能
-# 推荐…吗？". Its clauses are cut where punctuation joins them, or where an ask opens with a conjunction ("I'm
-# diabetic so can you suggest a cake?"); the ask is the clause that opens with an interrogative, an auxiliary or a
-# request ("so can you", "any ideas", "你能", "请"), else the last one.
+# 推荐…吗？". Its clauses are cut where punctuation joins them, where an ask opens with a conjunction ("I'm
+# diabetic so can you suggest a cake?"), or where "so" opens what follows with its subject, as chat joins clauses
+# without a comma ("I'm asthmatic so the gym air con gets me"; not "so much", "so that"); the ask is the clause that
+# opens with an interrogative, an auxiliary or a request ("so can you", "any ideas", "你能", "请"), else the last one.
 _CLAUSE = re.compile(
-    r"\s*(?:[,，;；:：]|\s[-–—]\s)\s*|\s+(?=(?:so|and|but)\s+(?:can|could|would|will)\s+you\b)", re.IGNORECASE
+    r"\s*(?:[,，;；:：]|\s[-–—]\s)\s*|\s+(?=(?:so|and|but)\s+(?:can|could|would|will)\s+you\b)"
+    r"|\s+(?:and\s+)?(?=so\s+(?:I|I'\w+|my|me|we|we'\w+|our|you|it|it's|this|there|the|no|please|don't|do)\b)",
+    re.IGNORECASE,
 )
 _ASK = re.compile(
     r"^\s*(?:(?:so|and|but|then|now|anyway|also)\s+)?(?:can|could|would|will|should|shall|do|does|did|is|are|was"
