@@ -121,6 +121,12 @@ async def test_the_same_fact_in_other_words_is_evidence_on_the_one_memory(system
             "As a midwife my weekends are never free.",
             {"I work as a midwife.": 2, "my weekends are never free.": 1},
         ),
+        (  # a clause without the reason it gives, which goes on as a statement
+            "I cycle to work most days.",
+            "I bike to the office every day because I'm allergic to car fumes.",
+            {"I cycle to work most days.": 2, "I'm allergic to car fumes.": 1},
+        ),
+        ("I never eat pork.", "I don't eat pork because I'm Muslim.", {"I never eat pork.": 2, "I'm Muslim.": 1}),
     ],
 )
 async def test_a_part_said_again_is_evidence_and_the_rest_a_statement_of_its_own(

@@ -242,6 +242,11 @@ def test_a_clause_says_a_memory_again_when_sure_and_denying_as_the_memory_does()
     deaf = ({"id": "m4", "content": "I'm deaf in my left ear."}, SAME, 0.9)  # a limitation told by a denial
     own = ["I can't hear on my left side", "I prefer text over calls"]
     assert reading.said_again_in_part(own, [deaf, None]) == (deaf, "I can't hear on my left side")
+    teetotal = ({"id": "m5", "content": "I don't drink."}, SAME, 0.9)  # one value said outright, denied in one
+    assert reading.said_again_in_part(["I'm teetotal", "Mocktails only"], [teetotal, None]) == (
+        teetotal,
+        "I'm teetotal",
+    )
 
 
 def test_a_clause_finds_only_a_change_and_only_when_the_whole_finds_nothing() -> None:

@@ -170,3 +170,18 @@ def test_the_same_value_said_alone_is_the_same_again(old: str, new: str, said_ag
     assert weighed is not None
     assert (weighed[SAME] >= reading.SAME_AT) is said_again
     assert weighed[CHANGE] < reading.CHANGE_AT
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "same"),
+    [
+        ("I don't drink.", "I'm teetotal", True),  # denied in one, said without a denial in the other
+        ("I'm single.", "I'm not seeing anyone", True),
+        ("I don't eat any animal products.", "I'm vegan", True),
+        ("I don't drink.", "I drink now and then", False),
+        ("I'm vegan.", "I'm vegetarian", False),
+        ("I don't eat fish.", "I eat salmon most weeks", False),  # no value said outright in either
+    ],
+)
+def test_one_value_said_outright_in_both(old: str, new: str, same: bool) -> None:
+    assert statuses.the_same_said(old, new) is same

@@ -1045,6 +1045,10 @@ def test_a_denial_of_what_the_fact_does_not_name(old: str, new: str, another: bo
         ("我当老师好多年了", True),
         ("I moved to Derby and have lived here for years now.", False),  # a change told
         ("I've been a nurse for two months.", False),
+        ("Cardiff has been home for ten years now.", True),  # years counted
+        ("I've been vegan for over 3 years.", True),
+        ("我来上海五年了", True),
+        ("I've had this job for a year.", False),
     ],
 )
 def test_what_has_held_for_long(text: str, long: bool) -> None:
@@ -1211,6 +1215,9 @@ def test_a_statement_without_one_of_its_clauses() -> None:
     assert without_clause("我是写代码的，天天对着电脑", "我是写代码的") == "天天对着电脑"
     assert without_clause("I'm a nurse, I work nights, I love it.", "I work nights") == "I'm a nurse, I love it."
     assert without_clause("I'm a nurse.", "I'm a nurse.") is None  # one clause: nothing else
+    # a clause's fact without its reason: the reason goes on as a statement
+    assert without_clause("I don't eat pork because I'm Muslim", "I don't eat pork") == "I'm Muslim"
+    assert without_clause("I'm a nurse, I work nights cause I like it", "I work nights") == "I'm a nurse, I like it"
 
 
 @pytest.mark.parametrize(

@@ -317,15 +317,20 @@ def said_again_in_part(own: list[str], parts: list[Found | None]) -> tuple[Found
     "我是写代码的，天天对着电脑" beside "我的工作是程序员"): for when the whole is nothing to any memory, nor
     a clause a change of one. Not a clause that no longer denies what the memory denies ("I eat salmon most
     weeks" of "I've come round to fish, …" beside "I don't eat fish"): read without the rest of the statement,
-    the vectors lose the difference. A limitation told by a denial may be the memory's ("I can't hear on my
-    left side" beside "I'm deaf in my left ear")."""
+    the vectors lose the difference, unless both say one value of the user's outright ("I'm teetotal" of "I'm
+    teetotal, so mocktails only" beside "I don't drink": ``statuses.the_same_said``). A limitation told by a denial
+    may be the memory's ("I can't hear on my left side" beside "I'm deaf in my left ear")."""
     said = [
         (f, c)
         for f, c in zip(parts, own, strict=True)
         if f
         and f[1] == relation.SAME
         and f[2] >= SAME_IN_PART_AT
-        and not (structure.denies(f[0]["content"]) and not structure.denies(c))
+        and not (
+            structure.denies(f[0]["content"])
+            and not structure.denies(c)
+            and not statuses.the_same_said(f[0]["content"], c)
+        )
     ]
     return max(said, key=lambda found: found[0][2], default=None)
 

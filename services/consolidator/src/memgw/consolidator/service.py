@@ -338,8 +338,10 @@ class Consolidator:
         neither the whole nor a change by a clause is found, one clause may say a memory again ("Nuts are
         dangerous for me, I carry an EpiPen" beside "I'm allergic to nuts"), and so may the role it is said in ("As
         a vegan I need more protein" beside "I've been vegan for years": ``structure.as_a_role``), which is never a
-        change ("As a parent I …" beside "I'm a teacher"): that memory, with the rest of the statement, which is not
-        lost in the merge but goes on as a statement of its own."""
+        change ("As a parent I …" beside "I'm a teacher"), and so may a clause without the reason it gives ("I bike to
+        the office every day" of "… because it's quicker than the bus" beside "I cycle to work most days"): that
+        memory, with the rest of the statement (the reason too), which is not lost in the merge but goes on as a
+        statement of its own."""
         text = asked.candidate.content
         whole = self._related(text, asked.vector, neighbours)
         if whole is not None and whole[1] == relation.SAME:
@@ -350,7 +352,7 @@ class Consolidator:
         # 的都不做了"), and what a condition or a moment frames says nothing alone.
         cut = structure.clauses_alone(text)
         # Failing the whole and its clauses, a clause without the reason it gives may tell a change the reason
-        # hid (``reading.changed_without_reason``).
+        # hid (``reading.changed_without_reason``), or say a memory again.
         cores = [core for c in cut or [text] if (core := structure.without_reason(c)) != c]
         own, cores = [c for c in cut if self._owns(c)], [c for c in cores if self._owns(c)]
         role = structure.as_a_role(text)
@@ -368,7 +370,7 @@ class Consolidator:
             found = reading.changed_without_reason(cores, without_reasons)
         if found is not None:
             return found, None
-        if (again := reading.said_again_in_part([*own, *roles], [*parts, *in_role])) is None:
+        if (again := reading.said_again_in_part([*own, *cores, *roles], [*parts, *without_reasons, *in_role])) is None:
             return None, None
         said, clause = again
         return said, role[1] if role and clause == role[0] else structure.without_clause(text, clause)

@@ -218,6 +218,12 @@ def said_outright(statement: str) -> bool:
     return any(attribute.said(statement) is not None for attribute in ATTRIBUTES)
 
 
+def the_same_said(old: str, new: str) -> bool:
+    """Whether ``new`` says outright the value ``old`` says outright of one attribute ("I'm teetotal" beside "I don't
+    drink"): one said with a denial, the other without, the words still settle it."""
+    return any((was := attribute.said(old)) is not None and was == attribute.said(new) for attribute in ATTRIBUTES)
+
+
 def changed(old: str, new: str) -> bool:
     """Whether ``new`` gives the user another value of an attribute than ``old`` does."""
     return any(

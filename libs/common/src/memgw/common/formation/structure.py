@@ -187,8 +187,11 @@ _GOES_ON = re.compile(
 )
 # What has held for long: "I've been plant-based for years", "我从小在上海长大", "我一直用 Neovim".
 _HELD_LONG = re.compile(
-    r"\bfor (?:(?:a few|many|so many)\s+)?(?:years|ages|decades)\b|\b(?:all|the whole of) my life\b|\bmy whole life\b"
-    r"|\bsince (?:i was (?:a kid|a child|little|young)|childhood)\b|多年|好几年|从小|一直",
+    r"\bfor (?:(?:a few|many|so many|(?:over|nearly|almost|more than|about|the (?:last|past)) \w+|\d+\+?|two|three|four"
+    r"|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|several|a couple of)\s+)?"
+    r"(?:years|ages|decades)\b|\b(?:all|the whole of) my life\b|\bmy whole life\b"
+    r"|\bsince (?:i was (?:a kid|a child|little|young)|childhood)\b"
+    r"|多年|好几年|从小|一直|[\d两三四五六七八九十几]+多?年了",
     re.IGNORECASE,
 )
 # A feeling about something ("I don't like London anymore", "I hate my commute", "我越来越讨厌这份工作"): the
@@ -582,6 +585,7 @@ def _appositives_joined(parts: list[str]) -> list[str]:
 # The reason a statement gives after its fact: "because …", "cause …". Not "since", which as often tells a time
 # ("I haven't touched a cigarette since I quit in May").
 _REASON = re.compile(r"[\s,]+(?:because|'?cause|cos)\b.*$", re.IGNORECASE)
+_REASON_OPENING = re.compile(r"^[\s,]+(?:because|'?cause|cos)\s*(?:of\s+)?", re.IGNORECASE)
 
 
 def without_reason(clause: str) -> str:
@@ -592,9 +596,15 @@ def without_reason(clause: str) -> str:
 
 
 def without_clause(sentence: str, clause: str) -> str | None:
-    """The statement without one of its clauses (``clauses``), the others joined with a comma of its script;
-    None when nothing else is left."""
-    rest = [c for c in clauses(sentence) if c != clause]
+    """The statement without one of its clauses (``clauses``) or a clause's fact without its reason
+    (``without_reason``): the other clauses, and that reason as a statement ("I'm Muslim" of "I don't eat pork because
+    I'm Muslim"), joined with a comma of its script; None when nothing else is left."""
+    rest = []
+    for c in clauses(sentence) or [sentence]:
+        if c != clause and without_reason(c) != clause:
+            rest.append(c)
+        elif c != clause and (reason := _REASON.search(c)):
+            rest.append(_REASON_OPENING.sub("", reason.group()))
     return ("，" if _CJK.search(sentence) else ", ").join(rest) or None
 
 
