@@ -78,6 +78,7 @@ def test_kept_values_are_the_old_ones_the_new_statement_names_again() -> None:
         ("I work at Deloitte in Manchester.", "I live in Manchester.", True),
         ("我在深圳工作。", "我住在深圳。", True),
         ("I rent a flat in Hulme.", "I work in Hulme.", True),  # renting is where one lives
+        ("I live in Berlin.", "I work remotely for a startup in Berlin.", True),  # an adverb of how in between
         ("Home for me is a flat in Hulme.", "I work in Hulme.", True),  # and so is home
         ("I live in Leeds.", "I moved to York.", False),  # both where they live: a change is for the model
         ("我在字节工作。", "我入职了腾讯。", False),

@@ -50,7 +50,8 @@ ATTRIBUTE_TRIGGERS: dict[str, tuple[str, ...]] = {
 
 
 # Where someone lives and where they work: two attributes the embedder puts side by side ("I live in
-# Leeds" and "I work in Leeds" read alike to it), so a statement's kind is told by its verb.
+# Leeds" and "I work in Leeds" read alike to it), so a statement's kind is told by its verb (and an adverb of how:
+# "I work remotely for …").
 _KINDS = {
     "residence": re.compile(
         r"\b(?:live[sd]?|living|moved|relocated|settled)\s+(?:in|to)\b|\b(?:my |our )?home(?: for (?:me|us))? is\b"
@@ -59,7 +60,8 @@ _KINDS = {
         re.IGNORECASE,
     ),
     "workplace": re.compile(
-        r"\b(?:work(?:s|ed|ing)?|employed)\s+(?:at|for|in|as|by)\b|\bjob (?:at|in)\b|\bjoined\b"
+        r"\b(?:work(?:s|ed|ing)?|employed)\s+(?:(?:\w+ly|full[- ]time|part[- ]time)\s+)?(?:at|for|in|as|by)\b"
+        r"|\bjob (?:at|in)\b|\bjoined\b"
         r"|[在去到]\S{1,12}?(?:工作|上班)|入职|就职",
         re.IGNORECASE,
     ),
