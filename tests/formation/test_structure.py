@@ -525,6 +525,9 @@ def test_a_denial_is_told_from_a_change(old: str, new: str, denies: bool) -> Non
         ("I bought sugar-free gum.", False),
         ("I started at KPMG.", False),  # a beginning
         ("我调到深圳分公司了。", False),  # a move
+        ("I left Google last month.", True),
+        ("My left ear doesn't hear well.", False),  # "left" the adjective
+        ("I'm left-handed.", False),
     ],
 )
 def test_an_ending_is_told_from_other_changes(text: str, ends: bool) -> None:

@@ -277,10 +277,13 @@ _HOW_LONG = re.compile(
     rf"|{_A_COUNT_ZH}个?多?(?:星期|礼拜|周|月|年(?!级))多?",
     re.IGNORECASE,
 )
-# The changes of state that end one: what held before holds no more. Each is a change of state too.
+# The changes of state that end one: what held before holds no more. Each is a change of state too. Not "left" the
+# adjective, after a determiner or before a hyphen ("my left ear", "on the left", "left-handed").
+_LEFT_THE_ADJECTIVE = "".join(rf"(?<!\b{d} )" for d in ("my", "the", "his", "her", "your", "our", "their"))
 _ENDS_EN = (
     r"stopp(?:ed|ing)|quit|gave up|given up|no longer|any ?more|broke (?:up|it off)|split up|separated|divorced"
-    rf"|moved out|left(?!{_A_THING_SOMEWHERE})|sold|laid (?:\w+ )?off|(?:let (?:me |us )?|was let )go|fired"
+    rf"|moved out|{_LEFT_THE_ADJECTIVE}left(?!-|{_A_THING_SOMEWHERE})|sold|laid (?:\w+ )?off"
+    r"|(?:let (?:me |us )?|was let )go|fired"
     r"|made redundant|resigned"
     r"|handed in (?:my |our )?notice|(?:my |our )?(?:last|final) day|ditched|dumped|dropped|packed in"
     r"|ended (?:things|it)|called it quits|called (?:it )?off|parted ways|went (?:our|their) separate ways"
