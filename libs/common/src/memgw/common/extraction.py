@@ -16,7 +16,7 @@ from typing import Any
 
 import httpx
 
-from memgw.common.formation import statuses
+from memgw.common.formation import answers, statuses
 from memgw.common.formation.durable import DOUBTED_AT, KEEP_AT
 from memgw.common.formation.structure import (
     a_task,
@@ -147,7 +147,8 @@ def durable_extract(statements: list[str], durable: list[float]) -> Extraction:
     """The user's statements the durable model keeps (``durable``: each one's probability), each as it
     was said: the user's own clause. The model decides whether; besides, a statement whose
     subject is the user ("I …", "The user …", "我…", "用户…", not "If I …" nor "My brother …") and
-    that states a fact, preference, decision or lesson of theirs is kept too, and so is one that says who
+    that states a fact, preference, decision or lesson of theirs is kept too (not an answer read with its question,
+    "我之前说喜欢爬山，要不要推荐几条路线？先不用了": the answers model judges it whole), and so is one that says who
     someone is to the user ("Ravi is my husband", "我女朋友叫小雨": family is a standing fact), or says
     their relationship status, diet or drinking outright ("I'm seeing someone", "我们已经分开了", "I'm
     teetotal": ``statuses``), and one that tells the assistant how to answer or address the user from
@@ -195,7 +196,7 @@ def _judged_alone(sentence: str, p: float) -> Candidate | None:
         return _candidate(sentence, rule or ("preference", *_PREFERENCE))
     if (
         p >= KEEP_AT
-        or (about_user(sentence) and rule)
+        or (about_user(sentence) and rule and not answers.answered(sentence))
         or names_a_relation(sentence)
         or statuses.said_outright(sentence)
         or states_a_contact(sentence)
