@@ -279,3 +279,15 @@ def test_a_clause_without_its_reason_finds_only_a_change_it_may_tell_alone() -> 
 )
 def test_a_clause_is_compared_alone_only_when_it_states_the_users_own(clause: str, owned: bool) -> None:
     assert Consolidator._owns(clause) is owned
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("I use a Samsung Galaxy S22.", "my phone just updated to Android 14 overnight"),
+        ("我用的是华为Mate 60", "手机系统更新到鸿蒙4了"),
+    ],
+)
+def test_a_thing_brought_to_a_new_version_changes_no_fact(old: str, new: str) -> None:
+    weighed = reading.weighed(CHANGE_READ, old, new, decisions=False, another=False)
+    assert weighed is not None and weighed[CHANGE] == 0.0

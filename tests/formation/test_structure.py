@@ -60,6 +60,7 @@ from memgw.common.formation.structure import (
     the_same_person,
     the_users_own_after_another,
     turns_around,
+    updates_a_thing,
     what_a_denial_adds,
     without_clause,
     without_closer,
@@ -269,6 +270,10 @@ def test_what_holds_still_is_told_from_what_is_set_against_it(text: str, still: 
         ("My brother just moved to Edinburgh too, so we're neighbours now.", True),  # closing a clause
         ("I'm too tired to cook.", False),  # a degree, not one more
         ("I don't drink alcohol either.", True),  # one more denial
+        ("I opened a savings pot with Chip.", True),  # opening one is one more of its kind
+        ("我又开了个支付宝的余额宝。", True),
+        ("银行的工作我辞了，现在自己开了个奶茶店。", False),  # an ending first
+        ("他跟我开了个玩笑。", False),
         ("Either is fine by me.", False),
         ("我对尘螨也过敏。", True),
         ("I'm allergic to pollen.", False),
@@ -1427,3 +1432,20 @@ def test_what_follows_another_persons_move_to_what_a_memory_names(old: str, new:
 )
 def test_what_a_sentence_takes_for_granted_of_the_user(sentence: str, taken: list[str]) -> None:
     assert presupposed(sentence) == taken
+
+
+@pytest.mark.parametrize(
+    ("text", "updates"),
+    [
+        ("my phone just updated to Android 14 overnight", True),
+        ("I updated my laptop to Windows 11.", True),
+        ("我手机升级到 iOS 18 了", True),
+        ("手机系统更新到鸿蒙4了", True),
+        ("I upgraded to an iPhone 16.", False),  # what the user upgrades to may be a new thing
+        ("I upgraded my phone to an iPhone 16.", False),
+        ("我升级到iPhone 16了", False),
+        ("my manager got upgraded to director", False),  # people are upgraded; things update
+    ],
+)
+def test_a_thing_brought_to_a_new_version(text: str, updates: bool) -> None:
+    assert updates_a_thing(text) is updates

@@ -243,16 +243,18 @@ _OF_THE_MOMENT = re.compile(
 # we're neighbours now", and "either" closing a denied one: "I don't drink alcohol either"): one more value of a
 # many-valued fact, never the same one again nor a replacement.
 # Not "也" of "一点也不" nor of "不吃肉也不吃鱼" (neither … nor): only "我也不…" adds a denial. "又…一只" is "another"
-# ("我又养了一只狗"), and "又…了" with a count is as much again ("这个月我又存了五千块", "another £500"), unless what is
-# done again is a change ("我又换了一个工作", "工资又涨了五百"). Not "to another" nor "for another"
-# ("Sandra moved to another team"): a different one. "A second …" is one more ("we adopted a second cat"), not when it
-# is asked for ("every merge needs a second approver") nor which year ("a second-year student").
+# ("我又养了一只狗", and with no 一 "我又开了个账户"), and "又…了" with a count is as much again ("这个月我又存了五千
+# 块", "another £500"), unless what is done again is a change ("我又换了一个工作", "工资又涨了五百"). Not "to another"
+# nor "for another" ("Sandra moved to another team"): a different one. "A second …" is one more ("we adopted a second
+# cat"), not when it is asked for ("every merge needs a second approver") nor which year ("a second-year student").
+# Opening one is one more of its kind ("I opened a savings pot with Chip" beside "I bank with HSBC", "我开了个余额宝").
 _ADDITIVE = re.compile(
     r"\balso\b|\bas well\b|\b(?:too|either)\s*(?:[.!]?\s*$|[,;])|(?<!\bto )(?<!\bfor )\banother\b"
+    r"|\bopened (?:a|an|my first)\b|开了一?[个张](?!玩笑)"
     r"|(?<!\bneed )(?<!\bneeds )(?<!\brequire )(?<!\brequires )\ba (?:second|third|fourth)\b(?!-)"
     r"|\bin addition\b|\bbesides\b"
     r"|也(?!不|没|许)|^\s*我们?也(?=不|没)|另外|此外|还有"
-    r"|又(?!换|搬|跳|转|改)[^，。,.\s]{0,3}一(?:只|个|辆|台|条|套|本|门|位|家|部|份)"
+    r"|又(?!换|搬|跳|转|改)[^，。,.\s]{0,3}一(?:只|个|辆|台|条|套|本|门|位|家|部|份)|又(?!换|搬|跳|转|改)[^，。,.\s]{1,2}了个"
     r"|又(?!换|搬|跳|转|改|涨|降|升|胖|瘦|长)[^，。,.\s\d了]{1,2}了[\d两三四五六七八九十几百千万]",
     re.IGNORECASE,
 )
@@ -1379,6 +1381,26 @@ _THING_CHANGED_EN = re.compile(
     r"(?!\s+(?:me|us|my|our)\b)",  # not "switched me to …"
     re.IGNORECASE,
 )
+
+
+# A thing of the user's brought to a new version, which stays that thing: "my phone just updated to Android 14",
+# "I updated my laptop to Windows 11", "我手机升级到 iOS 18 了". Not "I upgraded to an iPhone 16" nor "I upgraded my
+# phone to an iPhone 16": what the user upgrades to may be a new thing; what a thing updates to is its version. Not
+# the passive either ("my manager got upgraded to director"): people and roles are upgraded, things update.
+_UPDATED = re.compile(
+    r"\b(?:my|our|the)\s+(?:[\w'-]+\s+){0,2}?[\w-]+\s+(?:(?:just|has|have|finally|recently|also|automatically)\s+)?"
+    r"(?<!\bgot )(?<!\bwas )(?<!\bwere )(?<!\bbeen )(?:updated|upgraded|auto-updated)\s+(?:itself\s+)?to\b"
+    r"|\bI(?:'ve|\s+have)?\s+(?:just\s+|finally\s+)?updated\s+(?:my|our|the)\s+[\w' -]{1,30}?\s+to\b"
+    r"|^\s*(?:我的?)?(?![我你他她又也都刚最已就还在])[\u4e00-\u9fff]{1,6}?(?:又|也|都|刚|最近|已经|自动)?(?:更新|升级)(?:到|成)"
+    r"|我把[^，,。]{1,8}?(?:更新|升级)(?:到|成)",
+    re.IGNORECASE,
+)
+
+
+def updates_a_thing(sentence: str) -> bool:
+    """Whether the statement tells a thing of the user's brought to a new version (``_UPDATED``): what it names is
+    that version, never a new value of a fact of the user's."""
+    return bool(_UPDATED.search(sentence))
 
 
 def a_things_change(clause: str) -> re.Match[str] | None:
