@@ -290,4 +290,5 @@ def test_a_clause_is_compared_alone_only_when_it_states_the_users_own(clause: st
 )
 def test_a_thing_brought_to_a_new_version_changes_no_fact(old: str, new: str) -> None:
     weighed = reading.weighed(CHANGE_READ, old, new, decisions=False, another=False)
-    assert weighed is not None and weighed[CHANGE] == 0.0
+    assert weighed is not None
+    assert weighed[CHANGE] == 0.0

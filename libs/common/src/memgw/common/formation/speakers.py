@@ -100,8 +100,10 @@ _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
 _BARE = {
     "im": "I'm",
     "ive": "I've",
-    **{f"{verb}nt": f"{verb}n't" for verb in ("do", "does", "did", "is", "are", "was", "were", "has", "have", "had")},
-    **{f"{verb}nt": f"{verb}n't" for verb in ("would", "could", "should")},
+    **{
+        f"{verb}nt": f"{verb}n't"
+        for verb in ("do", "does", "did", "is", "are", "was", "were", "has", "have", "had", "would", "could", "should")
+    },
     "cant": "can't",
     "thats": "that's",
     "whats": "what's",
@@ -111,7 +113,7 @@ _BARE = {
 }
 _BARE_WORD = re.compile(r"\b(" + "|".join(_BARE) + r")\b", re.IGNORECASE)
 # The pronoun typed in lower case: a word alone, so not "i.e." nor "i-9".
-_LOWER_I = re.compile(r"(?<![\w.'-])i(?![\w.'-]|\.\w)|(?<![\w.'-])i(?=')")
+_LOWER_I = re.compile(r"(?<![\w.'-])i(?![\w.-])")
 
 
 def spelled_out(text: str) -> str:
