@@ -185,11 +185,12 @@ _GOES_ON = re.compile(
     r"\bstill\b|\bcontinu(?:e|es|ing) to\b|\bas (?:always|ever)\b|还在|还是|仍然|仍旧|依然|依旧|照样|照旧",
     re.IGNORECASE,
 )
-# What has held for long: "I've been plant-based for years", "我从小在上海长大", "我一直用 Neovim".
+# How many, in English words or digits: "three", "a few", "12".
+_A_COUNT_EN = r"\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a few|a couple of|several"
+# What has held for long: "I've been plant-based for years", "for ten years", "我从小在上海长大", "我一直用 Neovim".
 _HELD_LONG = re.compile(
-    r"\bfor (?:(?:a few|many|so many|(?:over|nearly|almost|more than|about|the (?:last|past)) \w+|\d+\+?|two|three|four"
-    r"|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|several|a couple of)\s+)?"
-    r"(?:years|ages|decades)\b|\b(?:all|the whole of) my life\b|\bmy whole life\b"
+    rf"\bfor (?:(?:many|so many|(?:over|nearly|almost|more than|about|the (?:last|past)) \w+|(?:{_A_COUNT_EN})\+?"
+    r"|fifteen|twenty|thirty|forty)\s+)?(?:years|ages|decades)\b|\b(?:all|the whole of) my life\b|\bmy whole life\b"
     r"|\bsince (?:i was (?:a kid|a child|little|young)|childhood)\b"
     r"|多年|好几年|从小|一直|[\d两三四五六七八九十几]+多?年了",
     re.IGNORECASE,
@@ -254,7 +255,7 @@ _ADDITIVE = re.compile(
     r"|(?<!\bneed )(?<!\bneeds )(?<!\brequire )(?<!\brequires )\ba (?:second|third|fourth)\b(?!-)"
     r"|\bin addition\b|\bbesides\b"
     r"|也(?!不|没|许)|^\s*我们?也(?=不|没)|另外|此外|还有"
-    r"|又(?!换|搬|跳|转|改)[^，。,.\s]{0,3}一(?:只|个|辆|台|条|套|本|门|位|家|部|份)|又(?!换|搬|跳|转|改)[^，。,.\s]{1,2}了个"
+    r"|又(?!换|搬|跳|转|改)(?:[^，。,.\s]{0,3}一(?:只|个|辆|台|条|套|本|门|位|家|部|份)|[^，。,.\s]{1,2}了个)"
     r"|又(?!换|搬|跳|转|改|涨|降|升|胖|瘦|长)[^，。,.\s\d了]{1,2}了[\d两三四五六七八九十几百千万]",
     re.IGNORECASE,
 )
@@ -267,10 +268,7 @@ _A_THING_SOMEWHERE = (
 )
 # A span of weeks or more gone without a habit ("six weeks smoke-free", "a year sober"): its end. Told as a denial
 # ("I haven't had a drink in six months", "三个月没喝酒了"), it is how long the end has held, no circumstance.
-_A_SPAN = (
-    r"(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a few|a couple of|several)"
-    r"\s+(?:weeks?|months?|years?)"
-)
+_A_SPAN = rf"(?:{_A_COUNT_EN})\s+(?:weeks?|months?|years?)"
 _ABSTAINS_EN = rf"{_A_SPAN}\s+(?:now\s+)?(?:[\w-]+-free|sober|clean|off (?:the )?\w+|without (?:a |an |any )?\w+)"
 _ABSTAINING = re.compile(rf"\b{_ABSTAINS_EN}", re.IGNORECASE)
 _A_COUNT_ZH = r"[\d一二两三四五六七八九十几半]+"  # "三", "十几", "半", "2"
@@ -590,8 +588,7 @@ def _appositives_joined(parts: list[str]) -> list[str]:
 
 # The reason a statement gives after its fact: "because …", "cause …". Not "since", which as often tells a time
 # ("I haven't touched a cigarette since I quit in May").
-_REASON = re.compile(r"[\s,]+(?:because|'?cause|cos)\b.*$", re.IGNORECASE)
-_REASON_OPENING = re.compile(r"^[\s,]+(?:because|'?cause|cos)\s*(?:of\s+)?", re.IGNORECASE)
+_REASON = re.compile(r"[\s,]+(?:because|'?cause|cos)\b\s*(?:of\s+)?(.*)$", re.IGNORECASE)
 
 
 def without_reason(clause: str) -> str:
@@ -610,7 +607,7 @@ def without_clause(sentence: str, clause: str) -> str | None:
         if c != clause and without_reason(c) != clause:
             rest.append(c)
         elif c != clause and (reason := _REASON.search(c)):
-            rest.append(_REASON_OPENING.sub("", reason.group()))
+            rest.append(reason.group(1))
     return ("，" if _CJK.search(sentence) else ", ").join(rest) or None
 
 
