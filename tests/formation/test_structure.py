@@ -1143,6 +1143,9 @@ def test_a_stretch_that_ends_soon_frames_part_of_a_statement() -> None:
         ("I drive a Honda Jazz.", "I swapped the Jazz's tyres for winter ones.", False),  # a thing of it
         ("I'm seeing a guy called Tom.", "I left my coat at Tom's.", False),  # what ended is not Tom
         ("I'm seeing a guy called Tom.", "Tom and I went to Rome.", False),  # no ending
+        ("I'm married to Sophie.", "Sophie and I left the party early.", False),  # the two left a third thing
+        ("My wife is called Ana.", "Ana and I sold the flat in Porto.", False),
+        ("I'm married to Tom.", "Tom and I got divorced this year.", True),
         ("My girlfriend is Emma.", "Emma quit her job.", False),  # her ending, not the two of them
         ("I bank with Nationwide.", "I closed my Nationwide account and bank with Starling now.", True),
         ("I use Netflix.", "I cancelled Netflix last week.", True),

@@ -280,14 +280,19 @@ _HOW_LONG = re.compile(
 # The changes of state that end one: what held before holds no more. Each is a change of state too. Not "left" the
 # adjective, after a determiner or before a hyphen ("my left ear", "on the left", "left-handed").
 _LEFT_THE_ADJECTIVE = "".join(rf"(?<!\b{d} )" for d in ("my", "the", "his", "her", "your", "our", "their"))
+# What two people end between them ("Tom and I split up"); what else ends, the two may do to a third thing together
+# ("Sophie and I left the party", "we sold the house").
+_ENDS_TOGETHER_EN = (
+    r"no longer|any ?more|broke (?:up|it off)|split up|separated|divorced|ended (?:things|it)|called it quits"
+    r"|called (?:it )?off|parted ways|went (?:our|their) separate ways|(?:is|are|'s|'re) (?:gone|history)"
+)
 _ENDS_EN = (
-    r"stopp(?:ed|ing)|quit|gave up|given up|no longer|any ?more|broke (?:up|it off)|split up|separated|divorced"
+    rf"{_ENDS_TOGETHER_EN}|stopp(?:ed|ing)|quit|gave up|given up"
     rf"|moved out|{_LEFT_THE_ADJECTIVE}left(?!-|{_A_THING_SOMEWHERE})|sold|laid (?:\w+ )?off"
     r"|(?:let (?:me |us )?|was let )go|fired"
     r"|made redundant|resigned"
     r"|handed in (?:my |our )?notice|(?:my |our )?(?:last|final) day|ditched|dumped|dropped|packed in"
-    r"|ended (?:things|it)|called it quits|called (?:it )?off|parted ways|went (?:our|their) separate ways"
-    r"|(?:is|are|'s|'re) (?:gone|history)|got rid of|scrapped|cut (?:\w+ )?out"
+    r"|got rid of|scrapped|cut (?:\w+ )?out"
     rf"|{_ABSTAINS_EN}"
 )
 _ENDS_ZH = (
@@ -801,10 +806,12 @@ def ends_what_it_names(old: str, new: str) -> bool:
     """Whether ``new`` tells that the user ended what ``old`` names, by its name: the two of them ("Tom and I
     called it quits", "Zoe dumped me", "我和李娜离了") or the user and it ("I ditched Chrome for Firefox", "I sold
     the Focus", "Traded the Focus in for a Tesla", "I closed my Nationwide account"). An ending told of something else
-    ("I left my coat at Tom's") is not."""
+    ("I left my coat at Tom's"), or one the two do to a third thing together ("Sophie and I left the party early", "Tom
+    and I sold the car"), is not."""
     for name in (re.escape(n) for n in _names(old) if n in new):
         ended = re.search(
-            rf"\b{name}\s+(?:and|&)\s+I\b[^.;,]*?\b(?:{_ENDS_EN})\b|\b{name}\s+(?:{_ENDS_EN})\s+(?:me|us)\b"
+            rf"\b{name}\s+(?:and|&)\s+I\b[^.;,]*?\b(?:{_ENDS_TOGETHER_EN})\b"
+            rf"|\b{name}\s+(?:{_ENDS_EN})\s+(?:me|us)\b"
             rf"|\b(?:{_ENDS_EN})\s+(?:up\s+)?(?:with\s+|on\s+)?(?:the\s+|my\s+)?{name}\b"
             rf"|\b(?:traded|swapped|exchanged)\s+(?:in\s+)?(?:the\s+|my\s+|our\s+)?{name}(?:\s+in)?\s+for\b"
             rf"|\b(?:closed|cancell?ed|terminated)\s+(?:the\s+|my\s+|our\s+)?{name}\b"  # "closed my Nationwide account"
