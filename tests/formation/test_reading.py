@@ -47,6 +47,16 @@ def _verdict(p: dict[str, float], old: str, new: str, *, decisions: bool = False
         (CHANGE_READ, "I have two dogs.", "I took the dogs to the beach on Sunday.", OTHER),  # a day dates the outing
         (CHANGE_READ, "I play football on Mondays.", "Football's on Thursdays now.", CHANGE),  # a day beside one
         (CHANGE_READ, "我的邮箱是 liuyang@163.com", "我邮箱满了，删了好多邮件", OTHER),  # an address, neither replaced
+        (
+            CHANGE_READ,
+            "我的手机号是 13600001111",
+            "我手机屏幕摔碎了，换了个屏",
+            OTHER,
+        ),  # the phone's change, not the number's
+        (CHANGE_READ, "My email is amy.k@gmail.com", "I changed the signature on my emails.", OTHER),  # a part of it
+        (OTHER_READ, "My number is 07700 900123.", "I changed my number last week.", CHANGE),  # told by its kind
+        (OTHER_READ, "我的手机号是 13600001111", "我换号了", CHANGE),
+        (OTHER_READ, "My number is 07700 900123.", "My mum changed her number.", OTHER),  # another's
         (CHANGE_READ, "我平时用飞书办公。", "飞书又出了个新功能。", OTHER),  # the news of what the fact names
         (CHANGE_READ, "I use Chrome.", "I changed the Chrome theme to Dracula.", OTHER),  # the value is the part's
         (CHANGE_READ, "我开的是本田雅阁。", "雅阁卖了，现在开电车。", CHANGE),  # the user's, though unnamed

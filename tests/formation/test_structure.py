@@ -17,6 +17,7 @@ from memgw.common.formation.structure import (
     an_episode,
     as_a_role,
     asks,
+    changes_a_contact,
     changes_another_thing,
     clauses,
     clauses_alone,
@@ -1452,3 +1453,25 @@ def test_what_a_sentence_takes_for_granted_of_the_user(sentence: str, taken: lis
 )
 def test_a_thing_brought_to_a_new_version(text: str, updates: bool) -> None:
     assert updates_a_thing(text) is updates
+
+
+@pytest.mark.parametrize(
+    ("sentence", "kinds"),
+    [
+        ("I changed my number last week.", {"phone"}),
+        ("My old email is dead, use the new one.", {"email"}),
+        ("Got a new mobile number yesterday.", {"phone"}),
+        ("我换号了", {"phone"}),
+        ("手机号换了，回头发你", {"phone"}),
+        ("邮箱不用了", {"email"}),
+        ("我换了新的微信号", {"handle"}),
+        ("I changed the signature on my emails.", set()),  # a part of it
+        ("I changed my email password.", set()),
+        ("I dropped my phone and got a new one.", set()),  # the device
+        ("我手机屏幕摔碎了，换了个屏", set()),
+        ("我换了个邮箱客户端，用 Spark 了", set()),
+        ("我3号换了工位", set()),  # a day of the month
+    ],
+)
+def test_a_contact_changed_is_told_by_its_kind(sentence: str, kinds: set[str]) -> None:
+    assert changes_a_contact(sentence) == kinds

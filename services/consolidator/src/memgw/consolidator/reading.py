@@ -193,10 +193,14 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
     if episode or not (told or another_value(old, new)):
         if not structure.may_tell_a_change(old, new):
             change = 0.0  # the vectors alone never open a review ("I'm on nights this month" beside "I'm a nurse")
+    if structure.changes_the_contact(old, new):
+        same, change = 0.0, max(change, CHANGE_AT)  # "I changed my number" beside "My number is …"
     if any(structure.an_address(v) for v in named_values(old)) and not (
-        values or structure.says_it_changed(new) or structure.denies(old) != structure.denies(new)
+        values or structure.changes_a_contact(new) or structure.denies(old) != structure.denies(new)
     ):
-        change = 0.0  # an address or a number is changed by another, or said to be ("我邮箱满了" is neither)
+        # An address or a number is changed by another, or said to be ("我邮箱满了" is neither, nor is "换了个屏": the
+        # phone's, not the number's).
+        change = 0.0
     same, change = _weighed_by_status(same, change, old, new, told=bool(values), not_yet=not_yet)
     # Another's change is never the user's to review; a past ("我以前在北京住过三年") held then, and still did; a value
     # given to a part of what ``old`` names is the part's ("I changed the VS Code font to JetBrains Mono"); a switch

@@ -696,6 +696,49 @@ def names_an_address(sentence: str) -> bool:
     return any(an_address(word) for word in sentence.split())
 
 
+# A change of one of the user's contacts told by its kind, not of the device it rings nor of a part of it: "I changed
+# my number", "my old email is dead", "got a new mobile number", "我换号了", "邮箱不用了"; not "my phone screen broke,
+# got a new one", "I changed the signature on my emails", "我换了个邮箱客户端", "3号换了工位". Each kind's words.
+_CONTACT_KINDS = {
+    "phone": (r"(?:(?:phone|mobile|work|home|old|new)\s+){0,2}numbers?", r"(?:手机|电话)?号码?"),
+    "email": (r"(?:(?:work|personal|old|new)\s+){0,2}e-?mails?(?:\s+address(?:es)?)?", r"邮箱"),
+    "address": (r"(?:(?:home|postal|old|new)\s+){0,2}address(?:es)?", r"地址"),
+    "handle": (r"(?:handle|username)s?", r"微信号?|QQ号?"),
+}
+_A_PART = r"\s+(?:signature|password|settings|client|app|provider|account|font|picture|photo|avatar|footer|theme|inbox)"
+_ZH_ENDS_HERE = r"(?=了|[，,。.！!？?]|$)"
+
+
+def _contact_changed(en: str, zh: str) -> re.Pattern[str]:
+    return re.compile(
+        rf"\b(?:chang|switch|swapp?|updat)(?:e|es|ed|ing)\s+(?:my|our)\s+(?:{en})\b(?!{_A_PART})"
+        rf"|\b(?:my|our)\s+(?:{en})\s+(?:has\s+|have\s+)?(?:changed|is\s+(?:dead|gone)|no\s+longer\s+works?"
+        r"|(?:doesn't|does not|don't)\s+work)"
+        rf"|\b(?:got|have|I've got|I have)\s+a\s+new\s+(?:{en})\b(?!{_A_PART})"
+        rf"|(?<![\d一二三四五六七八九十])换(?:了个?|成)?(?:新的?)?(?:{zh}){_ZH_ENDS_HERE}"
+        rf"|(?<![\d一二三四五六七八九十])(?:{zh})(?:已经)?(?:换了|改了|变了|不用了|停用了|注销了)",
+        re.IGNORECASE,
+    )
+
+
+_CONTACT_CHANGED = {kind: _contact_changed(en, zh) for kind, (en, zh) in _CONTACT_KINDS.items()}
+
+
+def changes_a_contact(sentence: str) -> set[str]:
+    """The kinds of the user's contacts the statement tells changed (``_contact_changed``)."""
+    return {kind for kind, told in _CONTACT_CHANGED.items() if told.search(sentence)}
+
+
+def changes_the_contact(old: str, new: str) -> bool:
+    """Whether ``new`` tells that the contact ``old`` gives changed, by its kind ("I changed my number" beside "My
+    number is 07700 900123", "我换号了" beside "我的手机号是…"): the words settle it, however the vectors read a
+    number. Not another's ("My mum changed her number") nor another kind ("I changed my email" beside a number)."""
+    if not states_a_contact(old) or about_someone_else(new):
+        return False
+    gives = {kind for kind, words in _CONTACT_KINDS.items() if re.search("|".join(words), old, re.IGNORECASE)}
+    return bool(changes_a_contact(new) & gives)
+
+
 def states_a_contact(sentence: str) -> bool:
     """Whether the statement gives one of the user's contacts with its value ("My email is tom.h@yahoo.com",
     "我的手机号是 13912345678"): a standing fact, however the vectors read an address; not "My email is full"."""
