@@ -107,6 +107,9 @@ from memgw.common.formation.structure import (
         "My mum says I should move back to Leeds.",  # her advice: what she says is hers
         "A new Greggs opened at the end of my street.",  # one told by "a"
         "The longer commute is wearing Sam out.",  # a comparative alone is no correlative
+        "奶奶搬去杭州了。",
+        "我表哥换工作了。",
+        "岳父上个月退休了。",
     ],
 )
 def test_another_persons_or_things_statement(text: str) -> None:
@@ -148,6 +151,10 @@ def test_another_persons_or_things_statement(text: str) -> None:
         "A week ago I moved to Leeds.",  # "a" of a time
         "A local bakery hired me.",  # what one told by "a" did to the user
         "The shorter the answer the better for me.",  # a comparative correlative has no other subject
+        # A word that opens with a kin character is no person: milk tea, a form, one's old school.
+        "奶茶我戒了，一个月没喝了。",
+        "表格我已经填好了。",
+        "母校请我回去做讲座。",
     ],
 )
 def test_the_users_own_statement(text: str) -> None:
