@@ -194,6 +194,10 @@ def test_the_subject_the_past_and_questions() -> None:
         ("When I moved to Porto I knew nobody.", False),  # by an event: a move, which may still hold
         ("我上大学前住在九江。", True),  # before a stage of life
         ("I lived in Derby before uni.", True),
+        ("I lived in Reading for a few years after uni.", True),  # how long, in more than a number
+        ("I worked at Boots for a couple of months.", True),
+        ("I worked in Leeds after university.", True),  # when
+        ("I've lived in Leeds for a few years now.", False),  # it holds still
         ("我目前住在九江。", False),  # 目前 is now
         ("我前天去了九江。", False),
     ],

@@ -140,9 +140,9 @@ _PAST_EVENT = re.compile(
 )
 _QUESTION = re.compile(r"[?？]\s*$")
 # A past that no longer holds: a habit given up, a childhood, "back then" ("back in 2015", "当年"), a time told by
-# a state it was in ("When I lived in Paris I cycled everywhere"), what was
-# "my previous" one (as "我以前的"), a stretch that is over (the simple past with how long it lasted, "I lived
-# in Edinburgh for two years", not "I've lived here for two years"; a period of life, "during uni"; the
+# a state it was in ("When I lived in Paris I cycled everywhere"), what was "my previous" one (as "我以前的"), a
+# stretch that is over (the simple past with how long it lasted or when, "I lived in Edinburgh for a few years", "I
+# worked in Leeds after uni", not "I've lived here for two years"; a period of life, "during uni"; the
 # experiential 过, "在合肥住过"; not the 过去 of where a move goes, "全家搬过去了"; nor being used to something, "I'm
 # used to chaos").
 _PAST = re.compile(
@@ -152,7 +152,8 @@ _PAST = re.compile(
     r"|\bback in (?:the day|(?:19|20)\d\d|the (?:19|20)?\d0s|(?:high )?school|college|uni|university)\b"
     r"|\b(?:my|our) (?:previous|former)\b"
     r"|\bduring (?:uni|university|college|school|my childhood)\b|\bin my (?:teens|twenties|thirties|youth)\b"
-    r"|(?<!'ve )(?<!have )(?<!has )\b(?:lived|worked|studied|stayed)\b[^.;,]*\bfor (?:\w+ )?(?:years?|months?)\b"
+    r"|(?<!'ve )(?<!have )(?<!has )\b(?:lived|worked|studied|stayed)\b[^.;,]*"
+    r"\b(?:for (?:[\w-]+ ){0,3}?(?:years?|months?)|(?:after|before) (?:uni|university|college|school|graduating))\b"
     r"|以前|小时候|曾经|(?<![搬调转嫁跳])过去|那时候|当年|年轻时|(?:住|工作|待|呆|生活|当|做|干|打|读|上)过"
     r"|(?:上学|读书|念书|上大学|大学|高中|初中|小学)(?:的)?时候"
     # before a stage of life: "我上大学前住在九江", "结婚之前", "before uni"
