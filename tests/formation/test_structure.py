@@ -198,6 +198,11 @@ def test_the_subject_the_past_and_questions() -> None:
         ("I worked at Boots for a couple of months.", True),
         ("I worked in Leeds after university.", True),  # when
         ("I've lived in Leeds for a few years now.", False),  # it holds still
+        ("I was a waiter for years before law school.", True),  # a state that lasted, by "was"
+        ("I grew up in Derry, moved away at 18.", True),  # growing up
+        ("我在宜昌长大。", True),
+        ("我大学是在武汉读的。", True),  # where one studied, told as done (是…的)
+        ("我是在深圳上班的。", False),  # where one works, told the same way, holds now
         ("我目前住在九江。", False),  # 目前 is now
         ("我前天去了九江。", False),
     ],

@@ -140,21 +140,25 @@ _PAST_EVENT = re.compile(
 )
 _QUESTION = re.compile(r"[?？]\s*$")
 # A past that no longer holds: a habit given up, a childhood, "back then" ("back in 2015", "当年"), a time told by
-# a state it was in ("When I lived in Paris I cycled everywhere"), what was "my previous" one (as "我以前的"), a
+# a state it was in ("When I lived in Paris I cycled everywhere"), growing up ("I grew up in Derry", "我在宜昌长大"),
+# where one studied, told as done ("我大学是在武汉读的"), what was "my previous" one (as "我以前的"), a
 # stretch that is over (the simple past with how long it lasted or when, "I lived in Edinburgh for a few years", "I
 # worked in Leeds after uni", not "I've lived here for two years"; a period of life, "during uni"; the
 # experiential 过, "在合肥住过"; not the 过去 of where a move goes, "全家搬过去了"; nor being used to something, "I'm
 # used to chaos").
 _PAST = re.compile(
     r"(?<!'m )(?<!\bam )(?<!'re )(?<!\bare )(?<!\bis )(?<!'s )(?<!\bgot )(?<!\bget )(?<!\bbe )\bused to\b"
-    r"|\bas a (?:kid|child|teenager|student)\b|\bback then\b"
+    r"|\bas a (?:kid|child|teenager|student)\b|\bback then\b|\bgrew up\b"
     r"|\bwhen (?:i|we) (?:was|were|lived|worked|studied|stayed|had|owned|drove)\b"
     r"|\bback in (?:the day|(?:19|20)\d\d|the (?:19|20)?\d0s|(?:high )?school|college|uni|university)\b"
     r"|\b(?:my|our) (?:previous|former)\b"
     r"|\bduring (?:uni|university|college|school|my childhood)\b|\bin my (?:teens|twenties|thirties|youth)\b"
-    r"|(?<!'ve )(?<!have )(?<!has )\b(?:lived|worked|studied|stayed)\b[^.;,]*"
-    r"\b(?:for (?:[\w-]+ ){0,3}?(?:years?|months?)|(?:after|before) (?:uni|university|college|school|graduating))\b"
-    r"|以前|小时候|曾经|(?<![搬调转嫁跳])过去|那时候|当年|年轻时|(?:住|工作|待|呆|生活|当|做|干|打|读|上)过"
+    r"|(?<!'ve )(?<!have )(?<!has )\b(?:lived|worked|studied|stayed|was|were)\b[^.;,]*"
+    r"\b(?:for (?:[\w-]+ ){0,3}?(?:years?|months?)|(?:after|before) (?:\w+ )?(?:uni|university|college|school)"
+    r"|(?:after|before) graduating)\b"
+    r"|以前|小时候|曾经|(?<![搬调转嫁跳])过去|那时候|当年|年轻时|(?:住|工作|待|呆|生活|当|做|干|打|读|上)过|长大"
+    # where a stage of study was done, told as done (是…的): "我大学是在武汉读的", "我是在成都上的高中"; not "上班的"
+    r"|是在[^，。,]{1,10}?(?:读|念|上(?!班))的"
     r"|(?:上学|读书|念书|上大学|大学|高中|初中|小学)(?:的)?时候"
     # before a stage of life: "我上大学前住在九江", "结婚之前", "before uni"
     r"|(?:上学|读书|上大学|上高中|上初中|读研|毕业|工作|结婚|出国|退休|生孩子|来\S{1,4})(?:之|以)?前(?!面|天|台|段)"
