@@ -786,8 +786,8 @@ _OF_THE_USERS = re.compile(
     rf"\b{_MY_PERSON_EN}|\b(?:my|our)\s+(?:\w+\s+){{0,2}}?{_PET_EN}\b"
     rf"|\b(?:have|has|got|adopted)\s+(?:an?|one|two|three|\d+)\s+(?:\w+\s+){{0,2}}?(?:{_PERSON_EN}|{_PET_EN})\b"
     rf"|我(?:的|有个|有一个|有)?{_WHICH_ZH}{_PERSON_ZH}|我(?:的|养了?\S{{0,2}}?){_PET_ZH}"
-    # of a kind, named: "我的家庭医生是张医生" (not "我的手表是…": 表 and 堂 begin a cousin's name only)
-    rf"|我的[\u4e00-\u9fff]{{1,2}}?(?!表|堂){_PERSON_ZH}(?=是|叫)",
+    # of a kind, named: "我的家庭医生是张医生" (not "我的手表是…": 表 is a cousin only before 哥, 姐 …)
+    rf"|我的[\u4e00-\u9fff]{{1,2}}?{_PERSON_ZH}(?=是|叫)",
     re.IGNORECASE,
 )
 _CAPITALISED = re.compile(r"\b(?!(?:I|My|Our|The|We|He|She|They|His|Her|Their|It|Its)\b)[A-Z][a-z]+\b")
