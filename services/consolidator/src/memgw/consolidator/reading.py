@@ -139,8 +139,10 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
         change = 0.0  # a thing of what ``old`` names, or another thing of the user's life
     if structure.moves_within(old, new):
         change = 0.0  # another team of the same employer
-    if structure.news_of_what_it_names(old, new):
-        change = 0.0  # "钉钉又改版了" beside "我工作用钉钉": the news of what the fact names
+    if structure.news_of_what_it_names(old, new) and not (told and _dated(old) and _dated(new)):
+        # "钉钉又改版了" beside "我工作用钉钉": the news of what the fact names, unless it gives another date of the
+        # dated fact ("论文截止时间推迟到7月15号了" beside "我的论文6月1号截止")
+        change = 0.0
     not_yet, feels = _changes_nothing_yet(old, new), structure.feels_about_what_holds(old, new)
     if not_yet:
         change = 0.0
@@ -281,6 +283,15 @@ def _a_number(value: str) -> bool:
 
 def _a_number_or_time(value: str) -> bool:
     return _a_number(value) or bool(_TIME.fullmatch(value))
+
+
+# A date or a day in Chinese ("6月1号", "15日", "周三"); English names its months and days (``_TIME``).
+_DATE_ZH = re.compile(r"\d{1,2}月(?:\d{1,2}[日号])?|\d{1,2}[日号]|(?:周|星期|礼拜)[一二三四五六日天]")
+
+
+def _dated(text: str) -> bool:
+    """Whether ``text`` names a date or a day ("due on 1 June", "6月1号截止"): not any number (the 3 of "马自达3")."""
+    return bool(_DATE_ZH.search(text)) or any(_TIME.fullmatch(v) for v in named_values(text))
 
 
 # (memory, relation, probability): what a statement, or a clause of it, is to one of the user's memories.
