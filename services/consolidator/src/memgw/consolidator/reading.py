@@ -46,13 +46,15 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
     is another decision of a team ("We decided to keep the staging cluster" beside "We decided to use Postgres") or a
     change done to a thing ("I changed the tyres on my car"); nor when the thing changed is, naming no new value, one
     of what ``old`` names ("the Civic's brakes"), or another thing of the user's life ("我们小区换了新物业" beside
-    "我住在西安"); nor a move between teams of the employer ``old`` names, nor a plan beside what holds, nor what is
+    "我住在西安"), or the news of what ``old`` names ("钉钉又改版了" beside "我工作用钉钉") unless it gives a dated fact
+    another date; nor a move between teams of the employer ``old`` names, nor a plan beside what holds, nor what is
     said to hold still, nor a change denied ("I'm not moving to Berlin after all"), nor what holds for a while only
     ("I'm in Rome until Sunday"), nor a feeling about ``old`` ("I don't like London anymore"), nor a denial of only a
     circumstance of it (``_what_a_denial_does``) that names no new number or address, nor when ``new`` names no new
     value and its words could tell no change at all (``structure.may_tell_a_change``: "I'm on nights this month"
     beside "I'm a nurse"; a number or a day counts as a value only beside a fact that names one), nor, beside an
-    address, a handle or a phone number, when it names no other, says no change and denies nothing ("我邮箱满了"), nor
+    address, a handle or a phone number, when it names no other, tells no change of that contact and denies nothing
+    ("我邮箱满了", "我手机屏幕摔碎了，换了个屏"; "I changed my number" is its change, however the vectors read it), nor
     of a past ``old`` tells of ("我以前在北京住过三年" beside "我现在住在天津": both hold), nor a switch to a thing of
     another kind ("我换了个工位" beside "我在腾讯上班"), nor, naming no new value, what has held for long ("I've been
     plant-based for years" beside "I'm vegan"), a denial of what ``old`` does not name ("我三个星期没休息了" beside

@@ -720,7 +720,7 @@ def _contact_changed(en: str, zh: str) -> re.Pattern[str]:
         rf"\b(?:chang|switch|swapp?|updat)(?:e|es|ed|ing)\s+(?:my|our)\s+(?:{en})\b(?!{_A_PART})"
         rf"|\b(?:my|our)\s+(?:{en})\s+(?:has\s+|have\s+)?(?:changed|is\s+(?:dead|gone)|no\s+longer\s+works?"
         r"|(?:doesn't|does not|don't)\s+work)"
-        rf"|\b(?:got|have|I've got|I have)\s+a\s+new\s+(?:{en})\b(?!{_A_PART})"
+        rf"|\b(?:got|have)\s+a\s+new\s+(?:{en})\b(?!{_A_PART})"
         rf"|(?<![\d一二三四五六七八九十])换(?:了个?|成)?(?:新的?)?(?:{zh}){_ZH_ENDS_HERE}"
         rf"|(?<![\d一二三四五六七八九十])(?:{zh})(?:已经)?(?:换了|改了|变了|不用了|停用了|注销了)",
         re.IGNORECASE,
