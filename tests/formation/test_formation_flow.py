@@ -453,3 +453,8 @@ async def test_an_answer_is_kept_with_its_question_and_changes_a_fact_only_when_
     await _commit(system, key, "助手：你住在哪个城市？\n用户：南京\n助手：好。")
     moved = await _commit(system, key, "助手：还住在南京吗？\n用户：不了，搬到杭州了\n助手：好的。")
     assert len(moved["reviews"]) == 1, moved
+
+    key = await system.user(f"an_{uuid.uuid4().hex[:6]}")  # a status said outright in the answer tells its value
+    await _commit(system, key, "用户：我在谈恋爱\n助手：真好。")
+    parted = await _commit(system, key, "助手：你和男朋友最近怎么样？\n用户：分了，现在单身\n助手：抱抱。")
+    assert len(parted["reviews"]) == 1, parted

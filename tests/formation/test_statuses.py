@@ -50,6 +50,7 @@ pytestmark = pytest.mark.unit
         (statuses.RELATIONSHIP, "我和老公结婚十年了", MARRIED),
         # its subject dropped, as chat drops it
         (statuses.RELATIONSHIP, "still single, still happy about it", SINGLE),
+        (statuses.RELATIONSHIP, "分了，现在单身", SINGLE),  # now, its subject dropped
         (statuses.RELATIONSHIP, "我一直是一个人，没对象", SINGLE),
         (statuses.RELATIONSHIP, "Happily married, two kids", MARRIED),
         # taken for granted in naming a partner, where nothing says it outright

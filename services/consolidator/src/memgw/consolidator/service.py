@@ -488,7 +488,8 @@ class Consolidator:
         change of it. Nor is an answer read with its question ("Where did I grow up? Inverness" beside "Which city do
         I live in? Glasgow"), unless the answer itself tells a change ("Still in Nanjing? 不了，搬到杭州了"): the
         relation model reads two questions answered with two values as one value changed, where the questions ask
-        different things."""
+        different things. An answer that says a relationship, a diet or drinking outright tells its own value
+        ("你和男朋友最近怎么样？分了，现在单身"), whatever was asked."""
         text = asked.candidate.content
         theirs = structure.about_someone_else(text) and not any(
             structure.refers_back(e["content"], text) for e, _ in neighbours
@@ -514,7 +515,8 @@ class Consolidator:
             related = self._related(text, asked.vector, neighbours, theirs=True)
             related = related or await self._said_in_a_clause_of_the_users(asked, neighbours)
         if related and related[1] == relation.CHANGE and answers.answered(text):
-            if not structure.says_it_changed(answers.the_answer(text)):
+            answer = answers.the_answer(text)
+            if not (structure.says_it_changed(answer) or statuses.said_outright(answer)):
                 related = None  # an answer read with its question is a change only when the answer tells one
         if doubted := asked.candidate.stands_only_as:  # worth keeping only as what the model is sure it is
             if related is None or related[1] not in doubted or related[2] < SURE_AT:

@@ -30,7 +30,7 @@ _I_HAVE = r"\b(?:i|we)(?:\s+now)?(?:\s+have|'ve got|\s+have got|\s+got)\s+an?\s+
 _DROPPED = r"(?:^|[,.;!?，。；！？]\s*)(?:(?:still|now|happily|newly|recently|just|and)\s+)?"
 # What may follow a status whose subject was dropped: not "married people", "married to my job".
 _STATUS_ENDS = r"\b(?=\s*(?:$|[,.;!?]|(?:and|with|now|again|for|since|too|though|lol|haha)\b))"
-_DROPPED_ZH = r"(?:^|[,.;!?，。；！？]\s*)(?:还是|还|也|一直|依然)?"
+_DROPPED_ZH = r"(?:^|[,.;!?，。；！？]\s*)(?:还是|还|也|一直|依然|现在|目前|如今)?"
 
 _RELATIONSHIP_SAID = {
     SINGLE: re.compile(
