@@ -95,6 +95,8 @@ pytestmark = pytest.mark.unit
         (statuses.DRINKING, "I'm teetotal", TEETOTAL),
         (statuses.DRINKING, "I'm two years sober", TEETOTAL),
         (statuses.DRINKING, "我滴酒不沾", TEETOTAL),
+        (statuses.DRINKING, "I don't touch alcohol", TEETOTAL),  # as "酒我从来不碰"
+        (statuses.DRINKING, "no booze for me, ever", TEETOTAL),
         (statuses.DRINKING, "I've started having a beer at weekends", DRINKS),
         (statuses.DRINKING, "I have the odd glass of wine with dinner these days", DRINKS),
         (statuses.DRINKING, "我现在偶尔喝点酒", DRINKS),
