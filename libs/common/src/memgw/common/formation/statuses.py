@@ -135,7 +135,7 @@ _DRINKING_SAID = {
         r"|because|since|so))|\btee-?total\b|\b(?:i'm|i am)\s+(?:\w+\s+){0,2}sober\b"
         r"|\b(?:i|i've)\s+(?:quit|stopped|gave up)\s+(?:drinking|alcohol|booze)\b"
         # alcohol not touched, as "酒我从来不碰": "I never touch alcohol", "no booze for me"
-        r"|\bi\s+(?:don't|do not|never)\s+(?:touch|have)\s+(?:alcohol|booze)\b|\bno\s+(?:alcohol|booze)\s+for\s+me\b"
+        r"|\bi\s+(?:don't|do not|never)\s+touch\s+(?:alcohol|booze)\b|\bno\s+(?:alcohol|booze)\s+for\s+me\b"
         rf"|我{_WHEN_ZH}(?:不|没)喝酒|{_DROPPED_ZH}(?:不|没)喝酒|滴酒不沾|一滴酒都不(?:喝|沾)|酒我?是?(?:从来)?不(?:碰|沾)"
         rf"|我?{_WHEN_ZH}戒酒",
         re.IGNORECASE,
