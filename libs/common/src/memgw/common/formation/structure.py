@@ -728,6 +728,7 @@ def _contact_changed(en: str, zh: str) -> re.Pattern[str]:
 
 
 _CONTACT_CHANGED = {kind: _contact_changed(en, zh) for kind, (en, zh) in _CONTACT_KINDS.items()}
+_CONTACT_NAMED = {kind: re.compile(f"{en}|{zh}", re.IGNORECASE) for kind, (en, zh) in _CONTACT_KINDS.items()}
 
 
 def changes_a_contact(sentence: str) -> set[str]:
@@ -741,7 +742,7 @@ def changes_the_contact(old: str, new: str) -> bool:
     number. Not another's ("My mum changed her number") nor another kind ("I changed my email" beside a number)."""
     if not states_a_contact(old) or about_someone_else(new):
         return False
-    gives = {kind for kind, words in _CONTACT_KINDS.items() if re.search("|".join(words), old, re.IGNORECASE)}
+    gives = {kind for kind, named in _CONTACT_NAMED.items() if named.search(old)}
     return bool(changes_a_contact(new) & gives)
 
 
