@@ -1125,6 +1125,11 @@ def test_news_of_what_a_chinese_fact_names_opens_with_it(old: str, new: str, new
         ),
         ("我表哥搬到我们小区了，我们现在是邻居", ["我表哥搬到我们小区了, 我们现在是邻居"]),
         ("Claire left, we hired two people since.", ["Claire left", "we hired two people since."]),  # no news of hers
+        # So does a clause that names nobody after another's: it goes on about them ("在华为上班" is the brother's).
+        ("我弟弟也来深圳了，在华为上班", ["我弟弟也来深圳了, 在华为上班"]),
+        ("My neighbour got a puppy, Max is so excited.", ["My neighbour got a puppy, Max is so excited."]),
+        ("My brother lives in Leeds, works at Asda.", ["My brother lives in Leeds, works at Asda."]),
+        ("My sister is a nurse, same hospital as me.", ["My sister is a nurse", "same hospital as me."]),  # the user's
         # After a thing's change, a clause with no subject of the user's goes on about that thing.
         ("我们家换了宽带，现在用电信的", ["我们家换了宽带, 现在用电信的"]),
         ("我们家换了宽带，我现在在家办公", ["我们家换了宽带", "我现在在家办公"]),
