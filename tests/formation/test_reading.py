@@ -268,6 +268,9 @@ def test_a_clause_finds_only_a_change_and_only_when_the_whole_finds_nothing() ->
     assert reading.in_whole_or_part(text, None, [_found("m1", CHANGE, 0.7), surer]) == surer
     same = _found("m1", SAME)
     assert reading.in_whole_or_part(text, same, [_found("m2", CHANGE)]) == same
+    # Not a change of a memory another clause says again: the rest is more of it.
+    assert reading.in_whole_or_part(text, None, [_found("m1", SAME), _found("m1", CHANGE)]) is None
+    assert reading.in_whole_or_part(text, None, [_found("m1", SAME), surer]) == surer  # another memory
 
 
 def test_a_clause_without_its_reason_finds_only_a_change_it_may_tell_alone() -> None:

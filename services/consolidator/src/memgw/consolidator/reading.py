@@ -305,18 +305,25 @@ def in_whole_or_part(text: str, whole: Found | None, parts: list[Found | None]) 
     the whole's reading, or failing one, the surest change a clause may tell (``a_clause_may_change``). A
     clause never finds the same again: that is judged on the whole, so no detail is lost in a merge. A change
     the whole reads is none when a clause says the memory again and none changes it ("Short answers please,
-    bullet points are fine" beside "Please keep your answers short"): the same with something more; not when
-    the whole says it changed or holds now ("I eat fish and eggs again these days, vegan didn't work for me",
-    "我现在有女朋友了，她叫小雅" beside "我单身"): a clause read alone loses that."""
+    bullet points are fine" beside "Please keep your answers short"), and so is a change a clause reads when
+    another says that memory again ("咖啡我一口都不能喝，一喝就心跳加速" beside "我不喝咖啡，喝了心慌"): the same
+    with something more; not when the whole says it changed or holds now ("I eat fish and eggs again these days,
+    vegan didn't work for me", "我现在有女朋友了，她叫小雅" beside "我单身"): a clause read alone loses that."""
     changes = [f for f in parts if f and f[1] == relation.CHANGE and a_clause_may_change(f[0]["content"], text)]
     if whole is None:
+        changes = [f for f in changes if not _said_again_by_a_clause(f[0]["id"], text, parts)]
         return max(changes, key=lambda f: f[2], default=None)
     if whole[1] == relation.CHANGE:
         of_it = whole[0]["id"]
-        said_again = any(f and f[1] == relation.SAME and f[0]["id"] == of_it for f in parts)
-        if said_again and not _tells_now(text) and not any(f[0]["id"] == of_it for f in changes):
+        if _said_again_by_a_clause(of_it, text, parts) and not any(f[0]["id"] == of_it for f in changes):
             return None
     return whole
+
+
+def _said_again_by_a_clause(memory_id: str, text: str, parts: list[Found | None]) -> bool:
+    """Whether a clause of ``text`` says the memory again, and the whole tells no change nor what holds now."""
+    said_again = any(f and f[1] == relation.SAME and f[0]["id"] == memory_id for f in parts)
+    return said_again and not _tells_now(text)
 
 
 def changed_without_reason(cores: list[str], found: list[Found | None]) -> Found | None:
