@@ -1299,6 +1299,9 @@ def test_a_clause_that_asks_or_proposes(clause: str, ask: bool) -> None:
         ("我不打算换银行，太麻烦了", False),  # a degree exclaimed
         ("这个会开得太久了。", False),
         ("明锐快要年检了", False),  # what is near
+        ("家里两个娃，每天忙死了", False),  # a degree, by 死 after how one feels
+        ("我的猫死了", True),
+        ("电脑坏了", True),
         ("我一点辣都吃不了", False),  # what cannot be done
     ],
 )

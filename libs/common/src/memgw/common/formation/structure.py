@@ -354,9 +354,11 @@ _NOW_WORDS = (
 _NOW_WORD = re.compile(_NOW_WORDS, re.IGNORECASE)
 _NOW_HOLDS = re.compile(rf"{_NOW_WORDS}|{_LE}\s*(?:[。！!]|$)", re.IGNORECASE)  # and the 了 of a new situation
 # A closing 了 of no new situation: of what is near ("明锐快要年检了", "我们马上就要搬走了"), or of a degree
-# exclaimed ("太麻烦了", "太贵了"; not a word of 太, "我在太平洋时区了").
+# exclaimed ("太麻烦了", "太贵了"; not a word of 太, "我在太平洋时区了"), by 极 or 透 ("好极了", "糟透了") or
+# by 死 or 坏 after how one feels ("每天忙死了", "累坏了"; not "我的猫死了", "电脑坏了").
+_DEGREE_ZH = r"(?:忙|累|困|饿|渴|热|冷|晒|烦|气|急|闷|吵|挤|笑|吓|疼|痛|难受|无聊|郁闷|开心|高兴|紧张|尴尬)[死坏]|极|透"
 _NO_NEW_SITUATION_ZH = re.compile(
-    rf"(?:(?:{_ABOUT_TO_ZH})[^，,。！!？?]*|太(?!平|太|阳|极|空|原|湖)[^，,。！!？?]{{1,6}}?)了\s*(?:[。！!]|$)"
+    rf"(?:(?:{_ABOUT_TO_ZH})[^，,。！!？?]*|太(?!平|太|阳|极|空|原|湖)[^，,。！!？?]{{1,6}}?|{_DEGREE_ZH})了\s*(?:[。！!]|$)"
 )
 # Having and its denial: "I have two kids" and "I don't have children", "我有车" and "我没有车".
 _HAVING = re.compile(r"\b(?:have|has|own|owns|got)\b|有", re.IGNORECASE)
