@@ -738,11 +738,16 @@ def changes_a_contact(sentence: str) -> set[str]:
     return {kind for kind, told in _CONTACT_CHANGED.items() if told.search(sentence)}
 
 
+# Done for another person: "我给我妈换了个新手机号", "帮我爸改了邮箱", "I set up a new email for my dad".
+_FOR_ANOTHER = re.compile(rf"(?:给|帮|替)(?:我的?|我们的?)?{_PERSON_ZH}|\bfor\s+{_MY_PERSON_EN}", re.IGNORECASE)
+
+
 def changes_the_contact(old: str, new: str) -> bool:
     """Whether ``new`` tells that the contact ``old`` gives changed, by its kind ("I changed my number" beside "My
     number is 07700 900123", "我换号了" beside "我的手机号是…"): the words settle it, however the vectors read a
-    number. Not another's ("My mum changed her number") nor another kind ("I changed my email" beside a number)."""
-    if not states_a_contact(old) or about_someone_else(new):
+    number. Not another's ("My mum changed her number", "我给我妈换了个新手机号") nor another kind ("I changed my
+    email" beside a number)."""
+    if not states_a_contact(old) or about_someone_else(new) or _FOR_ANOTHER.search(new):
         return False
     gives = {kind for kind, named in _CONTACT_NAMED.items() if named.search(old)}
     return bool(changes_a_contact(new) & gives)
