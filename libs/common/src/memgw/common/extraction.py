@@ -97,8 +97,9 @@ _RULES: list[tuple[str, float, float, re.Pattern[str]]] = [
         0.65,
         0.75,
         re.compile(
-            r"(住在|搬到|搬回|搬去|来自|工作于|在.+工作|在[^，,。！？!?]+上班|我是|我的名字|生日|名叫"
-            r"|\b(?:lives? in|living in|rent(?:s|ing)? in|moved (?:back |down |up |over |out |away )?to"
+            r"(住在|搬到|搬回|搬去|来自|工作于|在.+工作|在[^，,。！？!?]+上班|常驻|base在|我是|我的名字|生日|名叫"
+            r"|\b(?:lives? in|living in|rent(?:s|ing)? in|based (?:in|out of)"
+            r"|moved (?:back |down |up |over |out |away )?to"
             r"|works? (at|for)|my name is|born in|is from|is a |is an ))",
             re.I,
         ),
