@@ -1076,7 +1076,9 @@ def an_acquaintances_own(sentence: str) -> bool:
     are to the user is the user's ("My manager is Tom"), and so is what they do to or with the user ("my manager gave
     me a new territory", "我朋友搬到我家附近了"). A family member's is the household's ("我老公是医生，经常值夜班")."""
     opening = _AN_ACQUAINTANCE.match(sentence)
-    return bool(opening) and not names_a_relation(sentence) and not _THE_USER.search(sentence, opening.end())
+    if opening is None:
+        return False
+    return not names_a_relation(sentence) and not _THE_USER.search(sentence, opening.end())
 
 
 def is_question(sentence: str) -> bool:
