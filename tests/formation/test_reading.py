@@ -58,6 +58,15 @@ def _verdict(p: dict[str, float], old: str, new: str, *, decisions: bool = False
         (OTHER_READ, "我的手机号是 13600001111", "我换号了", CHANGE),
         (OTHER_READ, "My number is 07700 900123.", "My mum changed her number.", OTHER),  # another's
         (CHANGE_READ, "我手机号是 13812345678", "我给我妈换了个新手机号", OTHER),  # done for another
+        # Someone new around the user arrives: no change of a fact that names no one of the user's.
+        (
+            CHANGE_READ,
+            "I teach year 4 at a primary school.",
+            "We've got a new head teacher starting in January.",
+            OTHER,
+        ),
+        (CHANGE_READ, "我在小学教四年级", "我们学校新来了个校长", OTHER),
+        (CHANGE_READ, "My boss is Claire.", "I've got a new boss, Priya.", CHANGE),  # a new one of who someone is
         (CHANGE_READ, "我平时用飞书办公。", "飞书又出了个新功能。", OTHER),  # the news of what the fact names
         (CHANGE_READ, "我的论文6月1号截止。", "论文截止时间推迟到7月15号了。", CHANGE),  # another date of it
         (CHANGE_READ, "我开的是马自达3。", "马自达的4S店搬到郊区去了。", OTHER),  # a number in a name is no date

@@ -209,13 +209,15 @@ def weighed(p: Reading, old: str, new: str, *, decisions: bool, another: bool) -
     # Another's change is never the user's to review; a past ("我以前在北京住过三年") held then, and still did; a value
     # given to a part of what ``old`` names is the part's ("I changed the VS Code font to JetBrains Mono"); a switch
     # to a thing of another kind is that thing's ("I switched to a new vegan bakery" beside "I'm vegan"); a thing
-    # brought to a new version stays that thing ("my phone just updated to Android 14" beside "I use a Galaxy S22").
+    # brought to a new version stays that thing ("my phone just updated to Android 14" beside "I use a Galaxy S22");
+    # someone new around the user is their arrival ("we've got a new head teacher" beside "I teach year 4").
     if (
         another
         or structure.in_the_past(old)
         or structure.sets_a_part_of(old, new)
         or structure.switches_to_another_thing(old, new)
         or structure.updates_a_thing(new)
+        or structure.someone_new_arrives(old, new)
     ):
         change = 0.0
     if not values and structure.held_for_long(new):

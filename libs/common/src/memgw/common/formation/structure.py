@@ -1081,6 +1081,33 @@ def an_acquaintances_own(sentence: str) -> bool:
     return not names_a_relation(sentence) and not _THE_USER.search(sentence, opening.end())
 
 
+# And those a school or a workplace has: someone new among them arrives in the user's life, and changes none of it.
+_AROUND_EN = (
+    rf"(?:{_ACQUAINTANCE_EN}|(?:head\s*)?teachers?|principals?|head(?:master|mistress)(?:es|s)?|coach(?:es)?|tutors?"
+    r"|mentors?|doctors?|gps?|lecturers?|professors?|interns?|trainees?|apprentices?|ceos?|directors?)"
+)
+_AROUND_ZH = rf"(?:{_ACQUAINTANCE_ZH}|校长|老师|班主任|医生|教练|导师|总监|总经理|主任|院长)"
+_SOMEONE_NEW = re.compile(
+    rf"\bnew\s+(?:\w+\s+)?{_AROUND_EN}\b|新来(?:了)?的?(?:个|一个|位|一位)?{_AROUND_ZH}|来了(?:个|一个|位|一位)?新的?{_AROUND_ZH}"
+    rf"|新{_AROUND_ZH}",
+    re.IGNORECASE,
+)
+_THE_USER_IS_NEW = re.compile(
+    r"\b(?:I'm|I am|I've become|I became|as)\s+(?:the|a|their|our)\s+new\b|我(?:是|成了|当上?了?)(?:新的?|新来的)",
+    re.IGNORECASE,
+)
+
+
+def someone_new_arrives(old: str, new: str) -> bool:
+    """Whether ``new`` tells of someone new around the user (a new head teacher, a new colleague, "新来了个校长") beside
+    a fact that names no one of the user's: their arrival, no change of it ("we've got a new head teacher starting in
+    January" beside "I teach year 4 at a primary school"). Beside who someone is to the user ("My boss is Claire") a
+    new one may be its new value, and the user may be the new one ("I'm the new head of year")."""
+    if not _SOMEONE_NEW.search(new) or _THE_USER_IS_NEW.search(new):
+        return False
+    return not (names_a_relation(old) or about_someone_else(old))
+
+
 def is_question(sentence: str) -> bool:
     return bool(_QUESTION.search(sentence))
 
