@@ -723,6 +723,9 @@ def test_two_statements_about_others_are_about_the_same_one(old: str, new: str, 
         ("我不得不周末加班", False),  # must
         ("没错，我是老师", False),  # right
         ("别人的猫", False),  # others'
+        ("penicillin is a no-go for me", False),  # a compound of "no" is a word of its own
+        ("we run a not-for-profit cafe", False),
+        ("no-one calls me Liz any more", True),  # but "no-one" is "nobody"
     ],
 )
 def test_a_denial_is_told_from_words_that_carry_its_character(sentence: str, denied: bool) -> None:

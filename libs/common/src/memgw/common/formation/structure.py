@@ -327,8 +327,9 @@ _CHANGE_OF_STATE = re.compile(
 # "now", "anymore", "no longer", "已经", the 了 of a new situation ("我不跑步了").
 # 不, 没 and 别 deny, except in words that carry them and deny nothing: 不错 (good), 不过 (but; 不过敏 denies), 不仅,
 # 不少, 不久, 不断, 不然, 不得不 (must), 没错, 没关系; 特别 (especially), 区别, 分别, 告别, 性别, 级别, 别的, 别人.
+# Nor does "no" or "not" as the first part of a compound ("a no-go", "a not-for-profit"), save "no-one".
 _DENIAL = re.compile(
-    r"n't\b|\b(?:not|never|no|nothing|none|nobody|neither)\b"
+    r"n't\b|\b(?:not|never|no|nothing|none|nobody|neither)\b(?!-(?!one\b))"
     r"|(?<!不得)不(?!错|过(?!敏)|仅|少|久|断|然|得不)|没(?!错|关系)|(?<![特区分告性级类个差辨识离])别(?![的人处致扭])",
     re.IGNORECASE,
 )
@@ -1828,7 +1829,7 @@ _USER_SUBJECT = re.compile(
 # What comes before the subject and is not what is denied: why or since when ("膝盖受伤以后我就…", "Since the
 # surgery I …"), or who besides ("Hannah and I …"). A time or a condition is ("下雨天我不骑了": only then).
 _WHY_OR_WHO = re.compile(r"以后|之后|以来|自从|因为|由于|\b(?:since|after|because)\b|\b(?:and|&)\s*$", re.IGNORECASE)
-_DENIAL_EN = re.compile(r"\w+n't\b|\b(?:not|never|no)\b", re.IGNORECASE)
+_DENIAL_EN = re.compile(r"\w+n't\b|\b(?:not|never|no)\b(?!-(?!one\b))", re.IGNORECASE)
 # The words of a denial that name nothing: the denial and its aspect, the verbs that carry it, pronouns and
 # prepositions ("I don't work there anymore", "我已经不在那家公司了").
 _FRAME_EN = {
