@@ -1136,6 +1136,13 @@ def test_news_of_what_a_chinese_fact_names_opens_with_it(old: str, new: str, new
         # After a thing's change, a clause with no subject of the user's goes on about that thing.
         ("我们家换了宽带，现在用电信的", ["我们家换了宽带, 现在用电信的"]),
         ("我们家换了宽带，我现在在家办公", ["我们家换了宽带", "我现在在家办公"]),
+        # So does one after what was done to a thing: the colour is the bedroom's, not where the user lives.
+        ("我把卧室重新刷了一遍漆，换成了浅灰色", ["我把卧室重新刷了一遍漆, 换成了浅灰色"]),
+        (
+            "I moved my desk into the spare room, much better light",
+            ["I moved my desk into the spare room, much better light"],
+        ),
+        ("我把车卖了，我现在骑电动车上班", ["我把车卖了", "我现在骑电动车上班"]),
         # A clause that names the present as its time is out of the moment's frame; one of the moment is not.
         ("今天升职了，现在是部门主管了", ["今天升职了", "现在是部门主管了"]),
         ("Got the keys today, so it's home now.", ["Got the keys today", "It's home now."]),

@@ -939,13 +939,14 @@ def clauses_alone(sentence: str) -> list[str]:
     it says is out of a moment's frame ("今天升职了，现在是高级工程师了"). A clause whose "we" takes in the person
     whose news the clause before it told stays with that clause, and so does one that names nothing of the user's
     after it ("我弟弟也来深圳了，在华为上班": the brother works there), or after a clause that opens with a thing's
-    change ("我们家换了宽带，现在用电信的": the broadband's, not where the user lives)."""
+    change ("我们家换了宽带，现在用电信的": the broadband's, not where the user lives) or tells what was done to a
+    thing ("我把卧室重新刷了一遍漆，换成了浅灰色": the bedroom's colour)."""
     alone: list[str] = []
     condition = moment = False
     for part in clauses(sentence):
         now = says_what_holds_now(part) and not of_the_moment(part) and bool(_A_STATE.search(part))
         anothers = alone and about_someone_else(alone[-1]) and (_WE_OPENING.search(part) or not _THE_USER.search(part))
-        a_things = alone and a_things_change(alone[-1]) and not about_user(part)
+        a_things = alone and (a_things_change(alone[-1]) or done_to_a_thing(alone[-1])) and not about_user(part)
         if anothers or a_things:
             # As written: a name keeps its capital ("Max is so excited"), a word ``clauses`` began anew does not.
             alone[-1] = f"{alone[-1]}, {part if part in sentence else part[:1].lower() + part[1:]}"
