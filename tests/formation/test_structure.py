@@ -535,6 +535,8 @@ def test_a_denial_is_told_from_a_change(old: str, new: str, denies: bool) -> Non
         ("我戒酒三个月了。", True),
         ("The agency let me go in June.", True),  # a dismissal
         ("公司裁员，我被裁了。", True),
+        ("我上个月被公司裁员了。", True),
+        ("阿里最近又在裁员。", False),  # what an employer does; the user's only when said of them
         ("我脱单了，有女朋友了！", True),  # singlehood ended
         ("I handed in my notice at Deloitte.", True),
         ("那份工作我辞了。", True),
@@ -1098,6 +1100,7 @@ def test_what_has_held_for_long(text: str, long: bool) -> None:
         ("I use Slack at work.", "Slack changed its logo.", False),  # English names with a capital
         ("我在招商银行开的户。", "招行App又改版了。", True),  # 招行 abbreviates 招商银行
         ("我在招商银行开的户。", "招聘会又改期了。", False),  # 招聘 abbreviates nothing it names
+        ("我在阿里上班。", "阿里最近又在裁员，人心惶惶。", True),  # the employer lays staff off, not the user
     ],
 )
 def test_news_of_what_a_chinese_fact_names_opens_with_it(old: str, new: str, news: bool) -> None:

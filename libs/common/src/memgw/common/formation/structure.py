@@ -301,8 +301,9 @@ _ENDS_EN = (
     r"|got rid of|scrapped|cut (?:\w+ )?out"
     rf"|{_ABSTAINS_EN}"
 )
+# 裁员 (cutting staff) is what an employer does: it ends the user's job only when said of them (被…裁员).
 _ENDS_ZH = (
-    r"不再|搬出|搬走|戒(?!指|备)(?:了|掉|烟|酒|糖|[\u4e00-\u9fff]{1,4}?了)|分手|分开了|离婚|离职|辞(?:职|了|掉)|脱单|卖(?:了|掉)|裁(?:了|掉|员)|开除|辞退"
+    r"不再|搬出|搬走|戒(?!指|备)(?:了|掉|烟|酒|糖|[\u4e00-\u9fff]{1,4}?了)|分手|分开了|离婚|离职|辞(?:职|了|掉)|脱单|卖(?:了|掉)|裁(?:了|掉)|被[\u4e00-\u9fff]{0,4}?裁员|开除|辞退"
     r"|被炒"
 )
 _ENDING = re.compile(rf"\b(?:{_ENDS_EN})\b|{_ENDS_ZH}", re.IGNORECASE)
