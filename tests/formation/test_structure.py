@@ -773,6 +773,9 @@ def test_a_fact_turned_around_is_told_from_one_more(old: str, new: str, turned: 
         ("I use Duolingo.", "I reset my Duolingo streak goal.", True),  # a part of it, changed in place
         ("I listen on Tidal.", "I renamed my Tidal running playlist.", True),
         ("I bank with Barclays.", "I changed my Barclays direct debit over to Nationwide.", False),  # where it goes
+        ("I drive a Honda Civic.", "switched to winter tyres on the Civic yesterday", True),  # what it got, on it
+        ("I use a MacBook Air.", "I changed to dark mode on my MacBook.", True),
+        ("I use a MacBook Air.", "I switched to a ThinkPad for work.", False),  # nothing of it
     ],
 )
 def test_a_change_done_to_a_thing_of_what_the_fact_names(old: str, new: str, of_it: bool) -> None:

@@ -1313,11 +1313,19 @@ _A_PART_CHANGED = re.compile(
 )
 
 
+# What a named thing was switched to, on it: "switched to winter tyres on the Civic", "changed to dark mode on my
+# MacBook". The value is the thing's part or setting, not a new thing.
+_SWITCHED_ON_IT = re.compile(
+    rf"\b(?i:chang|switch|swapp)ed\s+(?i:(?:over|back)\s+)?(?i:to)\s+[^,.;!?]{{1,30}}?\s+(?i:on)\s+{_NAMED_OWNER}"
+)
+
+
 def done_to_a_thing_of(old: str, new: str) -> bool:
     """Whether the change ``new`` tells was done to a thing of what ``old`` names ("I had the Civic's brakes
     replaced" beside "I drive a Honda Civic", "雅阁的雨刮器换了" beside "我开一辆本田雅阁"): the thing changed,
-    not the fact; so is the thing itself set to a state (``_SET_ITSELF``: "I switched Firefox to dark mode"), and so
-    is a part of it changed in place (``_A_PART_CHANGED``: "I changed my Spotify profile picture"). Not
+    not the fact; so is the thing itself set to a state (``_SET_ITSELF``: "I switched Firefox to dark mode"), a part
+    of it changed in place (``_A_PART_CHANGED``: "I changed my Spotify profile picture"), and what it was switched
+    to on it (``_SWITCHED_ON_IT``: "switched to winter tyres on the Civic"). Not
     when it ends what was, nor when the owner is where a move goes (``_TOWARDS``)."""
     if ends_a_state(new):
         return False
@@ -1332,6 +1340,7 @@ def done_to_a_thing_of(old: str, new: str) -> bool:
     named = itertools.chain(
         (m.group(1) or m.group(2) for m in _SET_ITSELF.finditer(new)),
         (m.group(1) for m in _A_PART_CHANGED.finditer(new)),
+        (m.group(1) for m in _SWITCHED_ON_IT.finditer(new)),
     )
     return any(name.lower() in old.lower() for name in named)
 
