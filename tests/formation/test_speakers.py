@@ -59,6 +59,24 @@ def test_contractions_chat_types_without_an_apostrophe_are_spelled_out() -> None
     assert spelled_out("I'll be ill, its id is i.e. the well") == "I'll be ill, its id is i.e. the well"
 
 
+def test_the_i_chat_drops_before_a_change_is_said_again() -> None:
+    """ "moved to Lewisham last weekend" is the user's move, read and kept as "I moved …" would be; not where a sentence
+    about someone else came just before (the subject may be theirs), nor a gerund or a change that has a subject."""
+    assert user_statements([("user", "we finally bought a place! moved to Lewisham last weekend")]) == [
+        "we finally bought a place!",
+        "I moved to Lewisham last weekend",
+    ]
+    assert user_statements([("user", "Just quit my job at Sky. Moving house is exhausting.")]) == [
+        "I just quit my job at Sky.",
+        "Moving house is exhausting.",
+    ]
+    assert user_statements([("user", "My sister had a baby. Moved to Leeds too.")]) == [
+        "My sister had a baby.",
+        "Moved to Leeds too.",
+    ]
+    assert user_statements([("user", "Tom moved to Leeds. 搬到成都了")]) == ["Tom moved to Leeds.", "搬到成都了"]
+
+
 def test_the_text_an_ask_to_translate_or_rewrite_gives_is_not_the_users_statement() -> None:
     episodes: list[tuple[str | None, str]] = [
         ("user", "帮我翻译一下这句话：I love you"),

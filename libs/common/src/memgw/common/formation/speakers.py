@@ -13,7 +13,13 @@ import re
 from dataclasses import dataclass
 
 from memgw.common.formation.answers import with_its_question
-from memgw.common.formation.structure import stated_before_ask, without_closer, without_material, without_opener
+from memgw.common.formation.structure import (
+    stated_before_ask,
+    with_dropped_subject,
+    without_closer,
+    without_material,
+    without_opener,
+)
 from memgw.common.text import sentences
 
 USER, ASSISTANT, OTHER = "user", "assistant", "other"
@@ -77,7 +83,8 @@ def user_statements(episodes: list[tuple[str | None, str]]) -> list[str]:
     about the user is read with its question ("Where am I based? Leeds", ``answers``). Typographic
     apostrophes are typed ones: phones and word processors write "I don’t", and neither the structure's rules
     nor the embedder read it as "I don't" (the relation model took "I don’t eat meat these days" beside "I eat
-    meat" for the same fact). So are those chat leaves out ("im vegan", "i dont drink": ``spelled_out``)."""
+    meat" for the same fact). So are those chat leaves out ("im vegan", "i dont drink": ``spelled_out``), and the "I" it
+    drops before a change ("moved to Lewisham last weekend": ``structure.with_dropped_subject``)."""
     said: list[str] = []
     before: Turn | None = None
     for role, text in episodes:
@@ -87,6 +94,7 @@ def user_statements(episodes: list[tuple[str | None, str]]) -> list[str]:
                     without_material(without_closer(without_opener(stated_before_ask(s) or s)))
                     for s in sentences(turn.text)
                 ]
+                own = [with_dropped_subject(s, own[i - 1] if i else None) for i, s in enumerate(own)]
                 if own and before is not None and before.speaker == ASSISTANT:
                     own[0] = with_its_question(before.text, own[0])
                 said += own

@@ -1257,6 +1257,28 @@ def denies_a_change(sentence: str) -> bool:
     )
 
 
+# Chat drops the "I" of what the speaker did ("moved to Lewisham last weekend", "finally quit my job at Sky"): an
+# English change told by a verb in the past at the opening, nothing before it but adverbs of time, is the speaker's.
+_DROPPED_SUBJECTS_CHANGE = re.compile(
+    r"(?:(?:just|finally|also|recently|then|officially)\s+)*"
+    r"(?=(?:\w+ed|quit|left|sold|began|became|got|gave|went|cut|split|broke)\b)"
+    rf"(?:{_CHANGE_OF_STATE.pattern})",
+    re.IGNORECASE,
+)
+
+
+def with_dropped_subject(sentence: str, before: str | None) -> str:
+    """``sentence`` with the "I" chat dropped before the change it tells said again ("moved to Lewisham last weekend"
+    → "I moved to Lewisham last weekend"), so it reads as the user's own statement does; as it is when it has a
+    subject, or when ``before``, the sentence said before it in the turn, is about someone else ("My sister had a
+    baby. Moved to Leeds too.": the subject may be hers)."""
+    if about_user(sentence) or (before is not None and about_someone_else(before)):
+        return sentence
+    if not _DROPPED_SUBJECTS_CHANGE.match(sentence):
+        return sentence
+    return f"I {sentence[:1].lower()}{sentence[1:]}"
+
+
 def ends_a_state(sentence: str) -> bool:
     """Whether the statement tells that something ended ("I quit smoking", "我和女朋友分手了")."""
     return bool(_ENDING.search(sentence))
