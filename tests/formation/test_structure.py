@@ -252,6 +252,10 @@ def test_what_is_only_imagined(text: str, is_imagined: bool) -> None:
         ("I moved to Dublin.", False),
         ("I'd like to go freelance next year.", True),  # a wish
         ("We're moving to Cork in the spring.", True),  # the present of what is arranged
+        ("we're moving offices within Bristol next month", True),  # the progressive, with a time to come
+        ("I'm starting at Aldi on Monday.", True),
+        ("I'm working from home today.", False),  # this day, not to come
+        ("We're renovating the kitchen.", False),
         ("我也想换个离公司近点的房子", True),
         ("我很想念老家", False),  # missing, not wanting
         ("我不想吃辣", False),  # a preference denied

@@ -178,11 +178,18 @@ _IMAGINED = re.compile(
 # next year", "我们计划年底搬到佛山去", "我准备明年辞职", "我想搬去大理住"), or what is about to be ("明锐快要年检了":
 # its 了 is of what is near, as "about to" is). A plan is kept as what it is; it changes nothing that holds.
 _ABOUT_TO_ZH = r"快要|就要|马上(?:就)?要"
+# The English progressive with a time to come is an arrangement, not yet done ("we're moving offices next month",
+# "I'm starting at Aldi on Monday").
+_TIME_TO_COME_EN = (
+    r"next|tomorrow|soon|this coming|later this|in (?:a|two|three|a few|a couple of) (?:days?|weeks?|months?)"
+    rf"|on {_WEEKDAY}|in (?:january|february|march|april|may|june|july|august|september|october|november|december)"
+)
 _INTENT = re.compile(
     r"\b(?:plan(?:s|ning)?|intend(?:s|ing)?|aim(?:s|ing)?|hop(?:e|es|ing)|wants?|wanna|(?:would|'d) like) to\b"
     r"|(?<=[我们也还都])想要?(?![念起法象想])"
     # "I'm moving to …", or with no subject: "still in Bristol but moving to Bath next month"
     r"|(?:\b(?:am|are|is|'m|'re|'s|but|and|so)\s+|^\s*)(?:going|about|moving|relocating|emigrating) to\b"
+    rf"|\b(?:am|are|is|'m|'re|'s)\s+(?:\w+\s+)?\w+ing\b(?=[^,.;!?]*\b(?:{_TIME_TO_COME_EN})\b)"
     r"|打算|计划|准备(?![了好])|预计|将要|即将|" + _ABOUT_TO_ZH,
     re.IGNORECASE,
 )
