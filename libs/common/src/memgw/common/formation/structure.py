@@ -178,10 +178,12 @@ _IMAGINED = re.compile(
 # next year", "我们计划年底搬到佛山去", "我准备明年辞职", "我想搬去大理住"), or what is about to be ("明锐快要年检了":
 # its 了 is of what is near, as "about to" is). A plan is kept as what it is; it changes nothing that holds.
 _ABOUT_TO_ZH = r"快要|就要|马上(?:就)?要"
+# How many, in English words or digits: "three", "a few", "12".
+_A_COUNT_EN = r"\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a few|a couple of|several"
 # The English progressive with a time to come is an arrangement, not yet done ("we're moving offices next month",
 # "I'm starting at Aldi on Monday").
 _TIME_TO_COME_EN = (
-    r"next|tomorrow|soon|this coming|later this|in (?:a|two|three|a few|a couple of) (?:days?|weeks?|months?)"
+    rf"next|tomorrow|soon|this coming|later this|in (?:{_A_COUNT_EN}) (?:days?|weeks?|months?)"
     rf"|on {_WEEKDAY}|in (?:january|february|march|april|may|june|july|august|september|october|november|december)"
 )
 _INTENT = re.compile(
@@ -198,8 +200,6 @@ _GOES_ON = re.compile(
     r"\bstill\b|\bcontinu(?:e|es|ing) to\b|\bas (?:always|ever)\b|还在|还是|仍然|仍旧|依然|依旧|照样|照旧",
     re.IGNORECASE,
 )
-# How many, in English words or digits: "three", "a few", "12".
-_A_COUNT_EN = r"\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a few|a couple of|several"
 # What has held for long: "I've been plant-based for years", "for ten years", "我从小在上海长大", "我一直用 Neovim".
 _HELD_LONG = re.compile(
     rf"\bfor (?:(?:many|so many|(?:over|nearly|almost|more than|about|the (?:last|past)) \w+|(?:{_A_COUNT_EN})\+?"
